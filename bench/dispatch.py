@@ -1,0 +1,80 @@
+"""Dispatch overhead of a tiny op: nr.ops.add on 16-element float32 arrays, side
+by side with numpy and PyTorch (CPU, when installed), in one run.
+
+    python bench/dispatch.py [--n 16] [--calls 20000] [--repeats 7]
+
+Rows: enqueue only (the result is not waited for; the stream drains outside the
+timed loop), enqueue + stream synchronize, and the tiling-cache hit rate.
+Target (issue 4): nr.ops.add enqueue-only <= 1.0 us. Medians of `repeats` runs.
+"""
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+import npurt as nr
+
+
+def per_call_us(fn, calls, repeats, after=None):
+    fn()  # warm: tiling cache, pool
+    if after:
+        after()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter_ns()
+        for _ in range(calls):
+            fn()
+        t1 = time.perf_counter_ns()
+        if after:
+            after()  # drain outside the timed region
+        times.append((t1 - t0) / calls / 1e3)
+    return statistics.median(times)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=16)
+    ap.add_argument("--calls", type=int, default=20000)
+    ap.add_argument("--repeats", type=int, default=7)
+    a = ap.parse_args()
+    host = np.arange(a.n, dtype=np.float32)
+    x, y = nr.asarray(host), nr.asarray(host)
+    stream = nr.current_stream()
+    add = nr.ops.add
+    add.clear_tiling_cache()
+    rows = []
+    rows.append(("nr.ops.add(x, y)  enqueue only", per_call_us(lambda: add(x, y), a.calls, a.repeats, stream.synchronize)))
+
+    def add_sync():
+        add(x, y)
+        stream.synchronize()
+
+    rows.append(("nr.ops.add(x, y) + synchronize", per_call_us(add_sync, a.calls // 4, a.repeats)))
+    out = nr.empty((a.n,), dtype=nr.float32)
+    rows.append(("nr.ops.add(x, y, out=o)  enqueue only",
+                 per_call_us(lambda: add(x, y, out=out), a.calls, a.repeats, stream.synchronize)))
+    rows.append(("numpy a + b", per_call_us(lambda: host + host, a.calls, a.repeats)))
+    try:
+        import torch
+
+        torch.set_num_threads(2)
+        t = torch.from_numpy(host.copy())
+        rows.append(("torch x + y (CPU)", per_call_us(lambda: t + t, a.calls, a.repeats)))
+    except ImportError:
+        rows.append(("torch x + y (CPU)", None))
+    base = rows[0][1]
+    print(f"# dispatch overhead, {a.n} x float32, median of {a.repeats} x {a.calls} calls")
+    print(f"{'call':42s} {'us/call':>9s} {'vs nr enqueue':>14s}")
+    for name, us in rows:
+        if us is None:
+            print(f"{name:42s} {'n/a':>9s} {'(not installed)':>14s}")
+        else:
+            print(f"{name:42s} {us:9.3f} {us / base:13.2f}x")
+    s = add.tiling_cache_stats()
+    print(f"tiling cache: {s['hits']} hits, {s['misses']} misses; target enqueue-only <= 1.0 us: "
+          f"{'met' if base <= 1.0 else 'NOT met'} ({base:.3f} us)")
+
+
+if __name__ == "__main__":
+    main()

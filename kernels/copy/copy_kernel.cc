@@ -1,0 +1,137 @@
+// kernels/copy/copy_kernel.cc: strided view -> contiguous tensor, any dtype (device code).
+#include "common/kernel_util.h"
+#include "copy/copy_tiling.h"
+#include "kernel_operator.h"
+#include "npurt/backend.h"
+
+namespace npurt::kernels {
+namespace {
+
+// Source offset (units) of the first element of `row`.
+__aicore__ inline int64_t RowOffset(const CopyTiling& t, uint64_t row) {
+  int64_t off = 0;
+  for (int d = static_cast<int>(t.ndim) - 2; d >= 0; --d) {
+    uint64_t extent = static_cast<uint64_t>(t.shape[d]);
+    off += static_cast<int64_t>(row % extent) * t.stride[d];
+    row /= extent;
+  }
+  return off;
+}
+
+// How many rows from `row` on are evenly spaced by stride[ndim-2] in the source.
+__aicore__ inline uint64_t RunOfRows(const CopyTiling& t, uint64_t row) {
+  if (t.ndim < 2) return 1;
+  uint64_t extent = static_cast<uint64_t>(t.shape[t.ndim - 2]);
+  return extent - row % extent;
+}
+
+template <class U>
+class CopyKernel {
+ public:
+  __aicore__ inline void Run(GM_ADDR x, GM_ADDR y, const CopyTiling& t) {
+    t_ = t;
+    src_ = reinterpret_cast<__gm__ U*>(x);
+    uint64_t r0 = static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.rows_per_core;
+    if (r0 >= t.rows) return;
+    uint64_t r1 = t.rows - r0 < t.rows_per_core ? t.rows : r0 + t.rows_per_core;
+    out_.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(y) + r0 * t.row_len, (r1 - r0) * t.row_len);
+    out_base_ = r0 * t.row_len;
+    pipe_.InitBuffer(q_, 2, t.tile_bytes);
+    tile_ = t.tile_bytes / static_cast<uint32_t>(sizeof(U));
+    for (uint64_t row = r0; row < r1;) row += t.mode == 0 ? CopyRows(row, r1) : GatherRow(row);
+  }
+
+ private:
+  // Mode kRows: k whole short rows per transfer, or one chunked long row.
+  __aicore__ inline uint64_t CopyRows(uint64_t row, uint64_t end) {
+    const uint64_t len = t_.row_len;
+    const uint64_t row_bytes = len * sizeof(U);
+    const int64_t outer = t_.ndim >= 2 ? t_.stride[t_.ndim - 2] : 0;
+    uint64_t k = 1;
+    if (row_bytes <= 32 * 1024 && outer >= static_cast<int64_t>(len)) {
+      uint64_t fit = t_.tile_bytes / ((row_bytes + 31) / 32 * 32);
+      uint64_t run = RunOfRows(t_, row);
+      k = fit < run ? fit : run;
+      if (k > end - row) k = end - row;
+      if (k > 4095) k = 4095;
+      if (k < 1) k = 1;
+    }
+    if (k > 1 || row_bytes <= t_.tile_bytes) {
+      AscendC::GlobalTensor<U> src;
+      src.SetGlobalBuffer(src_ + RowOffset(t_, row));
+      AscendC::LocalTensor<U> b = q_.template AllocTensor<U>();
+      uint32_t gap = static_cast<uint32_t>((outer - static_cast<int64_t>(len)) * static_cast<int64_t>(sizeof(U)));
+      AscendC::DataCopyExtParams in(static_cast<uint16_t>(k), static_cast<uint32_t>(row_bytes), k > 1 ? gap : 0, 0, 0);
+      AscendC::DataCopyPad(b, src, in, AscendC::DataCopyPadExtParams<U>(false, 0, 0, U{}));
+      q_.EnQue(b);
+      b = q_.template DeQue<U>();
+      AscendC::DataCopyExtParams out(static_cast<uint16_t>(k), static_cast<uint32_t>(row_bytes), 0, 0, 0);
+      AscendC::DataCopyPad(out_[row * len - out_base_], b, out);
+      q_.FreeTensor(b);
+      return k;
+    }
+    for (uint64_t c = 0; c < len; c += tile_) {  // a row longer than the tile
+      uint32_t n = static_cast<uint32_t>(len - c < tile_ ? len - c : tile_);
+      AscendC::GlobalTensor<U> src;
+      src.SetGlobalBuffer(src_ + RowOffset(t_, row) + static_cast<int64_t>(c));
+      AscendC::LocalTensor<U> b = q_.template AllocTensor<U>();
+      CopyIn(b, src, n);
+      q_.EnQue(b);
+      b = q_.template DeQue<U>();
+      CopyOut(out_[row * len + c - out_base_], b, n);
+      q_.FreeTensor(b);
+    }
+    return 1;
+  }
+
+  // Mode kGather: scalar reads of a strided row into UB, then one contiguous write.
+  __aicore__ inline uint64_t GatherRow(uint64_t row) {
+    const uint64_t len = t_.row_len;
+    const int64_t s = t_.stride[t_.ndim - 1];
+    for (uint64_t c = 0; c < len; c += tile_) {
+      uint32_t n = static_cast<uint32_t>(len - c < tile_ ? len - c : tile_);
+      // Base at the lowest address the chunk touches, so indices stay non-negative.
+      int64_t first = RowOffset(t_, row) + static_cast<int64_t>(c) * s;
+      int64_t low = s >= 0 ? first : first + static_cast<int64_t>(n - 1) * s;
+      AscendC::GlobalTensor<U> src;
+      src.SetGlobalBuffer(src_ + low);
+      AscendC::LocalTensor<U> b = q_.template AllocTensor<U>();
+      for (uint32_t j = 0; j < n; ++j) {
+        int64_t idx = s >= 0 ? static_cast<int64_t>(j) * s : static_cast<int64_t>(n - 1 - j) * -s;
+        b.SetValue(j, src.GetValue(static_cast<uint64_t>(idx)));
+      }
+      q_.EnQue(b);
+      b = q_.template DeQue<U>();
+      CopyOut(out_[row * len + c - out_base_], b, n);
+      q_.FreeTensor(b);
+    }
+    return 1;
+  }
+
+  CopyTiling t_;
+  __gm__ U* src_ = nullptr;
+  AscendC::GlobalTensor<U> out_;
+  uint64_t out_base_ = 0;
+  uint32_t tile_ = 0;
+  AscendC::TPipe pipe_;
+  AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1> q_;
+};
+
+}  // namespace
+}  // namespace npurt::kernels
+
+extern "C" __global__ __aicore__ void npurt_copy_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+  (void)workspace;
+  using namespace npurt::kernels;
+  GET_TILING_DATA_WITH_STRUCT(CopyTiling, t, tiling);
+  switch (t.unit) {
+    case 1: { CopyKernel<uint8_t> k; k.Run(x, y, t); break; }
+    case 2: { CopyKernel<uint16_t> k; k.Run(x, y, t); break; }
+    case 4: { CopyKernel<uint32_t> k; k.Run(x, y, t); break; }
+    default: { CopyKernel<uint64_t> k; k.Run(x, y, t); break; }
+  }
+}
+
+namespace npurt::kernels {
+extern const SimKernelEntry kCopyKernelEntry = NPURT_SIM_ENTRY(npurt_copy_kernel);
+}

@@ -1,0 +1,96 @@
+// kernels/copy/copy_op.cc: host side of copy: view collapsing, tiling, registration.
+//
+// The dispatcher uses this op to make non-contiguous inputs contiguous for
+// kernels that need it, so it accepts every dtype and any strides (including
+// zero and negative ones).
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common/tiling_util.h"
+#include "copy/copy_tiling.h"
+#include "npurt/op_registry.h"
+#include "npurt/tensor.h"
+
+namespace npurt::kernels {
+
+extern const SimKernelEntry kCopyKernelEntry;
+
+namespace {
+
+struct Dim {
+  int64_t size, stride;
+};
+
+// Drops size-1 dims and merges neighbours that are contiguous with each other.
+std::vector<Dim> collapse(const Dims& shape, const Dims& strides, int64_t unit_factor, bool split_unit) {
+  std::vector<Dim> dims;
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] != 1) dims.push_back({shape[i], strides[i] * unit_factor});
+  if (split_unit) dims.push_back({2, 1});  // 16-byte elements as two 8-byte units
+  std::vector<Dim> out;
+  for (const Dim& d : dims) {
+    if (!out.empty() && out.back().stride == d.stride * d.size) {
+      out.back().size *= d.size;
+      out.back().stride = d.stride;
+    } else {
+      out.push_back(d);
+    }
+  }
+  if (out.empty()) out.push_back({1, 1});
+  return out;
+}
+
+void copy_tiling(const OpContext& ctx, TilingResult& r) {
+  const TensorSpec& x = ctx.input(0);
+  uint32_t item = static_cast<uint32_t>(itemsize(x.dtype));
+  bool split = item == 16;
+  CopyTiling t;
+  t.unit = split ? 8 : item;
+  std::vector<Dim> dims = collapse(x.shape, x.strides, split ? 2 : 1, split);
+  if (dims.size() > kCopyMaxDims)
+    ctx.fail("x", "the view has " + std::to_string(dims.size()) + " dims after merging contiguous ones; "
+                  "the copy kernel handles at most " + std::to_string(kCopyMaxDims));
+  t.ndim = static_cast<uint32_t>(dims.size());
+  for (size_t i = 0; i < dims.size(); ++i) {
+    t.shape[i] = dims[i].size;
+    t.stride[i] = dims[i].stride;
+  }
+  t.row_len = static_cast<uint64_t>(dims.back().size);
+  t.rows = x.numel() == 0 ? 0 : static_cast<uint64_t>(x.numel()) * (split ? 2 : 1) / t.row_len;
+  t.mode = dims.back().stride == 1 ? 0 : 1;
+  uint64_t row_bytes = t.row_len * t.unit;
+  CoreSplit cs = split_over_cores(t.rows, 1, ceil_div(16384, std::max<uint64_t>(row_bytes, 1)), ctx.profile());
+  t.rows_per_core = cs.per_core;
+  // One bound queue, two buffers.
+  t.tile_bytes = fit_tile(ub_budget(ctx.profile()) / 2, 1, 32, std::min<uint64_t>(64 * 1024, cs.per_core * round_up(row_bytes, 32)));
+  r.num_blocks = cs.num_blocks;
+  r.set_tiling(t);
+}
+
+std::string describe_copy(const OpContext&, const TilingResult& r) {
+  CopyTiling t;
+  std::memcpy(&t, r.tiling.data(), sizeof t);
+  std::string dims;
+  for (uint32_t i = 0; i < t.ndim; ++i)
+    dims += (i ? ", " : "") + std::to_string(t.shape[i]) + ":" + std::to_string(t.stride[i]);
+  return std::string(t.mode == 0 ? "rows" : "gather") + " unit=" + std::to_string(t.unit) + "B dims(size:stride)=[" +
+         dims + "] rows=" + std::to_string(t.rows) + " rows_per_core=" + std::to_string(t.rows_per_core) +
+         " tile=" + std::to_string(t.tile_bytes) + "B";
+}
+
+}  // namespace
+
+NPURT_REGISTER_OP("copy")
+    .doc("A contiguous (C-order) copy of x, which may be any strided view (zero and negative\n"
+         "strides included), for every dtype. Runs on the device: no host round trip.")
+    .input("x", all_dtypes_mask())
+    .strided()
+    .output("y")
+    .infer_same_as(0)
+    .tiling(copy_tiling)
+    .describe_tiling(describe_copy)
+    .cost([](const OpContext& ctx, OpCost& c) { c.bytes = 2.0 * ctx.input(0).numel() * itemsize(ctx.input(0).dtype); })
+    .sim_kernel("npurt_copy_kernel", kCopyKernelEntry);
+
+}  // namespace npurt::kernels

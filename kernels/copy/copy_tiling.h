@@ -1,0 +1,30 @@
+// kernels/copy/copy_tiling.h: tiling data of the strided -> contiguous copy.
+//
+// The host collapses the source view (drops size-1 dims, merges dims that are
+// contiguous with each other) to at most kMaxDims dims and moves `unit`-byte
+// units (1/2/4/8; 16-byte dtypes become two 8-byte units along an extra dim).
+// A "row" is the innermost dim; cores get whole rows. Mode kRows: rows are
+// contiguous in the source (stride 1), moved with DataCopyPad, several short
+// rows per transfer when the next-outer stride allows. Mode kGather: scalar
+// gather through UB.
+#pragma once
+
+#include <cstdint>
+
+namespace npurt::kernels {
+
+constexpr uint32_t kCopyMaxDims = 8;
+
+struct CopyTiling {
+  uint32_t unit = 1;
+  uint32_t ndim = 1;
+  int64_t shape[kCopyMaxDims] = {};
+  int64_t stride[kCopyMaxDims] = {};   // in units
+  uint64_t rows = 0;                   // product of shape[0 .. ndim-1)
+  uint64_t row_len = 0;                // shape[ndim-1]
+  uint64_t rows_per_core = 0;
+  uint32_t tile_bytes = 0;             // UB tile, multiple of 32
+  uint32_t mode = 0;                   // 0: kRows, 1: kGather
+};
+
+}  // namespace npurt::kernels

@@ -1,0 +1,50 @@
+// runtime/backends/backend_common.cc: names and descriptions shared by all backends.
+#include <cstdlib>
+#include <cstring>
+
+#include "npurt/backend.h"
+
+namespace npurt {
+
+const char* copy_kind_name(CopyKind k) {
+  switch (k) {
+    case CopyKind::kHostToHost: return "H2H";
+    case CopyKind::kHostToDevice: return "H2D";
+    case CopyKind::kDeviceToHost: return "D2H";
+    case CopyKind::kDeviceToDevice: return "D2D";
+  }
+  return "?";
+}
+
+// The level used when NPURT_SIM_CHECK is unset: a build option (CMake
+// NPURT_SIM_CHECK_DEFAULT, conan option sim_check) so packagers can pick it.
+#ifndef NPURT_SIM_CHECK_DEFAULT
+#define NPURT_SIM_CHECK_DEFAULT 1
+#endif
+static_assert(NPURT_SIM_CHECK_DEFAULT >= 0 && NPURT_SIM_CHECK_DEFAULT <= 2,
+              "NPURT_SIM_CHECK_DEFAULT must be 0 (off), 1 (basic) or 2 (full)");
+
+SimCheckLevel sim_check_level_from_env() {
+  const char* v = std::getenv("NPURT_SIM_CHECK");
+  if (!v || !*v) return static_cast<SimCheckLevel>(NPURT_SIM_CHECK_DEFAULT);
+  if (std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) return SimCheckLevel::kOff;
+  if (std::strcmp(v, "full") == 0 || std::strcmp(v, "2") == 0) return SimCheckLevel::kFull;
+  return SimCheckLevel::kBasic;
+}
+
+std::string Command::describe() const {
+  switch (kind) {
+    case Kind::kCopy:
+      return std::string("copy ") + copy_kind_name(copy_kind) + " " + std::to_string(bytes) + " bytes";
+    case Kind::kMemset:
+      return "memset " + std::to_string(bytes) + " bytes";
+    case Kind::kLaunch:
+      return std::string("launch ") + (launch && launch->kernel_name ? launch->kernel_name : "<null>");
+    case Kind::kHostFunc: return "host function";
+    case Kind::kEventRecord: return "event record";
+    case Kind::kEventWait: return "event wait";
+  }
+  return "command";
+}
+
+}  // namespace npurt

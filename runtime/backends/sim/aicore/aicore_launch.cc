@@ -1,0 +1,185 @@
+// runtime/backends/sim/aicore/aicore_launch.cc: runs a kernel launch as
+// num_blocks simulated cores on ThreadPool::compute().
+//
+// Each pool thread keeps one CoreState (arenas reused across blocks and
+// launches). A block runs the entry thunk with the thread's core context bound;
+// a failing check throws CoreFault, which unwinds the kernel (destructors run)
+// to this file, where the block's first diagnostic is kept and the other blocks
+// carry on. At level full, each block's GM write ranges are compared across
+// blocks after all blocks finished.
+#include "backends/sim/aicore/aicore_launch.h"
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "backends/sim/aicore/core_state.h"
+#include "exec/thread_pool.h"
+#include "exec/profiler.h"
+
+namespace npurt::sim {
+
+namespace {
+
+CoreState& thread_core_state() {
+  thread_local std::unique_ptr<CoreState> state(new CoreState);
+  return *state;
+}
+
+struct LaunchRun {
+  LaunchView view;
+  std::mutex mu;
+  std::vector<AicoreDiagnostic> faults;               // guarded by mu
+  std::vector<std::vector<ByteRange>> writes;         // full: per block, written by that block only
+};
+
+std::string format(const KernelLaunch& L, uint32_t block, const std::string& api,
+                   const char* code, const std::string& detail) {
+  return "kernel '" + std::string(L.kernel_name ? L.kernel_name : "") + "' block " +
+         std::to_string(block) + "/" + std::to_string(L.num_blocks) + ": " + api + ": " + code +
+         ": " + detail;
+}
+
+void run_block(LaunchRun& run, uint32_t block) {
+  CoreState& st = thread_core_state();
+  bool finished = false;
+  try {
+    st.begin_block(run.view, block);
+    tls_core = &st.ctx;
+    run.view.launch->sim_entry(run.view.slots.data(), run.view.slots.size());
+    finished = true;
+  } catch (const CoreFault&) {
+  } catch (const std::exception& e) {
+    record_fault(st, Diag::kException, "kernel", std::string("the kernel threw: ") + e.what());
+  } catch (...) {
+    record_fault(st, Diag::kException, "kernel", "the kernel threw a non-standard exception");
+  }
+  if (finished && tls_core) st.end_of_kernel_checks();
+  tls_core = nullptr;
+  if (st.ctx.level == SimCheckLevel::kFull) run.writes[block] = std::move(st.gm_writes);
+  st.gm_writes.clear();
+  if (!st.fault.set) return;
+  const KernelLaunch& L = *run.view.launch;
+  AicoreDiagnostic d{diag_name(st.fault.code), st.fault.api, block, st.fault.detail, ""};
+  d.message = format(L, block, d.api, d.code.c_str(), d.detail);
+  std::lock_guard<std::mutex> lock(run.mu);
+  run.faults.push_back(std::move(d));
+}
+
+// Full level: GM bytes written by two different blocks (atomics were not logged).
+bool find_overlap(LaunchRun& run, AicoreDiagnostic* out) {
+  struct Item {
+    uintptr_t begin, end;
+    uint32_t block;
+  };
+  std::vector<Item> items;
+  for (uint32_t b = 0; b < run.writes.size(); ++b)
+    for (const ByteRange& r : run.writes[b]) items.push_back({r.first, r.second, b});
+  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    return a.begin != b.begin ? a.begin < b.begin : a.block < b.block;
+  });
+  // Sweep: remember the range reaching furthest so far and its block.
+  uintptr_t reach = 0;
+  uint32_t reach_block = 0;
+  for (const Item& it : items) {
+    if (it.begin < reach && it.block != reach_block) {
+      const GmRegion* r = find_region(run.view, it.begin);
+      std::string where = r ? "'" + r->what + "'+" + hex(it.begin - r->begin) : hex(it.begin);
+      uint32_t first = std::min(reach_block, it.block), second = std::max(reach_block, it.block);
+      out->code = diag_name(Diag::kMultiCoreWrite);
+      out->api = "GM write";
+      out->block = second;
+      out->detail = "blocks " + std::to_string(first) + " and " + std::to_string(second) +
+                    " both write GM at " + where + " (" +
+                    std::to_string(std::min(reach, it.end) - it.begin) +
+                    " B overlap); blocks of one launch must write disjoint GM unless they use "
+                    "SetAtomicAdd";
+      out->message = format(*run.view.launch, second, out->api, out->code.c_str(), out->detail);
+      return true;
+    }
+    if (it.end > reach) {
+      reach = it.end;
+      reach_block = it.block;
+    }
+  }
+  return false;
+}
+
+Status validate(const AicoreLaunch& a) {
+  if (a.launch == nullptr) return Status(StatusCode::kInvalidArgument, "run_aicore_kernel: argument 'launch': null");
+  const KernelLaunch& L = *a.launch;
+  std::string where = std::string("run_aicore_kernel(") + (L.kernel_name ? L.kernel_name : "") + ")";
+  if (a.profile == nullptr)
+    return Status(StatusCode::kInvalidArgument, where + ": argument 'profile': null");
+  if (L.sim_entry == nullptr)
+    return Status(StatusCode::kInvalidArgument,
+                  where + ": argument 'sim_entry': the kernel has no sim entry point");
+  if (L.num_blocks < 1 || L.num_blocks > 65535)
+    return Status(StatusCode::kInvalidArgument,
+                  where + ": argument 'num_blocks': " + std::to_string(L.num_blocks) +
+                      " is outside [1, 65535]");
+  return Status();
+}
+
+// Regions sorted by start; workspace and tiling get a region of their own
+// when the caller did not describe them.
+std::vector<GmRegion> launch_regions(const AicoreLaunch& a) {
+  std::vector<GmRegion> regions = a.regions;
+  auto covered = [&](const void* p) {
+    auto u = reinterpret_cast<uintptr_t>(p);
+    for (const GmRegion& r : regions)
+      if (u >= r.begin && u < r.end) return true;
+    return false;
+  };
+  const KernelLaunch& L = *a.launch;
+  if (L.workspace && L.workspace_bytes && !covered(L.workspace)) {
+    auto b = reinterpret_cast<uintptr_t>(L.workspace);
+    regions.push_back({b, b + L.workspace_bytes, "workspace"});
+  }
+  if (!L.tiling.empty() && !covered(L.tiling.data())) {
+    auto b = reinterpret_cast<uintptr_t>(L.tiling.data());
+    regions.push_back({b, b + L.tiling.size(), "tiling"});
+  }
+  std::sort(regions.begin(), regions.end(),
+            [](const GmRegion& x, const GmRegion& y) { return x.begin < y.begin; });
+  return regions;
+}
+
+}  // namespace
+
+Status run_aicore_kernel(const AicoreLaunch& a) { return run_aicore_kernel(a, nullptr); }
+
+Status run_aicore_kernel(const AicoreLaunch& a, AicoreReport* report) {
+  if (report) report->diagnostics.clear();
+  Status bad = validate(a);
+  if (!bad.is_ok()) return bad;
+  const KernelLaunch& L = *a.launch;
+  LaunchRun run;
+  run.view.launch = &L;
+  run.view.profile = a.profile;
+  run.view.regions = launch_regions(a);
+  run.view.slots.assign(L.args.begin(), L.args.end());
+  run.view.slots.push_back(L.workspace);
+  run.view.slots.push_back(L.tiling.empty() ? nullptr : const_cast<uint8_t*>(L.tiling.data()));
+  if (L.check_level == SimCheckLevel::kFull) run.writes.resize(L.num_blocks);
+  const uint64_t profile_id = profiler::current_exec_id();  // 0 unless profiled
+  ThreadPool::compute().parallel_for(L.num_blocks, [&](size_t i) {
+    profiler::BlockScope timing(profile_id, static_cast<uint32_t>(i));
+    run_block(run, static_cast<uint32_t>(i));
+  });
+  std::sort(run.faults.begin(), run.faults.end(),
+            [](const AicoreDiagnostic& x, const AicoreDiagnostic& y) { return x.block < y.block; });
+  AicoreDiagnostic overlap;
+  if (run.faults.empty() && L.check_level == SimCheckLevel::kFull && find_overlap(run, &overlap))
+    run.faults.push_back(overlap);
+  if (run.faults.empty()) return Status();
+  std::string msg = run.faults.front().message;
+  if (run.faults.size() > 1)
+    msg += " [" + std::to_string(run.faults.size() - 1) + " more block(s) faulted]";
+  if (report) report->diagnostics = std::move(run.faults);
+  return Status(StatusCode::kKernelFault, msg);
+}
+
+}  // namespace npurt::sim

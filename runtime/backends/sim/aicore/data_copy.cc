@@ -1,0 +1,164 @@
+// runtime/backends/sim/aicore/data_copy.cc: the copy engine behind DataCopy /
+// DataCopyPad. A CopyPlan (data_copy.h) is checked once over its whole span at
+// basic level, per block at full level (so gaps are neither marked written nor
+// hazards), then executed with one memcpy for contiguous plans or one per block.
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "aicore/data_copy.h"
+#include "backends/sim/aicore/core_state.h"
+
+namespace npurt::sim {
+
+namespace {
+
+constexpr uint8_t kGmLocalPools = pool_bit(Pool::kUB) | pool_bit(Pool::kL1);
+
+// Serialises atomic accumulation into GM across the blocks of all launches.
+std::mutex& atomic_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+uint64_t span(uint32_t count, uint64_t stride, uint64_t last) {
+  return count == 0 ? 0 : uint64_t(count - 1) * stride + last;
+}
+
+void check_params(CoreContext* c, const CopyPlan& p, const char* api) {
+  if (p.block_count > 4095)
+    raise_fault(Diag::kParam, api,
+                "blockCount " + std::to_string(p.block_count) + " is outside [0, 4095]");
+  if (!p.pad_form) return;
+  if (c->profile && !c->profile->has_datacopy_pad)
+    raise_fault(Diag::kParam, api,
+                "DataCopyPad is not supported on " + c->profile->name + " (use DataCopy with "
+                "32-byte aligned sizes)");
+  if (p.block_bytes > 2097151)
+    raise_fault(Diag::kParam, api, "blockLen " + std::to_string(p.block_bytes) +
+                                       " B exceeds 2097151 B");
+  if (p.block_bytes % p.elem != 0)
+    raise_fault(Diag::kParam, api,
+                "blockLen " + std::to_string(p.block_bytes) + " B is not a multiple of the " +
+                    std::to_string(p.elem) + "-byte element");
+  if (p.left_pad > 32 || p.right_pad > 32)
+    raise_fault(Diag::kParam, api, "left/right padding must be at most 32 bytes each");
+  if (p.is_pad && p.elem == 8 && p.pad_value) {
+    uint64_t v;
+    std::memcpy(&v, p.pad_value, 8);
+    if (v != 0) raise_fault(Diag::kParam, api, "paddingValue must be 0 for 64-bit types");
+  }
+}
+
+// Checks the local side: whole span at basic, each block at full.
+void check_local_side(CoreContext* c, const LocalRef& t, const CopyPlan& p, uint64_t stride,
+                      uint64_t block, const AccessSpec& s) {
+  if (c->level == SimCheckLevel::kBasic) {
+    check_local(c, t, 0, span(p.block_count, stride, block), s);
+    return;
+  }
+  check_local_bounds(c, t, 0, span(p.block_count, stride, block), s);
+  for (uint32_t i = 0; i < p.block_count; ++i) check_local_slow(c, t, i * stride, block, s);
+}
+
+// Checks the GM side: whole span at basic (and for bounds), each block's write at full.
+void check_gm_side(CoreContext* c, const GmRef& g, const CopyPlan& p, uint64_t stride,
+                   Access a, const char* api) {
+  const uint64_t bytes = span(p.block_count, stride, p.block_bytes);
+  if (!gm_access_ok(g, g.ptr, bytes, p.elem)) check_gm_bounds(c, g, g.ptr, bytes, p.elem, api, a);
+  if (a == Access::kWrite && c->level == SimCheckLevel::kFull && !p.atomic_add)
+    for (uint32_t i = 0; i < p.block_count; ++i) log_gm_write(c, g.ptr + i * stride, p.block_bytes);
+}
+
+void fill_pattern(uint8_t* dst, uint64_t bytes, const uint8_t* elem, uint32_t elem_bytes) {
+  for (uint64_t i = 0; i < bytes; ++i) dst[i] = elem[i % elem_bytes];
+}
+
+bool contiguous(const CopyPlan& p) {
+  return p.src_stride == p.block_bytes && p.dst_stride == p.block_bytes &&
+         (p.dst_footprint == 0 || p.dst_footprint == p.block_bytes) && p.left_pad == 0 &&
+         p.right_pad == 0;
+}
+
+}  // namespace
+
+uint64_t datacopy_round(CoreContext* c, const char* api, uint64_t bytes, uint32_t elem) {
+  if (c->level != SimCheckLevel::kOff && !c->truncate_datacopy)
+    raise_fault(Diag::kDataCopyCount, api,
+                "count " + std::to_string(bytes / elem) + " x " + std::to_string(elem) + " B = " +
+                    std::to_string(bytes) + " B is not a multiple of 32 B (the NPU silently "
+                    "copies only " + std::to_string(bytes / 32 * 32) +
+                    " B; use DataCopyPad for tails, or KernelLaunch::truncate_datacopy to "
+                    "emulate the NPU)");
+  return bytes / 32 * 32;
+}
+
+void copy_gm_to_local(CoreContext* c, const LocalRef& dst, const GmRef& src, const CopyPlan& p,
+                      const char* api) {
+  const uint64_t footprint = p.dst_footprint ? p.dst_footprint : p.block_bytes;
+  if (c->level != SimCheckLevel::kOff) check_params(c, p, api);
+  if (p.block_count == 0 || p.block_bytes == 0) return;  // a NOP on A2/A3
+  if (c->level != SimCheckLevel::kOff) {
+    check_gm_side(c, src, p, p.src_stride, Access::kRead, api);
+    check_local_side(c, dst, p, p.dst_stride, footprint,
+                     AccessSpec{api, Access::kWrite, Pipe::MTE2, 32, kGmLocalPools});
+  }
+  if (contiguous(p)) {
+    std::memcpy(dst.ptr, src.ptr, uint64_t{p.block_count} * p.block_bytes);
+    return;
+  }
+  const auto* pad = static_cast<const uint8_t*>(p.pad_value);
+  for (uint32_t i = 0; i < p.block_count; ++i) {
+    uint8_t* d = dst.ptr + i * p.dst_stride;
+    const uint8_t* s = src.ptr + i * p.src_stride;
+    if (pad && p.left_pad) fill_pattern(d, p.left_pad, pad, p.elem);
+    std::memcpy(d + p.left_pad, s, p.block_bytes);
+    uint64_t used = p.left_pad + p.block_bytes;
+    if (pad && p.right_pad) fill_pattern(d + used, p.right_pad, pad, p.elem);
+    used += p.right_pad;
+    // Filler up to the 32-B aligned block end: the pad value when padding,
+    // otherwise the block's first element (what A2 hardware leaves there).
+    if (footprint > used)
+      fill_pattern(d + used, footprint - used, (p.is_pad && pad) ? pad : s, p.elem);
+  }
+}
+
+void copy_local_to_gm(CoreContext* c, const GmRef& dst, const LocalRef& src, const CopyPlan& p,
+                      const char* api) {
+  if (c->level != SimCheckLevel::kOff) check_params(c, p, api);
+  if (p.block_count == 0 || p.block_bytes == 0) return;
+  if (c->level != SimCheckLevel::kOff) {
+    check_local_side(c, src, p, p.src_stride, p.block_bytes,
+                     AccessSpec{api, Access::kRead, Pipe::MTE3, 32, kUbOnly});
+    check_gm_side(c, dst, p, p.dst_stride, Access::kWrite, api);
+  }
+  if (p.atomic_add) {
+    std::lock_guard<std::mutex> lock(atomic_mutex());
+    for (uint32_t i = 0; i < p.block_count; ++i)
+      p.atomic_add(dst.ptr + i * p.dst_stride, src.ptr + i * p.src_stride, p.block_bytes);
+    return;
+  }
+  if (contiguous(p)) {
+    std::memcpy(dst.ptr, src.ptr, uint64_t{p.block_count} * p.block_bytes);
+    return;
+  }
+  for (uint32_t i = 0; i < p.block_count; ++i)
+    std::memcpy(dst.ptr + i * p.dst_stride, src.ptr + i * p.src_stride, p.block_bytes);
+}
+
+void copy_local_to_local(CoreContext* c, const LocalRef& dst, const LocalRef& src,
+                         const CopyPlan& p, const char* api) {
+  if (c->level != SimCheckLevel::kOff) check_params(c, p, api);
+  if (p.block_count == 0 || p.block_bytes == 0) return;
+  if (c->level != SimCheckLevel::kOff) {
+    check_local_side(c, src, p, p.src_stride, p.block_bytes,
+                     AccessSpec{api, Access::kRead, Pipe::V, 32, kAnyLocal});
+    check_local_side(c, dst, p, p.dst_stride, p.block_bytes,
+                     AccessSpec{api, Access::kWrite, Pipe::V, 32, kAnyLocal});
+  }
+  for (uint32_t i = 0; i < p.block_count; ++i)
+    std::memmove(dst.ptr + i * p.dst_stride, src.ptr + i * p.src_stride, p.block_bytes);
+}
+
+}  // namespace npurt::sim

@@ -1,0 +1,44 @@
+// aicore/check.h: the checking interface that kernel-side APIs built on top of
+// the core (the vector APIs in vec_*.h, later the cube) use for their operands.
+//
+// Everything lives in namespace npurt::sim:
+//   Pipe, Access                 (aicore/core_context.h)
+//   vec_operand(api, t, n, a)    checks that the first n elements of t may be
+//                                read/written by a vector instruction and
+//                                returns the host pointer;
+//   vec_fault(api, rule)         raises a parameter diagnostic (ErrorParam),
+//                                e.g. unsupported dtype or bad mask (fault.h);
+//   local_operand(...)           the same for any pipe/pool/alignment.
+// Checks by level: off: none. basic: tensor from InitBuffer and not freed
+// (ErrorRead1/ErrorWrite1), position in UB (ErrorBuffer2), first byte 32-B
+// aligned (ErrorRead4/ErrorWrite4), [0, n) inside the tensor (ErrorRead3/
+// ErrorWrite2). full: also never-written bytes read (ErrorRead2), write into
+// enqueued, not yet dequeued data (ErrorWrite3), and the pipe model (ErrorSync2
+// when an access on PIPE_V depends on another pipe without a flag/barrier/queue).
+// Call vec_operand for reads before writes when dst may alias a source, so that
+// in-place operations see the source's written state.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "aicore/core_context.h"
+#include "aicore/fault.h"
+#include "aicore/local_access.h"
+#include "aicore/local_tensor.h"
+
+namespace npurt::sim {
+
+template <class T>
+T* local_operand(const AscendC::LocalTensor<T>& t, uint64_t count, const AccessSpec& spec) {
+  CoreContext* c = core();
+  if (c->level != SimCheckLevel::kOff) check_local(c, t.npurt_ref(), 0, bytes_of<T>(count), spec);
+  return t.npurt_host();
+}
+
+template <class T>
+T* vec_operand(const char* api, const AscendC::LocalTensor<T>& t, uint64_t count, Access a) {
+  return local_operand(t, count, AccessSpec{api, a, Pipe::V, 32, kUbOnly});
+}
+
+}  // namespace npurt::sim

@@ -1,0 +1,57 @@
+// aicore/local_access.h: the check every access to local memory (UB, L1, L0)
+// goes through.
+//
+// check_local() is inline and does the whole basic-level check in a few
+// compares; anything that fails, and every full-level access (shadow state,
+// pipe model), goes to check_local_slow(), which raises the precise diagnostic
+// or updates the full-level models. At level off nothing is checked.
+#pragma once
+
+#include <cstdint>
+
+#include "aicore/buffer_record.h"
+#include "aicore/core_context.h"
+#include "npurt/export.h"
+
+namespace npurt::sim {
+
+constexpr uint8_t pool_bit(Pool p) { return static_cast<uint8_t>(1u << static_cast<unsigned>(p)); }
+constexpr uint8_t kUbOnly = pool_bit(Pool::kUB);
+constexpr uint8_t kAnyLocal = 0x3f;
+
+// What an API does to a local tensor.
+struct AccessSpec {
+  const char* api;
+  Access access;
+  Pipe pipe;
+  uint32_t align;      // required alignment of the first byte (power of two)
+  uint8_t pools;       // pools the API accepts (pool_bit mask)
+};
+
+NPURT_PUBLIC_BEGIN
+void check_local_slow(CoreContext* c, const LocalRef& r, uint64_t offset, uint64_t bytes,
+                      const AccessSpec& spec);
+NPURT_PUBLIC_END
+
+inline bool local_access_ok(const LocalRef& r, uint64_t offset, uint64_t bytes, const AccessSpec& s) {
+  return r.buf != nullptr && r.buf->state != BufState::kFree && bytes <= r.bytes &&
+         offset <= r.bytes - bytes &&
+         ((reinterpret_cast<uintptr_t>(r.ptr) + offset) & (s.align - 1)) == 0 &&
+         ((s.pools >> static_cast<unsigned>(pool_of(r.pos))) & 1u) != 0;
+}
+
+inline void check_local(CoreContext* c, const LocalRef& r, uint64_t offset, uint64_t bytes,
+                        const AccessSpec& s) {
+  if (c->level == SimCheckLevel::kOff) return;
+  if (c->level == SimCheckLevel::kBasic && local_access_ok(r, offset, bytes, s)) return;
+  check_local_slow(c, r, offset, bytes, s);
+}
+
+// Saturating element count -> byte count (negative int32 counts cast to
+// uint64 must not wrap around to a small size).
+template <class T>
+inline uint64_t bytes_of(uint64_t count) {
+  return count > UINT64_MAX / sizeof(T) ? UINT64_MAX : count * sizeof(T);
+}
+
+}  // namespace npurt::sim

@@ -1,0 +1,58 @@
+// simd/isa_avx512.cc: the vector kernels built for AVX-512 (F, BW, VL, DQ) with
+// F16C conversions; 16 lanes. Selected at run time only when the CPU has them.
+#include "backends/sim/aicore/simd/isa_prologue.h"
+
+#if NPURT_SIMD_X86
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma,f16c,bmi,bmi2")
+#pragma GCC optimize("fp-contract=off")  // identical results on every ISA: no fused multiply-add
+
+namespace npurt::aicore::vec::isa_avx512 {
+namespace {
+using AscendC::CMPMODE;
+using AscendC::ReduceOrder;
+using AscendC::RoundMode;
+constexpr int K = 16;
+constexpr const char* kIsaName = "avx512";
+#include "backends/sim/aicore/simd/lane_types.inc"
+
+inline VF isa_load_half(const uint16_t* p) {
+  // maskz forms: GCC 12 warns about the undefined pass-through of the plain ones.
+  return (VF)_mm512_maskz_cvtph_ps(0xffff, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+inline void isa_store_half(uint16_t* p, VF v, int rc) {
+  __m512 x = (__m512)v;
+  __m256i h;
+  switch (rc) {
+    case 1: h = _mm512_maskz_cvtps_ph(0xffff, x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); break;
+    case 2: h = _mm512_maskz_cvtps_ph(0xffff, x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); break;
+    case 3: h = _mm512_maskz_cvtps_ph(0xffff, x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); break;
+    default: h = _mm512_maskz_cvtps_ph(0xffff, x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); break;
+  }
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), h);
+}
+inline VF isa_round_half(VF v) {
+  return (VF)_mm512_maskz_cvtph_ps(0xffff, _mm512_maskz_cvtps_ph(0xffff, (__m512)v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+inline VF isa_sqrt(VF v) { return (VF)_mm512_maskz_sqrt_ps(0xffff, (__m512)v); }
+inline uint32_t isa_movemask(VI m) { return _mm512_movepi32_mask((__m512i)m); }
+
+#include "backends/sim/aicore/simd/lanes.inc"
+#include "backends/sim/aicore/simd/math.inc"
+#include "backends/sim/aicore/simd/elementwise.inc"
+#include "backends/sim/aicore/simd/cast.inc"
+#include "backends/sim/aicore/simd/compare.inc"
+#include "backends/sim/aicore/simd/reduce.inc"
+#include "backends/sim/aicore/simd/entry.inc"
+}  // namespace
+}  // namespace npurt::aicore::vec::isa_avx512
+#pragma GCC pop_options
+
+namespace npurt::aicore::vec::simd {
+const KernelTable* avx512_table() { return &isa_avx512::kTable; }
+}  // namespace npurt::aicore::vec::simd
+#else
+namespace npurt::aicore::vec::simd {
+const KernelTable* avx512_table() { return nullptr; }
+}  // namespace npurt::aicore::vec::simd
+#endif

@@ -1,0 +1,35 @@
+// runtime/backends/sim/spin_wait.h: bounded busy-wait before blocking.
+//
+// Stream workers and waiters spin for a few tens of microseconds before they
+// park on a condition variable: a futex sleep/wake round trip costs several
+// microseconds, more than the whole enqueue+synchronize budget (5 us).
+#pragma once
+
+#include <chrono>
+#include <thread>
+
+namespace npurt::sim {
+
+constexpr std::chrono::microseconds kSpinBudget{40};
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Returns true as soon as pred() holds, false after the spin budget.
+template <class Pred>
+bool spin_until(Pred&& pred) {
+  if (pred()) return true;
+  auto deadline = std::chrono::steady_clock::now() + kSpinBudget;
+  for (unsigned i = 0;; ++i) {
+    cpu_relax();  // one pause is ~40-140 cycles: poll often, the wake-up latency is the point
+    if (pred()) return true;
+    if ((i & 31) == 31 && std::chrono::steady_clock::now() >= deadline) return false;
+  }
+}
+
+}  // namespace npurt::sim

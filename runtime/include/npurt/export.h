@@ -1,0 +1,16 @@
+// npurt/export.h: symbol visibility.
+//
+// libnpurt is built with -fvisibility=hidden; only declarations between
+// NPURT_PUBLIC_BEGIN and NPURT_PUBLIC_END (the public headers in this folder)
+// are exported. Internal headers under runtime/ never use these macros.
+#pragma once
+
+#if defined(__GNUC__)
+#define NPURT_PUBLIC_BEGIN _Pragma("GCC visibility push(default)")
+#define NPURT_PUBLIC_END _Pragma("GCC visibility pop")
+#define NPURT_API __attribute__((visibility("default")))
+#else
+#define NPURT_PUBLIC_BEGIN
+#define NPURT_PUBLIC_END
+#define NPURT_API
+#endif

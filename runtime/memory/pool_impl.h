@@ -1,0 +1,74 @@
+// runtime/memory/pool_impl.h: MemoryPool::Impl, the state behind one device pool.
+//
+// Everything here runs under `mu` (one mutex per pool). pool_core.cc holds the
+// block/segment mechanics (best fit, split, coalesce, stream-ordered tags,
+// pending frees, segment release, OOM message); memory_pool.cc the public API.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "memory/pool_internal.h"
+#include "memory/spin_mutex.h"
+#include "npurt/backend.h"
+
+namespace npurt {
+
+constexpr size_t kMinBlockSize = 512;
+constexpr size_t kSmallSize = size_t(1) << 20;       // rounded requests <= 1 MiB: small pool
+constexpr size_t kSmallBuffer = size_t(2) << 20;     // small segments
+constexpr size_t kMinLargeAlloc = size_t(10) << 20;  // requests <= 10 MiB carve ...
+constexpr size_t kLargeBuffer = size_t(20) << 20;    // ... 20 MiB segments
+constexpr size_t kRoundLarge = size_t(2) << 20;      // bigger ones round to 2 MiB
+constexpr size_t kBlockAlignment = 128;
+
+struct MemoryPool::Impl {
+  Backend* backend = nullptr;
+  int index = 0;
+  Device device;
+
+  mutable SpinMutex mu;
+  PoolSet default_pool;
+  std::map<GraphPoolId, std::unique_ptr<PoolSet>> graph_pools;
+  GraphPoolId next_graph = 1;
+  std::vector<std::pair<StreamImpl*, PoolSet*>> capturing;  // streams allocating to a graph pool
+  std::map<uintptr_t, Segment*> segments;                   // by base address
+  std::vector<PoolBlock*> pending;                          // freed, waiting for marks
+  std::map<uintptr_t, std::pair<size_t, int>> externals;    // wrapped external memory: size, refs
+  PoolBlock* spare = nullptr;                               // recycled nodes, linked by `next`
+  uint64_t limit = 0;                                       // 0 = none
+  bool caching = true;
+  uint64_t reserved = 0;
+  PoolStats stats;
+
+  ~Impl();
+
+  // Finds or makes a block of `size` for stream s; nullptr on OOM (after retries).
+  PoolBlock* allocate_locked(size_t size, StreamImpl* s, std::unique_lock<SpinMutex>& lk);
+  void free_locked(PoolBlock* b);
+
+  PoolSet& pool_for(StreamImpl* s);
+  PoolBlock* search(PoolSet& ps, size_t size, StreamImpl* s);
+  PoolBlock* new_segment(PoolSet& ps, size_t size);
+  void split(PoolBlock* b, size_t size);
+  void index_free(PoolBlock* b);
+  void unindex(PoolBlock* b);
+  void insert_free(PoolBlock* b);  // coalesce with free neighbours, then index
+  void finish_free(PoolBlock* b);  // block is free from now on
+  void process_pending();
+  bool segment_releasable(const Segment* seg) const;
+  void release_segment(Segment* seg);
+  uint64_t release_cached(bool include_default);  // fully free segments; returns bytes
+  bool waiting_on_streams() const;  // cached memory that stream progress would free
+  void forget(StreamImpl* s);
+  std::string oom_message(size_t requested, size_t size) const;
+
+  PoolBlock* new_block();
+  void recycle(PoolBlock* b);
+};
+
+}  // namespace npurt

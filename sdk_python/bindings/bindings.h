@@ -1,0 +1,65 @@
+// sdk_python/bindings/bindings.h: what the binding files of the _npurt module share.
+//
+// The bindings only convert: Python objects in, runtime calls, Python objects
+// out. Everything a C++ user would also need lives in libnpurt. Each bind_*
+// function below is defined in the file of the same concept and called once
+// from module.cpp, in this order (later ones may use classes bound earlier).
+//
+// Argument converters raise npurt::InvalidArgument with the message form of
+// npurt/status.h ("npurt.empty: argument 'shape': dimension 0 is negative (-3)"),
+// which errors.cpp turns into nr.InvalidArgumentError (also a ValueError).
+#pragma once
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "npurt/device.h"
+#include "npurt/dtype.h"
+#include "npurt/small_vector.h"
+#include "npurt/stream.h"
+
+namespace npurt::python {
+
+namespace nb = nanobind;
+
+void bind_errors(nb::module_& m);    // errors.cpp
+void bind_dtypes(nb::module_& m);    // dtypes.cpp
+void bind_devices(nb::module_& m);   // devices.cpp
+void bind_streams(nb::module_& m);   // streams.cpp
+void bind_memory(nb::module_& m);    // memory.cpp
+void bind_ndarray(nb::module_& m);   // ndarray.cpp
+void bind_creation(nb::module_& m);  // creation.cpp
+void bind_profiler(nb::module_& m);  // profiler_bindings.cpp (owner: tools)
+void bind_ops(nb::module_& m);       // ops_bindings.cpp (owner: registry)
+
+// ---- dtypes (dtypes.cpp) -------------------------------------------------
+// Accepts nr dtype objects, numpy dtypes and scalar types, ml_dtypes.bfloat16,
+// Python types (float -> float64, like numpy) and names ("float32", "bf16").
+DType dtype_arg(nb::handle h, const char* where, const char* arg = "dtype");
+// Maps a numpy dtype object (native byte order only) to a DType.
+DType dtype_from_numpy(nb::handle np_dtype, const char* where, const char* arg);
+// The nr.<name> singleton for t (borrowed; the module keeps it alive).
+nb::handle dtype_object(DType t);
+// The numpy dtype of t on the host (ml_dtypes.bfloat16 for kBFloat16).
+nb::handle numpy_dtype(DType t);
+// The numpy dtype host buffers of t are allocated with (uint16 for bfloat16,
+// viewed as bfloat16 afterwards: numpy allocates it without ml_dtypes' help).
+nb::handle numpy_storage_dtype(DType t);
+
+// ---- devices, streams, shapes (args.cpp) ------------------------------------
+// None -> this thread's current device; nr.Device, "sim:1", or an int index of
+// the current device's type. Checks that the device exists.
+Device device_arg(nb::handle h, const char* where, const char* arg = "device");
+// The stream a call runs on: `stream` if given (must be open and, if `device`
+// is given, on that device), else the current stream of `device`.
+Stream stream_arg(nb::handle stream, nb::handle device, const char* where);
+// An int or a sequence of ints; every dimension >= 0.
+Dims shape_arg(nb::handle h, const char* where, const char* arg = "shape");
+// Throws InvalidArgument when s is closed.
+void check_stream_open(const Stream& s, const char* where, const char* arg = "stream");
+
+// The imported numpy module (borrowed; imported once).
+nb::handle numpy_module();
+
+}  // namespace npurt::python

@@ -1,0 +1,94 @@
+// sdk_python/bindings/errors.cpp: npurt::Error -> Python exception classes.
+//
+// One table maps every StatusCode to a class deriving from nr.NpurtError (and,
+// where Python has a matching builtin, from it too: InvalidArgumentError is a
+// ValueError, OutOfMemoryError a MemoryError, UnimplementedError a
+// NotImplementedError), so `except ValueError` works for bad arguments. The
+// message is the runtime's unchanged; the exception also carries `.code`, the
+// StatusCode name ("OUT_OF_MEMORY").
+#include <exception>
+
+#include "bindings.h"
+#include "npurt/status.h"
+
+namespace npurt::python {
+namespace {
+
+struct ErrorClass {
+  StatusCode code;
+  const char* name;
+  PyObject* extra_base;  // a builtin exception, or nullptr
+  const char* doc;
+};
+
+constexpr int kNumCodes = static_cast<int>(StatusCode::kCompileError) + 1;
+PyObject* g_classes[kNumCodes] = {};  // owned by the module (borrowed here)
+PyObject* g_base = nullptr;
+
+PyObject* make_class(nb::module_& m, const char* name, PyObject* bases, const char* doc) {
+  std::string qualified = std::string("npurt.") + name;
+  PyObject* cls = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases, nullptr);
+  if (!cls) throw nb::python_error();
+  m.attr(name) = nb::steal(cls);  // the module owns the class
+  return cls;
+}
+
+// Raises the Python class for `code` with `message` and a `.code` attribute.
+void raise_error(StatusCode code, const char* message) {
+  int index = static_cast<int>(code);
+  PyObject* cls = (index > 0 && index < kNumCodes && g_classes[index]) ? g_classes[index] : g_base;
+  PyObject* exc = PyObject_CallFunction(cls, "s", message);
+  if (!exc) return;  // the failed call set its own error
+  PyObject* name = PyUnicode_FromString(status_code_name(code));
+  if (name) {
+    PyObject_SetAttrString(exc, "code", name);
+    Py_DECREF(name);
+  }
+  PyErr_SetObject(cls, exc);
+  Py_DECREF(exc);
+}
+
+}  // namespace
+
+void bind_errors(nb::module_& m) {
+  PyObject* runtime_base = PyTuple_Pack(1, PyExc_RuntimeError);
+  g_base = make_class(m, "NpurtError", runtime_base,
+                      "Base of every error the npurt runtime raises; `.code` names the status.");
+  Py_DECREF(runtime_base);
+
+  const ErrorClass table[] = {
+      {StatusCode::kInvalidArgument, "InvalidArgumentError", PyExc_ValueError,
+       "A bad argument: the message names the function, the argument and the reason."},
+      {StatusCode::kOutOfMemory, "OutOfMemoryError", PyExc_MemoryError,
+       "The device memory pool is exhausted or its limit is reached."},
+      {StatusCode::kKernelFault, "KernelFault", nullptr,
+       "A kernel failed a simulated-core check or faulted on the device."},
+      {StatusCode::kNotFound, "NotFoundError", nullptr,
+       "An unknown device, op, symbol or file."},
+      {StatusCode::kAlreadyExists, "AlreadyExistsError", nullptr, "A duplicate registration."},
+      {StatusCode::kFailedPrecondition, "FailedPreconditionError", nullptr,
+       "The call is illegal in the current state (e.g. while capturing)."},
+      {StatusCode::kUnimplemented, "UnimplementedError", PyExc_NotImplementedError,
+       "A valid request that the backend or op cannot do."},
+      {StatusCode::kUnavailable, "UnavailableError", nullptr,
+       "A backend that is not present (no CANN, no device)."},
+      {StatusCode::kInternal, "InternalError", nullptr, "A bug in npurt; please report it."},
+      {StatusCode::kCaptureError, "CaptureError", nullptr, "A stream-capture rule was broken."},
+      {StatusCode::kCompileError, "CompileError", nullptr, "Building a user kernel failed."},
+  };
+  for (const ErrorClass& e : table) {
+    PyObject* bases = e.extra_base ? PyTuple_Pack(2, g_base, e.extra_base) : PyTuple_Pack(1, g_base);
+    g_classes[static_cast<int>(e.code)] = make_class(m, e.name, bases, e.doc);
+    Py_DECREF(bases);
+  }
+
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const Error& e) {
+      raise_error(e.code(), e.what());
+    }
+  });
+}
+
+}  // namespace npurt::python

@@ -1,0 +1,84 @@
+"""npurt: a standalone runtime and NumPy-style SDK for Huawei Ascend NPUs.
+
+    import numpy as np, npurt as nr
+    x = nr.asarray(np.arange(6, dtype=np.float32).reshape(2, 3))   # host -> device
+    s = nr.Stream()
+    with s:                                 # work below is queued on s
+        y = nr.zeros((2, 3), nr.bfloat16)
+    s.synchronize()
+    print(x.numpy(), nr.memory.stats()["allocated_bytes.all.current"])
+
+Everything here is the C++ runtime (libnpurt) bound with nanobind in the
+extension module ``npurt._npurt``; this package only gathers the names.
+Without an NPU, the default backend ``sim`` simulates one on the host CPU.
+"""
+from . import _npurt
+from ._npurt import (
+    # errors (npurt::Error by status code)
+    NpurtError,
+    InvalidArgumentError,
+    OutOfMemoryError,
+    KernelFault,
+    NotFoundError,
+    AlreadyExistsError,
+    FailedPreconditionError,
+    UnimplementedError,
+    UnavailableError,
+    InternalError,
+    CaptureError,
+    CompileError,
+    # devices
+    Device,
+    ChipProfile,
+    devices,
+    device_count,
+    current_device,
+    set_device,
+    chip_profiles,
+    chip_profile,
+    backends,
+    # streams and events
+    Stream,
+    Event,
+    current_stream,
+    default_stream,
+    synchronize,
+    # arrays
+    ndarray,
+    dtype,
+    asarray,
+    empty,
+    zeros,
+)
+from . import memory
+
+# dtype objects, named like numpy's (nr.bool shadows the builtin only as an attribute).
+from ._npurt import (  # noqa: E402  (kept last: `bool` must not shadow the builtin above)
+    bool,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    float16,
+    bfloat16,
+    float32,
+    float64,
+    complex64,
+    complex128,
+)
+
+__version__ = _npurt.runtime_version()
+
+# Tools (owner: tools): precision checks, the profiler, op debugging.
+from . import testing, profiler, debug  # noqa: E402
+from .profiler import profile  # noqa: E402
+
+# Ops from the registry (owner: registry): nr.ops.<name>(...), nr.load_library(path).
+from . import ops  # noqa: E402
+from .ops import load_library  # noqa: E402
+
+profiler.install_from_env()  # NPURT_PROFILE=trace.json profiles the whole run

@@ -1,0 +1,28 @@
+"""conan create's test: builds test_package.cc against the package with
+CMakeDeps (find_package(npurt CONFIG)) and runs it."""
+import os
+
+from conan import ConanFile
+from conan.tools.build import can_run
+from conan.tools.cmake import CMake, cmake_layout
+
+
+class NpurtTestPackage(ConanFile):
+    settings = "os", "compiler", "build_type", "arch"
+    generators = "CMakeDeps", "CMakeToolchain"
+
+    def requirements(self):
+        self.requires(self.tested_reference_str)
+
+    def layout(self):
+        cmake_layout(self)
+
+    def build(self):
+        cmake = CMake(self)
+        cmake.configure()
+        cmake.build()
+
+    def test(self):
+        if can_run(self):
+            exe = os.path.join(self.cpp.build.bindir, "test_package")
+            self.run(exe, env="conanrun")

@@ -1,0 +1,31 @@
+"""Shared pytest setup for the Python tests (tests/python/...).
+
+Runs before any test module imports npurt, so the environment below shapes
+the runtime for the whole session:
+  - NPURT_SIM_DEVICES=2: two simulated devices, so tests can pass a stream or
+    array of another device and check the error (an explicit value is kept).
+"""
+import gc
+import os
+
+os.environ.setdefault("NPURT_SIM_DEVICES", "2")
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def nr():
+    """The npurt module, with the device drained and garbage collected after the test."""
+    import npurt
+
+    yield npurt
+    npurt.synchronize()
+    gc.collect()
+
+
+@pytest.fixture
+def second_device(nr):
+    """sim:1 (skips when NPURT_SIM_DEVICES was set to 1 by the caller)."""
+    if nr.device_count() < 2:
+        pytest.skip("needs NPURT_SIM_DEVICES >= 2")
+    return nr.Device("sim:1")

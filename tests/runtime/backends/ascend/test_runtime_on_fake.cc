@@ -1,0 +1,72 @@
+// The whole runtime (registry, device contexts, memory pool, Stream) on the
+// ascend backend, with the FAKE AscendCL (not CANN) selected through
+// NPURT_ASCENDCL_LIBRARY. The registry probes AscendCL once per process, so
+// this test sets the environment before anything asks for an ascend device.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <vector>
+
+#include "fake_acl_fixture.h"
+#include "npurt/runtime.h"
+
+namespace npurt::ascend {
+namespace {
+
+struct AddOneTiling {
+  uint64_t n;
+  float addend;
+  uint32_t pad;
+};
+
+TEST(RuntimeOnFakeAscend, PoolStreamsAndLaunchThroughThePublicApi) {
+  setenv("NPURT_ASCENDCL_LIBRARY", testing::fake_library("full").c_str(), 1);
+  setenv("FAKE_ACL_DEVICE_COUNT", "1", 1);
+  setenv("FAKE_ACL_MISALIGN", "1", 1);  // aclrtMalloc bases only 64-byte aligned
+  std::string dir = ::testing::TempDir() + "npurt_runtime_fake_kernels";
+  ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
+  std::ofstream(dir + "/k.o") << "FAKEBIN\nfake_add_one\n";
+  setenv("NPURT_ASCEND_KERNEL_PATH", dir.c_str(), 1);
+
+  ASSERT_EQ(backend_unavailable_reason(DeviceType::kAscend), "");
+  Device dev = parse_device("ascend:0");
+  bool listed = false;
+  for (Device d : devices()) listed = listed || d == dev;
+  EXPECT_TRUE(listed);
+  DeviceContext& ctx = device_context(dev);
+  EXPECT_EQ(ctx.profile().name, "Ascend910B3");
+  EXPECT_EQ(ctx.profile().cube_cores, 18u);
+
+  Stream stream = Stream::create(dev);
+  MemoryPool& pool = ctx.pool();
+  const size_t n = 1000;
+  DataPtr in = pool.allocate(n * 4, stream);
+  DataPtr out = pool.allocate(n * 4, stream);
+  ASSERT_TRUE(in && out);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(in.get()) % 128, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(out.get()) % 128, 0u);
+  // The block holds the request plus AscendCL's 32-byte over-read pad.
+  EXPECT_GE(MemoryPool::round_size(n * 4), n * 4 + 32);
+
+  std::vector<float> host(n), result(n, 0.0f);
+  for (size_t i = 0; i < n; ++i) host[i] = static_cast<float>(i) - 100.0f;
+  auto launch = std::make_shared<KernelLaunch>();
+  launch->kernel_name = "fake_add_one";
+  launch->num_blocks = 3;
+  launch->args.push_back(in.get());
+  launch->args.push_back(out.get());
+  AddOneTiling t{n, 0.5f, 0};
+  launch->tiling.assign(reinterpret_cast<uint8_t*>(&t), reinterpret_cast<uint8_t*>(&t) + sizeof t);
+  stream.memcpy_async(in.get(), host.data(), n * 4, CopyKind::kHostToDevice);
+  stream.launch(launch);
+  stream.memcpy_async(result.data(), out.get(), n * 4, CopyKind::kDeviceToHost);
+  stream.synchronize();
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(result[i], host[i] + 0.5f) << i;
+  in.reset();
+  out.reset();
+  pool.empty_cache();
+  EXPECT_EQ(pool.stat("reserved_bytes.all.current"), 0);
+}
+
+}  // namespace
+}  // namespace npurt::ascend

@@ -1,0 +1,225 @@
+// Raw layer: reductions against a scalar reference that spells out the
+// documented order (ascend-facts.md 2.8): adjacent-pair binary tree inside a
+// 256-byte repeat with every partial rounded to T (half partials overflowing
+// from finite operands saturate at +-65504), repeats accumulated in order for
+// the level-2 form and by further tree rounds for the mask/repeat form.
+// Exact match required (bit-for-bit) since the order is fully specified.
+// Max/Min: a NaN wins, ties keep the first index; index bit-cast into T.
+#include "vec_test_util.h"
+
+namespace {
+
+using namespace vectest;
+using npurt::aicore::vec::ReduceOp;
+using npurt::aicore::vec::RepeatShape;
+using npurt::aicore::vec::vtype_of;
+
+template <class T> T add_sat(T a, T b) {
+  T s = static_cast<T>(a + b);
+  if constexpr (std::is_same_v<T, half>) {
+    if (std::isinf(float(s)) && std::isfinite(float(a)) && std::isfinite(float(b)))
+      s = float(s) > 0 ? half(65504.0f) : half(-65504.0f);
+  }
+  return s;
+}
+
+// Adjacent-pair tree over a power-of-two count of values.
+template <class T> T tree(std::vector<T> v) {
+  while (v.size() > 1) {
+    std::vector<T> next(v.size() / 2);
+    for (size_t i = 0; i < next.size(); ++i) next[i] = add_sat(v[2 * i], v[2 * i + 1]);
+    v.swap(next);
+  }
+  return v[0];
+}
+
+template <class T> constexpr uint64_t kR = 256 / sizeof(T);
+
+template <class T> T ref_sum_level2(const std::vector<T>& x) {
+  T acc{};
+  for (uint64_t r = 0; r * kR<T> < x.size(); ++r) {
+    std::vector<T> rep(kR<T>, T(0));
+    for (uint64_t j = 0; j < kR<T> && r * kR<T> + j < x.size(); ++j) rep[j] = x[r * kR<T> + j];
+    T part = tree(rep);
+    acc = r == 0 ? part : add_sat(acc, part);
+  }
+  return acc;
+}
+
+template <class T> uint64_t ref_arg(bool is_max, const std::vector<T>& x) {
+  uint64_t best = 0;
+  for (uint64_t i = 1; i < x.size(); ++i) {
+    float v = float(x[i]), b = float(x[best]);
+    if (is_nan(b)) break;
+    if (is_nan(v) || (is_max ? v > b : v < b)) best = i;
+  }
+  return best;
+}
+
+template <class T> uint64_t index_of(const T* slot) {
+  if constexpr (sizeof(T) == 2) {
+    uint16_t u;
+    std::memcpy(&u, slot, 2);
+    return u;
+  } else {
+    uint32_t u;
+    std::memcpy(&u, slot, 4);
+    return u;
+  }
+}
+
+template <class T> void check_level2(float lo, float hi, bool specials) {
+  for (uint64_t n : sizes()) {
+    std::vector<T> x = make_input<T>(n, 31 + n, lo, hi, specials);
+    T out[2];
+    ASSERT_TRUE(npurt::aicore::vec::reduce(ReduceOp::kSum, vtype_of<T>, out, x.data(), n, false));
+    EXPECT_TRUE(same_value(out[0], ref_sum_level2(x))) << "sum n=" << n << " got " << float(out[0]) << " want "
+                                                       << float(ref_sum_level2(x));
+    for (bool is_max : {true, false}) {
+      ASSERT_TRUE(npurt::aicore::vec::reduce(is_max ? ReduceOp::kMax : ReduceOp::kMin, vtype_of<T>, out, x.data(), n,
+                                             true));
+      uint64_t want = ref_arg(is_max, x);
+      EXPECT_EQ(index_of(&out[1]), want) << (is_max ? "max" : "min") << " n=" << n;
+      EXPECT_TRUE(same_bits(out[0], x[want])) << "n=" << n;
+    }
+  }
+}
+
+class RawReduce : public IsaTest {};
+
+TEST_P(RawReduce, Level2SumMaxMinFloatHalf) {
+  check_level2<float>(-100, 100, false);
+  check_level2<half>(-4, 4, false);
+  check_level2<float>(-100, 100, true);  // NaN / inf / -0 present
+  check_level2<half>(-100, 100, true);
+}
+
+TEST_P(RawReduce, TiesKeepFirstIndexAndNanWins) {
+  std::vector<float> x(1000, 1.0f);
+  x[10] = 7.0f, x[500] = 7.0f, x[999] = 7.0f, x[3] = -2.0f, x[900] = -2.0f;
+  float out[2];
+  ASSERT_TRUE(npurt::aicore::vec::reduce(ReduceOp::kMax, vtype_of<float>, out, x.data(), x.size(), true));
+  EXPECT_EQ(out[0], 7.0f);
+  EXPECT_EQ(index_of(&out[1]), 10u);
+  ASSERT_TRUE(npurt::aicore::vec::reduce(ReduceOp::kMin, vtype_of<float>, out, x.data(), x.size(), true));
+  EXPECT_EQ(index_of(&out[1]), 3u);
+  x[700] = std::nanf(""), x[800] = std::nanf("");
+  ASSERT_TRUE(npurt::aicore::vec::reduce(ReduceOp::kMax, vtype_of<float>, out, x.data(), x.size(), true));
+  EXPECT_TRUE(is_nan(out[0]));
+  EXPECT_EQ(index_of(&out[1]), 700u);
+}
+
+TEST_P(RawReduce, HalfSumSaturatesLikeTheDocumentedExample) {
+  // WholeReduceSum.md: [60000, 60000, -30000, 100] -> "35604": the first pair saturates at
+  // 65504 instead of overflowing to inf. 35604 is the exact value 65504 - 29900; in binary16
+  // -29900 is -29904 and 65504 - 29904 = 35600 is a tie that rounds to even: 35584.
+  std::vector<half> x = {half(60000.0f), half(60000.0f), half(-30000.0f), half(100.0f)};
+  half out[2];
+  RepeatShape sh = npurt::aicore::vec::continuous_mask(npurt::aicore::vec::VType::kF16, 4);
+  std::vector<half> src(128, half(0.0f));
+  std::copy(x.begin(), x.end(), src.begin());
+  ASSERT_TRUE(npurt::aicore::vec::whole_reduce(ReduceOp::kSum, vtype_of<half>, out, src.data(), sh, 1,
+                                               AscendC::ReduceOrder::ORDER_VALUE_INDEX));
+  EXPECT_EQ(float(out[0]), 35584.0f);
+  ASSERT_TRUE(npurt::aicore::vec::reduce(ReduceOp::kSum, vtype_of<half>, out, x.data(), 4, false));
+  EXPECT_EQ(float(out[0]), 35584.0f);
+}
+
+// Reference gather of one repeat (disabled lanes -> absent).
+template <class T> std::vector<std::pair<int, T>> ref_lanes(const std::vector<T>& src, const RepeatShape& sh, int r) {
+  std::vector<std::pair<int, T>> out;
+  const int per_block = 32 / sizeof(T);
+  for (int j = 0; j < int(kR<T>); ++j) {
+    if (!((sh.mask[j / 64] >> (j % 64)) & 1)) continue;
+    uint64_t at = uint64_t(r) * sh.src_rep_stride * per_block + (j / per_block) * sh.src_blk_stride * per_block +
+                  j % per_block;
+    out.push_back({j, src[at]});
+  }
+  return out;
+}
+
+template <class T> void check_whole_and_block(RepeatShape sh) {
+  const uint64_t extent = (sh.repeat + 1) * std::max<uint32_t>(sh.src_rep_stride, 8) * 8 * sh.src_blk_stride *
+                          (32 / sizeof(T));
+  std::vector<T> src = make_input<T>(extent, 77, -50, 50, false);
+  for (uint64_t i = 0; i < src.size(); i += 13) src[i] = src[i / 2];  // ties
+  const uint32_t stride = 3;
+  std::vector<T> sums(sh.repeat * stride + 1), maxes(2 * sh.repeat * stride + 2), blocks(sh.repeat * 8 * 2);
+  ASSERT_TRUE(npurt::aicore::vec::whole_reduce(ReduceOp::kSum, vtype_of<T>, sums.data(), src.data(), sh, stride,
+                                               AscendC::ReduceOrder::ORDER_VALUE_INDEX));
+  ASSERT_TRUE(npurt::aicore::vec::whole_reduce(ReduceOp::kMax, vtype_of<T>, maxes.data(), src.data(), sh, stride,
+                                               AscendC::ReduceOrder::ORDER_VALUE_INDEX));
+  ASSERT_TRUE(npurt::aicore::vec::block_reduce(ReduceOp::kMin, vtype_of<T>, blocks.data(), src.data(), sh, 2));
+  const int per_block = 32 / sizeof(T);
+  for (uint32_t r = 0; r < sh.repeat; ++r) {
+    auto lanes = ref_lanes(src, sh, r);
+    std::vector<T> dense(kR<T>, T(0));
+    for (auto& [j, v] : lanes) dense[j] = v;
+    EXPECT_TRUE(same_value(sums[r * stride], tree(dense))) << "repeat " << r;
+    int best = lanes[0].first;
+    T bv = lanes[0].second;
+    for (auto& [j, v] : lanes) if (float(v) > float(bv)) best = j, bv = v;
+    EXPECT_TRUE(same_value(maxes[2 * r * stride], bv)) << "repeat " << r;
+    EXPECT_EQ(index_of(&maxes[2 * r * stride + 1]), uint64_t(best)) << "repeat " << r;
+    for (int b = 0; b < 8; ++b) {
+      float m = INFINITY;
+      for (auto& [j, v] : lanes) if (j / per_block == b) m = std::min(m, float(v));
+      EXPECT_EQ(float(blocks[r * 2 * 8 + b]), m) << "repeat " << r << " block " << b;
+    }
+  }
+}
+
+TEST_P(RawReduce, WholeAndBlockReduceWithMasksAndStrides) {
+  RepeatShape a = npurt::aicore::vec::continuous_mask(npurt::aicore::vec::VType::kF32, 64);
+  a.repeat = 5;
+  check_whole_and_block<float>(a);
+  RepeatShape b = npurt::aicore::vec::continuous_mask(npurt::aicore::vec::VType::kF16, 100);
+  b.repeat = 7, b.src_rep_stride = 10, b.src_blk_stride = 2;
+  check_whole_and_block<half>(b);
+  RepeatShape c;
+  c.mask[0] = 0x8000'0000'0001'00f0ull, c.mask[1] = 0, c.repeat = 3, c.src_rep_stride = 9;
+  check_whole_and_block<float>(c);
+}
+
+template <class T> void check_reduce_repeat(uint32_t repeat) {
+  RepeatShape sh = npurt::aicore::vec::continuous_mask(vtype_of<T>, kR<T>);
+  sh.repeat = repeat;
+  std::vector<T> src = make_input<T>(repeat * kR<T>, repeat, -2, 2, false);
+  // Reference: per-repeat tree, then tree rounds over the partials, R at a time.
+  std::vector<T> part;
+  for (uint32_t r = 0; r < repeat; ++r) part.push_back(tree(std::vector<T>(src.begin() + r * kR<T>, src.begin() + (r + 1) * kR<T>)));
+  while (part.size() > 1) {
+    std::vector<T> next;
+    for (size_t i = 0; i < part.size(); i += kR<T>) {
+      std::vector<T> chunk(kR<T>, T(0));
+      for (size_t j = 0; j < kR<T> && i + j < part.size(); ++j) chunk[j] = part[i + j];
+      next.push_back(tree(chunk));
+    }
+    part.swap(next);
+  }
+  T out[2];
+  ASSERT_TRUE(npurt::aicore::vec::reduce_repeat(ReduceOp::kSum, vtype_of<T>, out, src.data(), sh, false));
+  EXPECT_TRUE(same_value(out[0], part[0])) << "repeat " << repeat;
+  ASSERT_TRUE(npurt::aicore::vec::reduce_repeat(ReduceOp::kMin, vtype_of<T>, out, src.data(), sh, true));
+  uint64_t want = ref_arg(false, src);
+  EXPECT_EQ(index_of(&out[1]), want);
+  EXPECT_TRUE(same_bits(out[0], src[want]));
+}
+
+TEST_P(RawReduce, MaskRepeatFormTreeAcrossRepeats) {
+  for (uint32_t repeat : {1u, 2u, 3u, 64u, 65u, 255u, 1000u}) {
+    check_reduce_repeat<float>(repeat);
+    check_reduce_repeat<half>(repeat);
+  }
+}
+
+TEST_P(RawReduce, UnsupportedRejected) {
+  int32_t x[2] = {};
+  EXPECT_FALSE(npurt::aicore::vec::reduce(ReduceOp::kSum, vtype_of<int32_t>, x, x, 1, false));
+  float f[2] = {};
+  EXPECT_FALSE(npurt::aicore::vec::reduce(ReduceOp::kSum, vtype_of<float>, f, f, 1, true));
+}
+
+VECTEST_INSTANTIATE(RawReduce);
+
+}  // namespace

@@ -1,0 +1,161 @@
+// The sim backend's host side: segment memory and budget, launch argument
+// resolution (a pointer outside every allocation is a fault), error messages,
+// events and latency-sensitive paths.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <cstring>
+#include <memory>
+
+#include "backends/sim/sim_backend.h"
+#include "npurt/runtime.h"
+#include "npurt/status.h"
+#include "npurt/stream.h"
+#include "npurt/tensor.h"
+
+namespace npurt {
+namespace {
+
+constexpr size_t MiB = 1024 * 1024;
+const Device kDev{DeviceType::kSim, 0};
+
+TEST(SimBackend, SegmentsAreAlignedAndBudgeted) {
+  sim::SimBackend b(2, 8 * MiB);
+  EXPECT_EQ(b.device_count(), 2);
+  EXPECT_EQ(b.total_memory(1), 8 * MiB);
+  void* a = b.allocate_segment(0, 3 * MiB);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % (2 * MiB), 0u);
+  std::memset(a, 0x5a, 3 * MiB);  // the mapping is writable
+  EXPECT_EQ(b.reserved(0), 4 * MiB);
+  EXPECT_EQ(b.allocate_segment(0, 6 * MiB), nullptr) << "over budget";
+  void* c = b.allocate_segment(1, 8 * MiB);  // budgets are per device
+  EXPECT_NE(c, nullptr);
+  b.free_segment(0, a, 3 * MiB);
+  EXPECT_EQ(b.reserved(0), 0u);
+  EXPECT_NE((a = b.allocate_segment(0, 8 * MiB)), nullptr);
+  b.free_segment(0, a, 8 * MiB);
+  b.free_segment(1, c, 8 * MiB);
+  EXPECT_THROW(b.allocate_segment(2, MiB), InvalidArgument);
+  EXPECT_THROW(b.create_stream(-1), InvalidArgument);
+  EXPECT_EQ(b.profile(0).name, default_chip_profile().name);
+}
+
+std::atomic<int> g_calls{0};
+void counting_entry(void* const*, size_t) { g_calls++; }
+
+std::shared_ptr<KernelLaunch> make_launch(std::vector<void*> args, uint64_t scalar_mask = 0) {
+  auto l = std::make_shared<KernelLaunch>();
+  l->kernel_name = "count_kernel";
+  l->sim_entry = &counting_entry;
+  l->num_blocks = 3;
+  for (void* a : args) l->args.push_back(a);
+  l->scalar_arg_mask = scalar_mask;
+  uint32_t tiling[2] = {7, 9};
+  l->tiling.assign(reinterpret_cast<uint8_t*>(tiling), reinterpret_cast<uint8_t*>(tiling) + sizeof tiling);
+  return l;
+}
+
+TEST(SimLaunch, PoolArgumentsRunEveryBlock) {
+  Stream s = Stream::create(kDev);
+  Tensor x = Tensor::empty({64}, DType::kFloat32, s);
+  Tensor ws = Tensor::empty({1024}, DType::kUInt8, s);
+  auto l = make_launch({x.data(), reinterpret_cast<void*>(uintptr_t(12345)), nullptr}, /*arg 1 scalar*/ 0b10);
+  l->workspace = ws.data();
+  l->workspace_bytes = 1024;
+  g_calls = 0;
+  s.launch(l);
+  s.synchronize();
+  EXPECT_EQ(g_calls.load(), 3);
+}
+
+TEST(SimLaunch, PointerOutsideEveryAllocationIsAFault) {
+  Stream s = Stream::create(kDev);
+  Tensor x = Tensor::empty({64}, DType::kFloat32, s);
+  std::vector<float> host(64);
+  g_calls = 0;
+  s.launch(make_launch({x.data(), host.data()}));
+  try {
+    s.synchronize();
+    FAIL() << "expected a KernelFault";
+  } catch (const KernelFault& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("stream " + std::to_string(s.id()) + " on sim:0: launch count_kernel: argument 1"),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("not a device allocation"), std::string::npos) << m;
+  }
+  EXPECT_EQ(g_calls.load(), 0) << "the kernel must not run";
+  auto l = make_launch({x.data()});
+  l->workspace = x.data();
+  l->workspace_bytes = 1 << 20;  // larger than the allocation
+  s.launch(l);
+  EXPECT_THROW(s.synchronize(), KernelFault);
+  s.launch(make_launch({x.data()}));
+  EXPECT_NO_THROW(s.synchronize()) << "stream usable after a fault";
+}
+
+TEST(SimLaunch, InvalidLaunchesAreRejectedAtEnqueue) {
+  Stream s = Stream::create(kDev);
+  auto l = make_launch({});
+  l->num_blocks = 0;
+  EXPECT_THROW(s.launch(l), InvalidArgument);
+  EXPECT_THROW(s.launch(nullptr), InvalidArgument);
+  auto no_entry = make_launch({});
+  no_entry->sim_entry = nullptr;
+  s.launch(no_entry);
+  try {
+    s.synchronize();
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), StatusCode::kUnimplemented);
+    EXPECT_NE(std::string(e.what()).find("no sim entry"), std::string::npos);
+  }
+}
+
+TEST(SimStream, MarksFormAMonotonicTimeline) {
+  DeviceContext& ctx = device_context(kDev);
+  auto bs = ctx.backend().create_stream(0);
+  uint64_t m0 = bs->mark();
+  EXPECT_TRUE(bs->reached(m0));
+  std::atomic<bool> release{false};
+  Command c;
+  c.kind = Command::Kind::kHostFunc;
+  c.host_fn = [&] {
+    while (!release) std::this_thread::yield();
+  };
+  bs->submit(std::move(c));
+  uint64_t m1 = bs->mark();
+  EXPECT_EQ(m1, m0 + 1);
+  EXPECT_FALSE(bs->reached(m1));
+  Status st;
+  EXPECT_FALSE(bs->query(&st));
+  release = true;
+  EXPECT_TRUE(bs->synchronize().is_ok());
+  EXPECT_TRUE(bs->reached(m1));
+  EXPECT_TRUE(bs->query(&st));
+  EXPECT_TRUE(st.is_ok());
+}
+
+TEST(SimStream, EmptyTaskRoundTripIsFast) {
+  // Not a benchmark: a loose bound that fails only if the worker parks on every
+  // task (a futex round trip per enqueue+synchronize).
+  Stream s = Stream::create(kDev);
+  for (int i = 0; i < 100; ++i) {
+    s.host_func([] {});
+    s.synchronize();
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 2000; ++i) {
+    s.host_func([] {});
+    s.synchronize();
+  }
+  double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / 2000;
+  EXPECT_LT(us, 200.0);
+  RecordProperty("round_trip_us", std::to_string(us));
+}
+
+}  // namespace
+}  // namespace npurt

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# tools/test.sh: the project's one test command (README; .ci/run calls exactly this).
+#
+# Works on a fresh machine as root, without stdin. Steps, each logged to
+# build/test-logs/<step>.log and echoed:
+#   deps       apt packages (only the missing ones; apt-get update first only then)
+#              and the pip packages the build and the tests need
+#   cpp        CMake + Ninja build in build/test-cpp, then ctest
+#   python     pip install -e . --no-build-isolation (build dir build/test-py), pytest
+#   tsan       the C++ pool, stream and sim-backend test binaries (npurt_test_memory,
+#              npurt_test_exec, npurt_test_backends_sim) built with ThreadSanitizer (build/tsan)
+#   asan       the extension built with AddressSanitizer (build/asan), installed in its own
+#              venv (build/asan-venv) so the normal install is untouched, pytest with
+#              LD_PRELOAD=libasan and ASAN_OPTIONS=detect_leaks=0 (CPython's own leaks)
+#   extra      every tools/test.d/*.sh, in name order (Bazel, conan, ... add theirs there)
+# Exits non-zero when any step fails. Ends with each runner's summary line and a
+# combined line "total: N passed, M failed" (a failed step without a count adds 1 failure).
+#
+# Environment: PYTHON (default python3), NPURT_TEST_SKIP="tsan asan ..." to skip steps
+# while developing (CI never sets it), JOBS (default: nproc).
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+PY="${PYTHON:-python3}"
+JOBS="${JOBS:-$(nproc)}"
+LOGS="$ROOT/build/test-logs"
+mkdir -p "$LOGS"
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 DEBIAN_FRONTEND=noninteractive
+export CCACHE_BASEDIR="$ROOT"
+
+APT_PACKAGES=(cmake g++ ninja-build ccache libgtest-dev libgmock-dev googletest libbenchmark-dev)
+PIP_PACKAGES=(nanobind scikit-build-core numpy ml_dtypes pytest hypothesis array-api-strict)
+CCACHE_LAUNCHER=()
+command -v ccache >/dev/null && CCACHE_LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
+# ---- bookkeeping --------------------------------------------------------------
+TOTAL_PASSED=0
+TOTAL_FAILED=0
+STEP_LINES=()     # "step: ok|FAILED (Ns)"
+SUMMARY_LINES=()  # each runner's closing line, repeated at the end
+
+add_counts() {  # add_counts PASSED FAILED
+  TOTAL_PASSED=$((TOTAL_PASSED + $1))
+  TOTAL_FAILED=$((TOTAL_FAILED + $2))
+}
+
+skipped() { [[ " ${NPURT_TEST_SKIP:-} " == *" $1 "* ]]; }
+
+# run_step NAME FUNCTION: runs FUNCTION with output to the console and the log.
+run_step() {
+  local name="$1" fn="$2" start rc
+  echo
+  echo "===== [$name] $(date -u +%H:%M:%S) ====="
+  start=$SECONDS
+  "$fn" 2>&1 | tee "$LOGS/$name.log"
+  rc=${PIPESTATUS[0]}
+  if [[ $rc -eq 0 ]]; then
+    STEP_LINES+=("$name: ok ($((SECONDS - start))s)")
+  else
+    STEP_LINES+=("$name: FAILED with exit $rc ($((SECONDS - start))s), log: build/test-logs/$name.log")
+  fi
+  return "$rc"
+}
+
+# pytest's closing line "=== 12 passed, 1 skipped in 3.1s ===" -> counts.
+pytest_counts() {  # pytest_counts LOG
+  local line passed failed errors
+  line=$(grep -E '[0-9]+ (passed|failed|error)' "$1" | tail -n 1)
+  [[ -z "$line" ]] && return 1
+  passed=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
+  failed=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
+  errors=$(grep -oE '[0-9]+ errors?' <<<"$line" | grep -oE '[0-9]+' || echo 0)
+  add_counts "${passed:-0}" $(( ${failed:-0} + ${errors:-0} ))
+  SUMMARY_LINES+=("$2: $(sed -E 's/^=+ //; s/ =+$//' <<<"$line")")
+}
+
+# ctest's closing line "100% tests passed, 0 tests failed out of 42" -> counts.
+ctest_counts() {  # ctest_counts LOG LABEL
+  local line failed total
+  line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$1" | tail -n 1)
+  [[ -z "$line" ]] && return 1
+  failed=$(sed -E 's/.* ([0-9]+) tests? failed.*/\1/' <<<"$line")
+  total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
+  add_counts $((total - failed)) "$failed"
+  SUMMARY_LINES+=("$2: $line")
+}
+
+# gtest's "[  PASSED  ] N tests." / "[  FAILED  ] N tests," -> counts (TSan binaries).
+gtest_counts() {  # gtest_counts LOG LABEL
+  local passed failed
+  passed=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$1" | grep -oE '[0-9]+' | awk '{s+=$1} END {print s+0}')
+  failed=$(grep -E '^\[  FAILED  \] [0-9]+ test' "$1" | grep -oE '[0-9]+' | head -n 1 | awk '{s+=$1} END {print s+0}')
+  add_counts "$passed" "$failed"
+  SUMMARY_LINES+=("$2: gtest under ThreadSanitizer: $passed passed, $failed failed")
+}
+
+# ---- steps ----------------------------------------------------------------------
+deps() {
+  local missing=() p
+  for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "apt: installing ${missing[*]}"
+    local sudo=()
+    [[ $(id -u) -ne 0 ]] && sudo=(sudo -n)
+    "${sudo[@]}" apt-get update -q && "${sudo[@]}" apt-get install -y -q "${missing[@]}" || return 1
+  else
+    echo "apt: all of ${APT_PACKAGES[*]} present"
+  fi
+  "$PY" -m pip install -q "${PIP_PACKAGES[@]}" || return 1
+  "$PY" -m pip list 2>/dev/null | grep -iE '^(nanobind|scikit.build.core|numpy|ml.dtypes|pytest|hypothesis|array.api.strict) '
+}
+
+cpp() {
+  cmake -S . -B build/test-cpp -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${CCACHE_LAUNCHER[@]}" &&
+    cmake --build build/test-cpp -j "$JOBS" &&
+    ctest --test-dir build/test-cpp --output-on-failure -j "$JOBS"
+}
+
+python_tests() {
+  "$PY" -m pip install -e . --no-build-isolation -Cbuild-dir=build/test-py \
+    -Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache || return 1
+  local rc=0
+  "$PY" -m pytest -q tests/python || rc=$?
+  [[ $rc -eq 5 ]] && echo "pytest collected no tests: the suite is missing"
+  return "$rc"
+}
+
+tsan() {
+  cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug "${CCACHE_LAUNCHER[@]}" \
+    "-DCMAKE_CXX_FLAGS=-fsanitize=thread -g -O1" \
+    -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread || return 1
+  local targets
+  targets=$(ninja -C build/tsan -t targets all | grep -oE '^npurt_test_(memory|exec|backends_sim):' | tr -d ':' | sort -u)
+  if [[ -z "$targets" ]]; then
+    echo "no pool/stream test binaries (npurt_test_memory*, npurt_test_exec*) defined"
+    return 1
+  fi
+  echo "ThreadSanitizer binaries: $targets"
+  # shellcheck disable=SC2086
+  cmake --build build/tsan -j "$JOBS" --target $targets || return 1
+  local t rc=0
+  for t in $targets; do
+    echo "--- $t"
+    TSAN_OPTIONS="${TSAN_OPTIONS:-second_deadlock_stack=1}" "build/tsan/$t" || rc=1
+  done
+  return "$rc"
+}
+
+asan() {
+  local venv=build/asan-venv
+  [[ -x $venv/bin/python ]] || "$PY" -m venv "$venv" || return 1
+  "$venv/bin/python" -m pip install -q "${PIP_PACKAGES[@]}" || return 1
+  "$venv/bin/python" -m pip install -e . --no-build-isolation -Cbuild-dir=build/asan \
+    -Ccmake.build-type=RelWithDebInfo -Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache \
+    "-Ccmake.define.CMAKE_CXX_FLAGS=-fsanitize=address -fno-omit-frame-pointer" \
+    "-Ccmake.define.CMAKE_MODULE_LINKER_FLAGS=-fsanitize=address" \
+    "-Ccmake.define.CMAKE_SHARED_LINKER_FLAGS=-fsanitize=address" || return 1
+  local libasan
+  libasan=$(gcc -print-file-name=libasan.so)
+  LD_PRELOAD="$libasan" ASAN_OPTIONS="detect_leaks=0:abort_on_error=0" \
+    "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/python
+}
+
+# ---- extra steps ------------------------------------------------------------------
+# Bazel, conan and other build systems plug in here: add tools/test.d/NN-name.sh
+# (it runs from the repo root with $PYTHON set; exit 0 = pass, and it may skip
+# itself with a clear message when its tool is missing and cannot be installed).
+extra_step() { PYTHON="$PY" bash "$EXTRA_SCRIPT"; }
+
+# ---- main -----------------------------------------------------------------------------
+overall=0
+
+# step NAME FUNCTION [COUNTER LABEL]: runs the step, adds its runner's counts; a
+# failed step whose log yields no failure count adds one failure.
+step() {
+  local name=$1 fn=$2 counter=${3:-} label=${4:-} before=$TOTAL_FAILED rc=0
+  skipped "$name" && { STEP_LINES+=("$name: skipped (NPURT_TEST_SKIP)"); return; }
+  run_step "$name" "$fn" || rc=$?
+  [[ -n $counter ]] && { "$counter" "$LOGS/$name.log" "$label" || true; }
+  if [[ $rc -ne 0 ]]; then
+    overall=1
+    [[ $TOTAL_FAILED -eq $before ]] && add_counts 0 1
+  fi
+}
+
+step deps deps
+step cpp cpp ctest_counts ctest
+step python python_tests pytest_counts pytest
+step tsan tsan gtest_counts tsan
+step asan asan pytest_counts "pytest (ASan)"
+for EXTRA_SCRIPT in tools/test.d/*.sh; do
+  [[ -e $EXTRA_SCRIPT ]] || continue
+  step "extra-$(basename "$EXTRA_SCRIPT" .sh)" extra_step
+done
+
+echo
+echo "===== summary ====="
+printf '%s\n' "${STEP_LINES[@]}"
+printf '%s\n' "${SUMMARY_LINES[@]}"
+echo "total: $TOTAL_PASSED passed, $TOTAL_FAILED failed"
+exit "$overall"
