@@ -16,8 +16,8 @@
 # Exits non-zero when any step fails. Ends with each runner's summary line and a
 # combined line "total: N passed, M failed" (a failed step without a count adds 1 failure).
 #
-# Environment: PYTHON (default python3), NPURT_TEST_SKIP="tsan asan ..." to skip steps
-# while developing (CI never sets it), JOBS (default: nproc).
+# Environment: PYTHON (default python3), NPURT_TEST_SKIP="tsan asan extra ..." to skip
+# steps while developing (CI never sets it; "extra" = all tools/test.d steps), JOBS (default: nproc).
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -45,7 +45,8 @@ add_counts() {  # add_counts PASSED FAILED
   TOTAL_FAILED=$((TOTAL_FAILED + $2))
 }
 
-skipped() { [[ " ${NPURT_TEST_SKIP:-} " == *" $1 "* ]]; }
+# NPURT_TEST_SKIP names steps; "extra" skips every tools/test.d step.
+skipped() { [[ " ${NPURT_TEST_SKIP:-} " == *" $1 "* || ($1 == extra-* && " ${NPURT_TEST_SKIP:-} " == *" extra "*) ]]; }
 
 # run_step NAME FUNCTION: runs FUNCTION with output to the console and the log.
 run_step() {
@@ -64,7 +65,7 @@ run_step() {
 }
 
 # pytest's closing line "=== 12 passed, 1 skipped in 3.1s ===" -> counts.
-pytest_counts() {  # pytest_counts LOG
+pytest_counts() {  # pytest_counts LOG LABEL
   local line passed failed errors
   line=$(grep -E '[0-9]+ (passed|failed|error)' "$1" | tail -n 1)
   [[ -z "$line" ]] && return 1
@@ -95,6 +96,15 @@ gtest_counts() {  # gtest_counts LOG LABEL
   SUMMARY_LINES+=("$2: gtest under ThreadSanitizer: $passed passed, $failed failed")
 }
 
+# An extra step's own closing line "label: N passed, M failed[, K skipped]" -> counts.
+plain_counts() {  # plain_counts LOG LABEL
+  local line
+  line=$(grep -E '^([A-Za-z][A-Za-z ()-]*: )?[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+  [[ -z "$line" ]] && return 1
+  add_counts "$(sed -E 's/.*[^0-9]?\b([0-9]+) passed.*/\1/' <<<"$line")" "$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")"
+  SUMMARY_LINES+=("$2: $line")
+}
+
 # ---- steps ----------------------------------------------------------------------
 deps() {
   local missing=() p
@@ -109,7 +119,7 @@ deps() {
   else
     echo "apt: all of ${APT_PACKAGES[*]} present"
   fi
-  "$PY" -m pip install -q "${PIP_PACKAGES[@]}" || return 1
+  "$PY" -m pip install -q --root-user-action=ignore "${PIP_PACKAGES[@]}" || return 1
   "$PY" -m pip list 2>/dev/null | grep -iE '^(nanobind|scikit.build.core|numpy|ml.dtypes|pytest|hypothesis|array.api.strict) '
 }
 
@@ -120,7 +130,7 @@ cpp() {
 }
 
 python_tests() {
-  "$PY" -m pip install -e . --no-build-isolation -Cbuild-dir=build/test-py \
+  "$PY" -m pip install -q --root-user-action=ignore -e . --no-build-isolation -Cbuild-dir=build/test-py \
     -Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache || return 1
   local rc=0
   "$PY" -m pytest -q tests/python || rc=$?
@@ -152,8 +162,8 @@ tsan() {
 asan() {
   local venv=build/asan-venv
   [[ -x $venv/bin/python ]] || "$PY" -m venv "$venv" || return 1
-  "$venv/bin/python" -m pip install -q "${PIP_PACKAGES[@]}" || return 1
-  "$venv/bin/python" -m pip install -e . --no-build-isolation -Cbuild-dir=build/asan \
+  "$venv/bin/python" -m pip install -q --root-user-action=ignore "${PIP_PACKAGES[@]}" || return 1
+  "$venv/bin/python" -m pip install --root-user-action=ignore -e . --no-build-isolation -Cbuild-dir=build/asan \
     -Ccmake.build-type=RelWithDebInfo -Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache \
     "-Ccmake.define.CMAKE_CXX_FLAGS=-fsanitize=address -fno-omit-frame-pointer" \
     "-Ccmake.define.CMAKE_MODULE_LINKER_FLAGS=-fsanitize=address" \
@@ -193,7 +203,8 @@ step tsan tsan gtest_counts tsan
 step asan asan pytest_counts "pytest (ASan)"
 for EXTRA_SCRIPT in tools/test.d/*.sh; do
   [[ -e $EXTRA_SCRIPT ]] || continue
-  step "extra-$(basename "$EXTRA_SCRIPT" .sh)" extra_step
+  name="extra-$(basename "$EXTRA_SCRIPT" .sh)"
+  step "$name" extra_step plain_counts "$name"
 done
 
 echo

@@ -137,7 +137,10 @@ std::shared_ptr<const TilingPlan> compute_plan(const RegisteredOp& op, const Ten
   plan->num_blocks = tr.num_blocks;
   plan->tiling = tr.tiling;
   plan->op_workspace_bytes = tr.workspace_bytes;
-  plan->total_workspace_bytes = tr.workspace_bytes + (tr.uses_system_workspace ? profile.sys_workspace_bytes : 0);
+  // Kernels find their part with GetUserWorkspace(workspace) = workspace + system size, as
+  // on CANN, so any workspace request gets the profile's system workspace in front.
+  const bool any_workspace = tr.workspace_bytes > 0 || tr.uses_system_workspace;
+  plan->total_workspace_bytes = any_workspace ? tr.workspace_bytes + profile.sys_workspace_bytes : 0;
   if (def.cost) def.cost(ctx, plan->cost);
   if (tiling_summary && def.describe_tiling) *tiling_summary = def.describe_tiling(ctx, tr);
   return plan;

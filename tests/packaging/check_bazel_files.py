@@ -16,6 +16,7 @@ here instead (the Bazel 4 path is really built by tools/build_checks.sh):
              provided both by MODULE.bazel (bazel_dep / use_repo) and by
              WORKSPACE.bazel (the Bazel 4 shims), so both generations resolve;
   labels     every //pkg:target package used has a BUILD.bazel file;
+  BUILD      no **kwargs / def in BUILD files (Bazel rejects them there);
   format     buildifier's basics: no tabs, no trailing spaces, newline at EOF,
              loads before other statements, 4-space indentation.
 Prints `bazel files: N passed, M failed`; exits 1 when M > 0.
@@ -201,6 +202,11 @@ def main():
             c.check(False, f"{rel(path)}: parses", f"line {e.lineno}: {e.msg}")
             continue
         check_format(c, path, text)
+        if os.path.basename(path) in ("BUILD.bazel", "BUILD") or path.endswith(".BUILD"):
+            splats = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call)
+                      and any(k.arg is None for k in n.keywords)]
+            c.check(not splats, f"{rel(path)}: no **kwargs in calls (not allowed in BUILD files)",
+                    f"lines {splats[:5]}")
         if not os.path.basename(path).startswith("WORKSPACE"):  # WORKSPACE loads interleave
             check_loads_first(c, path, tree)
     module = trees.get("MODULE.bazel")

@@ -29,7 +29,6 @@ namespace npurt::ascend {
   X(aclInit, true, aclError, (const char*))                                                    \
   X(aclFinalize, true, aclError, ())                                                           \
   X(aclGetRecentErrMsg, true, const char*, ())                                                 \
-  X(aclrtGetLastError, false, aclError, (aclrtLastErrLevel))                                   \
   X(aclrtSetDevice, true, aclError, (int32_t))                                                 \
   X(aclrtResetDevice, true, aclError, (int32_t))                                               \
   X(aclrtGetDeviceCount, true, aclError, (uint32_t*))                                          \

@@ -47,8 +47,6 @@ static_assert(acl::kDevAttrL2CacheSize == ACL_DEV_ATTR_L2_CACHE_SIZE, "ACL_DEV_A
 static_assert(acl::kStreamStatusComplete == ACL_STREAM_STATUS_COMPLETE, "ACL_STREAM_STATUS_COMPLETE");
 static_assert(acl::kEventRecordedStatusComplete == ACL_EVENT_RECORDED_STATUS_COMPLETE,
               "ACL_EVENT_RECORDED_STATUS_COMPLETE");
-static_assert(acl::kCallbackBlock == ACL_CALLBACK_BLOCK, "ACL_CALLBACK_BLOCK");
-static_assert(acl::kRtThreadLevel == ACL_RT_THREAD_LEVEL, "ACL_RT_THREAD_LEVEL");
 static_assert(acl::kCaptureModeGlobal == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL, "CAPTURE_MODE_GLOBAL");
 static_assert(acl::kCaptureModeThreadLocal == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL, "CAPTURE_MODE_THREAD_LOCAL");
 static_assert(acl::kCaptureModeRelaxed == ACL_MODEL_RI_CAPTURE_MODE_RELAXED, "CAPTURE_MODE_RELAXED");

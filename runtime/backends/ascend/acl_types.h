@@ -32,7 +32,6 @@ typedef void* aclrtFuncHandle;
 typedef void* aclrtArgsHandle;
 typedef void* aclrtParamHandle;
 typedef void* aclmdlRI;
-typedef void (*aclrtCallback)(void* userData);
 typedef void (*aclrtHostFunc)(void* args);
 
 // Enumerations: only the type identity matters for the function signatures;
@@ -45,8 +44,6 @@ typedef enum aclrtMemAttr { aclrtMemAttr_npurt_min = 0, aclrtMemAttr_npurt_max =
 typedef enum aclrtDevAttr { aclrtDevAttr_npurt_min = 0, aclrtDevAttr_npurt_max = 0x7fffffff } aclrtDevAttr;
 typedef enum aclrtStreamStatus { aclrtStreamStatus_npurt_min = 0, aclrtStreamStatus_npurt_max = 0x7fffffff } aclrtStreamStatus;
 typedef enum aclrtEventRecordedStatus { aclrtEventRecordedStatus_npurt_min = 0, aclrtEventRecordedStatus_npurt_max = 0x7fffffff } aclrtEventRecordedStatus;
-typedef enum aclrtCallbackBlockType { aclrtCallbackBlockType_npurt_min = 0, aclrtCallbackBlockType_npurt_max = 0x7fffffff } aclrtCallbackBlockType;
-typedef enum aclrtLastErrLevel { aclrtLastErrLevel_npurt_min = 0, aclrtLastErrLevel_npurt_max = 0x7fffffff } aclrtLastErrLevel;
 typedef enum aclmdlRICaptureMode { aclmdlRICaptureMode_npurt_min = 0, aclmdlRICaptureMode_npurt_max = 0x7fffffff } aclmdlRICaptureMode;
 typedef enum aclmdlRICaptureStatus { aclmdlRICaptureStatus_npurt_min = 0, aclmdlRICaptureStatus_npurt_max = 0x7fffffff } aclmdlRICaptureStatus;
 typedef enum aclrtLaunchKernelAttrId { aclrtLaunchKernelAttrId_npurt_min = 0, aclrtLaunchKernelAttrId_npurt_max = 0x7fffffff } aclrtLaunchKernelAttrId;
@@ -111,10 +108,6 @@ constexpr int kDevAttrL2CacheSize = 302;
 constexpr int kStreamStatusComplete = 0;
 // aclrtEventRecordedStatus
 constexpr int kEventRecordedStatusComplete = 1;
-// aclrtCallbackBlockType
-constexpr int kCallbackBlock = 1;
-// aclrtLastErrLevel
-constexpr int kRtThreadLevel = 0;
 // aclmdlRICaptureMode
 constexpr int kCaptureModeGlobal = 0;
 constexpr int kCaptureModeThreadLocal = 1;

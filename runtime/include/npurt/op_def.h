@@ -151,8 +151,11 @@ class OpContext {
 struct TilingResult {
   uint32_t num_blocks = 1;
   SmallVector<uint8_t, 128> tiling;     // the kernel's POD tiling struct
-  uint64_t workspace_bytes = 0;         // op workspace, after the system workspace
-  bool uses_system_workspace = false;   // prepend profile.sys_workspace_bytes (Matmul-style kernels)
+  // Op workspace. Any workspace request (bytes > 0 or uses_system_workspace) is
+  // allocated as profile.sys_workspace_bytes + workspace_bytes; the kernel finds
+  // its part at GetUserWorkspace(workspace), the system part (Matmul) at the start.
+  uint64_t workspace_bytes = 0;
+  bool uses_system_workspace = false;
 
   template <class T>
   void set_tiling(const T& pod) {

@@ -18,7 +18,8 @@
 //     FailedPrecondition. stop() without start() throws too.
 //   - When no session runs the hooks cost one relaxed atomic load.
 //   - Records go to per-thread buffers; stop() waits (bounded) for profiled
-//     work still in flight on streams, then merges. Work that has not run by
+//     work still in flight on sim streams, then merges. (The ascend backend
+//     does not time execution yet: its work shows enqueue times only.) Work that has not run by
 //     then is reported with executed == false and counted in Profile::incomplete.
 //   - Timestamps are steady-clock nanoseconds (the clock of BackendEvent).
 //   - A Profile is plain data: copyable, independent of the runtime.

@@ -77,3 +77,16 @@ def test_invalid_op_in_plugin(tmp_path):
         nr.ops.build("pybuild_invalid", sources=[src])
     with pytest.raises(nr.NotFoundError, match="no such file"):
         nr.load_library(tmp_path / "missing.so")
+
+
+def test_faulting_kernel_raises_at_synchronize_and_runtime_stays_usable(tmp_path):
+    src = tmp_path / "fault.cc"
+    src.write_text(KERNEL.replace("OPNAME", "pybuild_fault").replace(
+        "for (uint64_t i = 0;", "b.SetValue(0, a.GetValue(t.n + (1u << 22)));\n  for (uint64_t i = 0;"))
+    nr.ops.build("pybuild_fault", sources=[src])
+    x = nr.asarray(np.ones(4, np.float32))
+    y = nr.ops.pybuild_fault(x)  # enqueued; the fault happens on the stream
+    with pytest.raises(nr.KernelFault, match="pybuild_fault_kernel"):
+        nr.current_stream().synchronize()
+    np.testing.assert_array_equal(nr.ops.add(x, x).numpy(), np.full(4, 2, np.float32))
+    del y

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <thread>
 #include <cmath>
 
 #include "npurt/dispatch.h"
@@ -223,4 +224,59 @@ TEST_F(Dispatch, TwoPhasePreparedOp) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), StatusCode::kFailedPrecondition);
   }
+}
+
+TEST_F(Dispatch, ManyThreadsShareTheCacheSafely) {
+  constexpr int kThreads = 4, kCalls = 200;
+  std::vector<std::thread> threads;
+  std::atomic<int> bad{0};
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      Stream s = Stream::create(Device{});
+      Tensor x = upload(std::vector<float>(33, 1.f), {33}, DType::kFloat32, s);
+      for (int i = 0; i < kCalls; ++i) {
+        AttrValue a[] = {AttrValue(static_cast<double>(i % 3 + t))};
+        Tensor y = dispatch(OpHandle::find("t_affine"), Span<const Tensor>(&x, 1), a, s)[0];
+        if (i % 50 == 0 && download<float>(y, s) != std::vector<float>(33, static_cast<float>(i % 3 + t))) ++bad;
+      }
+      s.synchronize();
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(bad.load(), 0);
+}
+
+// y = x * a + b through GetUserWorkspace: the workspace must be real device memory
+// laid out as [system workspace | op workspace].
+extern "C" __global__ __aicore__ void npurt_test_ws_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR ws, GM_ADDR tiling) {
+  GET_TILING_DATA_WITH_STRUCT(npurt_test::AffineTiling, t, tiling);
+  if (AscendC::GetBlockIdx() != 0) return;
+  AscendC::GlobalTensor<float> xg, yg, wg;
+  xg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), t.n);
+  yg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y), t.n);
+  wg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(AscendC::GetUserWorkspace(ws)), t.n);
+  for (uint64_t i = 0; i < t.n; ++i) wg.SetValue(i, xg.GetValue(i) * t.a);
+  for (uint64_t i = 0; i < t.n; ++i) yg.SetValue(i, wg.GetValue(i) + t.b);
+}
+
+TEST_F(Dispatch, WorkspaceIsSystemPlusOpAndChecked) {
+  if (!OpRegistry::instance().find("t_ws")) {
+    OpDefBuilder b = npurt_test::affine_def("t_ws", NPURT_SIM_ENTRY(npurt_test_ws_kernel));
+    b.tiling([](const OpContext& c, TilingResult& r) {
+      npurt_test::affine_tiling(c, r, false);
+      r.workspace_bytes = static_cast<uint64_t>(c.input(0).numel()) * sizeof(float);
+    });
+    OpRegistry::instance().add(b.take());
+  }
+  Tensor x = upload(std::vector<float>{1, 2, 3}, {3}, DType::kFloat32);
+  EXPECT_EQ(download<float>(ops::call("t_ws", {x}, {{"a", 2.0}, {"b", 1.0}})[0]), (std::vector<float>{3, 5, 7}));
+  Tensor y = Tensor::empty({3}, DType::kFloat32, npurt_test::stream0());
+  AttrValue attrs[] = {AttrValue(2.0), AttrValue(1.0)};
+  auto p = PreparedOp::prepare(OpHandle::find("t_ws"), Span<const Tensor>(&x, 1), attrs, Span<const Tensor>(&y, 1));
+  const uint64_t sys = device_context(Device{}).profile().sys_workspace_bytes;
+  EXPECT_EQ(p->workspace_bytes(), sys + 12);
+  std::string m = invalid([&] { p->launch(nullptr, 0, npurt_test::stream0()); });
+  EXPECT_EQ(m, "npurt.ops.t_ws: argument 'workspace': " + std::to_string(sys + 12) + " bytes needed, 0 given");
+  Tensor ws = Tensor::empty({static_cast<int64_t>(p->workspace_bytes())}, DType::kUInt8, npurt_test::stream0());
+  p->launch(ws.data(), p->workspace_bytes(), npurt_test::stream0());
+  EXPECT_EQ(download<float>(y), (std::vector<float>{3, 5, 7}));
 }

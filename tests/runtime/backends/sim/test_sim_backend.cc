@@ -1,6 +1,6 @@
 // The sim backend's host side: segment memory and budget, launch argument
-// resolution (a pointer outside every allocation is a fault), error messages,
-// events and latency-sensitive paths.
+// resolution (a pointer outside every allocation is a fault), error messages
+// and the mark/reached timeline. (Latency is measured by bench/cpp, not tested.)
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -137,24 +137,6 @@ TEST(SimStream, MarksFormAMonotonicTimeline) {
   EXPECT_TRUE(bs->reached(m1));
   EXPECT_TRUE(bs->query(&st));
   EXPECT_TRUE(st.is_ok());
-}
-
-TEST(SimStream, EmptyTaskRoundTripIsFast) {
-  // Not a benchmark: a loose bound that fails only if the worker parks on every
-  // task (a futex round trip per enqueue+synchronize).
-  Stream s = Stream::create(kDev);
-  for (int i = 0; i < 100; ++i) {
-    s.host_func([] {});
-    s.synchronize();
-  }
-  auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < 2000; ++i) {
-    s.host_func([] {});
-    s.synchronize();
-  }
-  double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / 2000;
-  EXPECT_LT(us, 200.0);
-  RecordProperty("round_trip_us", std::to_string(us));
 }
 
 }  // namespace

@@ -18,8 +18,11 @@
 //   - a "kernel binary" is a text file: first line FAKEBIN, then kernel names.
 // Knobs (read at each call): FAKE_ACL_INIT_ERROR, FAKE_ACL_DEVICE_COUNT,
 // FAKE_ACL_SOC, FAKE_ACL_MISALIGN (device bases 64 mod 128), FAKE_ACL_MEMORY_LIMIT.
-// Build variants: -DFAKE_ACL_MINIMAL omits every optional entry point npurt
-// knows; -DFAKE_ACL_OMIT_MEMCPY_ASYNC omits a required one.
+// Build variants: -DFAKE_ACL_MINIMAL omits the optional entry points that have
+// fallbacks (aclrtMallocAlign32, aclrtGetDeviceInfo, aclrtStreamQuery,
+// aclrtLaunchHostFunc, aclrtCreateEventExWithFlag, aclrtLaunchKernelWithHostArgs)
+// but keeps the aclrtKernelArgs* builder; -DFAKE_ACL_OMIT_MEMCPY_ASYNC omits a
+// required one.
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -257,7 +260,6 @@ FAKE_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr, size_t* free_bytes, size_t* t
   return 0;
 }
 #ifndef FAKE_ACL_MINIMAL
-FAKE_EXPORT aclError aclrtGetLastError(aclrtLastErrLevel) { return 0; }
 FAKE_EXPORT aclError aclrtGetDeviceInfo(uint32_t, aclrtDevAttr attr, int64_t* value) {
   switch (static_cast<int>(attr)) {
     case acl::kDevAttrCubeCoreNum: *value = 18; return 0;

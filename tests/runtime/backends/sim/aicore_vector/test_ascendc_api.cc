@@ -153,6 +153,41 @@ TEST_P(AscendcApi, IntegerAndOrNotAddRelu) {
   }
 }
 
+TEST_P(AscendcApi, Level0MaskRepeatStridedForms) {
+  SimLaunch L(NPURT_SIM_ENTRY(level0_ops), "level0_ops");
+  half* a = L.gm<half>(kL0Elems);
+  half* b = L.gm<half>(kL0Elems);
+  half* z = L.gm<half>(kL0Elems);
+  float* c = L.gm<float>(kL0Elems);
+  float* w = L.gm<float>(kL0Elems);
+  std::vector<half> va = make_input<half>(kL0Elems, 1), vb = make_input<half>(kL0Elems, 2), vz = make_input<half>(kL0Elems, 3);
+  std::vector<float> vc = make_input<float>(kL0Elems, 4), vw = make_input<float>(kL0Elems, 5);
+  std::copy(va.begin(), va.end(), a);
+  std::copy(vb.begin(), vb.end(), b);
+  std::copy(vz.begin(), vz.end(), z);
+  std::copy(vc.begin(), vc.end(), c);
+  std::copy(vw.begin(), vw.end(), w);
+  L.tiling(uint32_t{0});
+  npurt::Status st = L.run(1, aicore_test::kFull);
+  ASSERT_TRUE(st.is_ok()) << st.message();
+  // Reference: lane j of repeat r at r*rep*epb + (j/epb)*blk*epb + j%epb.
+  auto at = [](uint64_t r, uint64_t j, uint64_t blk, uint64_t rep, uint64_t epb) {
+    return r * rep * epb + (j / epb) * blk * epb + j % epb;
+  };
+  std::vector<half> wz = vz;
+  for (uint64_t r = 0; r < 3; ++r)
+    for (uint64_t j = 0; j < 100; ++j) wz[at(r, j, 1, 8, 16)] = half(va[at(r, j, 2, 16, 16)] + vb[at(r, j, 1, 9, 16)]);
+  std::vector<float> ww = vw;
+  const uint64_t m = 0xF0F0'0000'FFFF'0001ull;
+  for (uint64_t r = 0; r < 2; ++r)
+    for (uint64_t j = 0; j < 64; ++j)
+      if ((m >> j) & 1) vec::unary(vec::UnaryOp::kExp, vec::VType::kF32, &ww[at(r, j, 1, 16, 8)], &vc[at(r, j, 1, 8, 8)], 1);
+  for (uint32_t i = 0; i < kL0Elems; ++i) {
+    ASSERT_TRUE(same_value(z[i], wz[i])) << "half Add level 0, element " << i;
+    ASSERT_TRUE(same_value(w[i], ww[i])) << "float Exp level 0, element " << i;
+  }
+}
+
 struct FaultCase {
   VecFault which;
   npurt::SimCheckLevel level;
@@ -187,6 +222,7 @@ const FaultCase kFaults[] = {
     {kUninitRead, aicore_test::kFull, "ErrorRead2", "Exp", ""},
     {kSmallWorkBuffer, aicore_test::kBasic, "ErrorWrite2", "ReduceMax", ""},
     {kSelectModeMismatch, aicore_test::kBasic, "ErrorParam", "Select", "VSEL_TENSOR_SCALAR_MODE"},
+    {kDstBlkStrideZero, aicore_test::kBasic, "ErrorParam", "Add", "dstBlkStride 0"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Vector, AscendcFaults, ::testing::ValuesIn(kFaults),

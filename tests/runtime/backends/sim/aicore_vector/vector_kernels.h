@@ -240,10 +240,46 @@ extern "C" __global__ __aicore__ void int_ops(GM_ADDR a, GM_ADDR b, GM_ADDR c, G
   DataCopy(gw, lw, n);
 }
 
+// ---- level-0 (mask, repeatTime, RepeatParams) forms ------------------------------------
+// half: z = a + b with 100 enabled lanes, 3 repeats, strided sources;
+// float: w = Exp(c) with a bit mask, 2 repeats, dst repeat stride 16 blocks.
+// Buffers hold 4096 elements; the kernel writes what the API writes only.
+constexpr uint32_t kL0Elems = 4096;
+extern "C" __global__ __aicore__ void level0_ops(GM_ADDR a, GM_ADDR b, GM_ADDR z, GM_ADDR c, GM_ADDR w,
+                                                 GM_ADDR workspace, GM_ADDR tiling) {
+  (void)workspace;
+  (void)tiling;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> ba, bb, bz, bc, bw;
+  for (auto* t : {&ba, &bb, &bz}) pipe.InitBuffer(*t, kL0Elems * sizeof(half));
+  for (auto* t : {&bc, &bw}) pipe.InitBuffer(*t, kL0Elems * sizeof(float));
+  GlobalTensor<half> ga, gb, gz;
+  GlobalTensor<float> gc, gw;
+  ga.SetGlobalBuffer((__gm__ half*)a, kL0Elems);
+  gb.SetGlobalBuffer((__gm__ half*)b, kL0Elems);
+  gz.SetGlobalBuffer((__gm__ half*)z, kL0Elems);
+  gc.SetGlobalBuffer((__gm__ float*)c, kL0Elems);
+  gw.SetGlobalBuffer((__gm__ float*)w, kL0Elems);
+  LocalTensor<half> la = ba.Get<half>(), lb = bb.Get<half>(), lz = bz.Get<half>();
+  LocalTensor<float> lc = bc.Get<float>(), lw = bw.Get<float>();
+  DataCopy(la, ga, kL0Elems);
+  DataCopy(lb, gb, kL0Elems);
+  DataCopy(lz, gz, kL0Elems);
+  DataCopy(lc, gc, kL0Elems);
+  DataCopy(lw, gw, kL0Elems);
+  PipeBarrier<PIPE_ALL>();
+  Add(lz, la, lb, 100, 3, {1, 2, 1, 8, 16, 9});
+  uint64_t mask[2] = {0xF0F0'0000'FFFF'0001ull, 0};
+  Exp(lw, lc, mask, 2, {1, 1, 16, 8});
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(gz, lz, kL0Elems);
+  DataCopy(gw, lw, kL0Elems);
+}
+
 // ---- deliberately faulty uses of the vector API ----------------------------------------
 enum VecFault : uint32_t {
   kCastBadMode, kPartialOverlap, kCountPastTensor, kCompareTail, kNegativeCount, kBadMask, kUninitRead,
-  kSmallWorkBuffer, kSelectModeMismatch, kNumVecFaults
+  kSmallWorkBuffer, kSelectModeMismatch, kDstBlkStrideZero, kNumVecFaults
 };
 
 extern "C" __global__ __aicore__ void vec_faulty(GM_ADDR workspace, GM_ADDR tiling) {
@@ -271,6 +307,7 @@ extern "C" __global__ __aicore__ void vec_faulty(GM_ADDR workspace, GM_ADDR tili
     case kUninitRead: Exp(a, a, 64); break;                                // UB never written (full)
     case kSmallWorkBuffer: ReduceMax(a[240], a, a[248], 200, true); break;  // work needs 24 elements, has 8
     case kSelectModeMismatch: Select(a, b1.Get<uint8_t>(), a, 2.0f, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64); break;
+    case kDstBlkStrideZero: Add(a, a, a, 64, 1, {0, 1, 1, 8, 8, 8}); break;  // level 0, undefined on hardware
     default: break;
   }
 }

@@ -12,3 +12,4 @@
 #include "aicore/vec_cast.h"
 #include "aicore/vec_compare.h"
 #include "aicore/vec_reduce.h"
+#include "aicore/vec_repeat.h"
