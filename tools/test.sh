@@ -124,7 +124,8 @@ deps() {
 }
 
 cpp() {
-  cmake -S . -B build/test-cpp -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${CCACHE_LAUNCHER[@]}" &&
+  # Release like the Python build, so ccache shares libnpurt objects between the two builds
+  cmake -S . -B build/test-cpp -G Ninja -DCMAKE_BUILD_TYPE=Release "${CCACHE_LAUNCHER[@]}" &&
     cmake --build build/test-cpp -j "$JOBS" &&
     ctest --test-dir build/test-cpp --output-on-failure -j "$JOBS"
 }

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 
+#include "exec/graph_capture.h"
 #include "exec/stream_impl.h"
 #include "npurt/status.h"
 
@@ -43,6 +44,7 @@ void copy_from_host(const Tensor& dst, const void* src, size_t bytes, const Stre
   check_device_tensor(dst, stream, where, "dst");
   check_bytes(bytes, dst, src, where, "src");
   if (bytes == 0) return;
+  if (blocking || bytes > kStageBytes) capture_check_sync(where, stream.impl());  // it waits: illegal in capture
   Command c;
   c.kind = Command::Kind::kCopy;
   c.dst = dst.data();
@@ -73,6 +75,7 @@ void copy_to_host(void* dst, const Tensor& src, size_t bytes, const Stream& stre
   const char* where = "npurt.copy_to_host";
   check_device_tensor(src, stream, where, "src");
   check_bytes(bytes, src, dst, where, "dst");
+  if (blocking) capture_check_sync(where, stream.impl());  // a host read waits: illegal in capture
   if (bytes == 0) {
     if (blocking) stream.synchronize();
     return;

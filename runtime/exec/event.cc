@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/runtime_internal.h"
+#include "exec/graph_capture.h"
 #include "exec/stream_impl.h"
 #include "npurt/status.h"
 #include "npurt/stream.h"
@@ -51,6 +52,7 @@ bool Event::timing() const { return impl_->timing(); }
 
 void Event::synchronize() const {
   EventImpl& e = checked_event(*this, "npurt.Event.synchronize");
+  capture_check_event_sync("npurt.Event.synchronize", e.backend().get());
   uint64_t gen = e.backend()->recorded_generation();
   if (gen == 0) return;
   e.backend()->wait(gen).throw_if_error();
@@ -58,6 +60,7 @@ void Event::synchronize() const {
 
 bool Event::query() const {
   EventImpl& e = checked_event(*this, "npurt.Event.query");
+  capture_check_event_sync("npurt.Event.query", e.backend().get());
   return e.backend()->completed(e.backend()->recorded_generation());
 }
 
@@ -92,6 +95,7 @@ void Stream::wait_event(const Event& e) const {
   StreamImpl* s = checked_stream(*this, where);
   EventImpl& ev = checked_event(e, where);
   check_same_backend(*s, ev, where);
+  if (capture_on_wait_event(*this, ev.backend())) return;  // recorded as a graph edge (exec/graph_capture.h)
   uint64_t gen = ev.backend()->recorded_generation();
   if (gen == 0) return;  // never recorded: nothing to wait for (CUDA semantics)
   Command c;

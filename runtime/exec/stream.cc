@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/runtime_internal.h"
+#include "exec/graph_capture.h"
 #include "exec/profiler.h"
 #include "exec/stream_impl.h"
 #include "npurt/status.h"
@@ -98,11 +99,13 @@ bool Stream::is_default() const { return impl_ && impl_->is_default(); }
 
 void Stream::synchronize() const {
   StreamImpl* s = checked_stream(*this, "npurt.Stream.synchronize");
+  capture_check_sync("npurt.Stream.synchronize", s);
   s->backend().synchronize().throw_if_error();
 }
 
 bool Stream::query() const {
   StreamImpl* s = checked_stream(*this, "npurt.Stream.query");
+  capture_check_sync("npurt.Stream.query", s);
   Status err;
   bool idle = s->backend().query(&err);
   err.throw_if_error();
@@ -179,6 +182,7 @@ StreamGuard::~StreamGuard() {
 // ---- synchronize_device -------------------------------------------------------
 
 void synchronize_device(Device device) {
+  capture_check_device_sync("npurt.synchronize_device", device);
   Status first;
   for (const Stream& s : device_context_impl(device).streams()) {
     if (s.closed()) continue;

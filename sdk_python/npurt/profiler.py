@@ -120,6 +120,10 @@ class profile:
                                f"(this profile is {state})")
         return self._result
 
+    def __repr__(self) -> str:
+        state = "running" if self._running else ("done" if self._result else "not started")
+        return f"<npurt.profile {state}>" if self._result is None else repr(self._result)
+
     def __getattr__(self, name):
         # Delegate table(), export_chrome_trace(), plot(), activities ... to the result.
         if name.startswith("_"):

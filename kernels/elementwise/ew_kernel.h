@@ -1,0 +1,231 @@
+// kernels/elementwise/ew_kernel.h: the one Ascend C kernel template of the
+// elementwise family: z = Op(a[, b[, c]]) with numpy broadcasting and any
+// input strides, for every functor of ew_functors.h / ew_unary_functors.h.
+//
+// Pipeline per core, per tile of `tile` output elements: CopyIn (GM -> VECIN
+// queues) -> Compute (VECOUT) -> CopyOut (UB -> GM), each queue double-buffered
+// so MTE2, V and MTE3 overlap on the NPU. CopyIn reads an input laid out like
+// the output (tiling bit `contiguous`) with one DataCopy of the whole tile;
+// any other input (broadcast: stride 0; transposed, sliced, negative strides)
+// is gathered inside CopyIn from the strides in the tiling data, row by row:
+// DataCopyPad for unit-stride rows that keep UB alignment, scalar reads
+// otherwise. Nothing is materialised in GM. Compute is one level-2 vector API
+// call when the functor has a vector form for the dtype, else the scalar form.
+#pragma once
+
+#include <type_traits>
+
+#include "common/kernel_util.h"
+#include "elementwise/ew_tiling.h"
+#include "elementwise/ew_types.h"
+#include "kernel_operator.h"
+
+namespace npurt::kernels::ew {
+
+// float -> integer conversion defined everywhere: NaN -> 0, saturating.
+template <class TO, class W>
+__aicore__ inline TO convert(W v) {
+  if constexpr (std::is_floating_point<W>::value && std::is_integral<TO>::value) {
+    if (v != v) return TO(0);
+    if (v <= static_cast<W>(std::numeric_limits<TO>::lowest())) return std::numeric_limits<TO>::lowest();
+    if (v >= static_cast<W>(std::numeric_limits<TO>::max())) return std::numeric_limits<TO>::max();
+    return static_cast<TO>(v);
+  } else if constexpr (std::is_same<TO, Bool8>::value) {
+    return Bool8(v != W(0));
+  } else if constexpr (std::is_same<TO, bfloat16_t>::value) {
+    return bfloat16_t(static_cast<float>(v));
+  } else {
+    return static_cast<TO>(v);
+  }
+}
+
+template <class Op, DType D, class TO>
+class EwKernel {
+ public:
+  using T = typename Elem<D>::T;
+  static constexpr int N = Op::kArity;
+  template <int I> using In = std::conditional_t<Op::kCondFirst && I == 0, Bool8, T>;
+  static constexpr bool kVector = (Op::kVec & bit(D)) != 0 && std::is_same<TO, T>::value && !Op::kCondFirst;
+
+  __aicore__ inline void Init(GM_ADDR const* in, GM_ADDR out, const EwTiling& t) {
+    t_ = &t;
+    begin_ = static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.per_core;
+    count_ = begin_ >= t.total ? 0 : (t.total - begin_ < t.per_core ? t.total - begin_ : t.per_core);
+    InitInput<0>(in[0], t.tile);
+    if constexpr (N > 1) InitInput<1>(in[1], t.tile);
+    if constexpr (N > 2) InitInput<2>(in[2], t.tile);
+    z_.SetGlobalBuffer(reinterpret_cast<__gm__ TO*>(out) + begin_, count_);
+    pipe_.InitBuffer(qz_, 2, t.tile * static_cast<uint32_t>(sizeof(TO)));
+  }
+
+  __aicore__ inline void Process() {
+    const uint32_t tile = t_->tile;
+    for (uint64_t off = 0; off < count_; off += tile) {
+      uint32_t n = static_cast<uint32_t>(count_ - off < tile ? count_ - off : tile);
+      Load<0>(off, n);
+      if constexpr (N > 1) Load<1>(off, n);
+      if constexpr (N > 2) Load<2>(off, n);
+      Compute(n);
+      AscendC::LocalTensor<TO> z = qz_.template DeQue<TO>();
+      CopyOut(z_[off], z, n);
+      qz_.FreeTensor(z);
+    }
+  }
+
+ private:
+  template <int I>
+  __aicore__ inline void InitInput(GM_ADDR p, uint32_t tile) {
+    using U = In<I>;
+    const EwTiling& t = *t_;
+    if (t.contiguous & (1u << I)) {
+      gm<I>().SetGlobalBuffer(reinterpret_cast<__gm__ U*>(p) + begin_, count_);
+    } else {
+      uint64_t extent = 1;
+      for (uint32_t d = 0; d < t.ndim; ++d) {
+        int64_t s = t.strides[I][d];
+        extent += static_cast<uint64_t>(t.shape[d] - 1) * static_cast<uint64_t>(s < 0 ? -s : s);
+      }
+      gm<I>().SetGlobalBuffer(reinterpret_cast<__gm__ U*>(p) + t.base[I], extent);
+    }
+    pipe_.InitBuffer(q_[I], 2, tile * static_cast<uint32_t>(sizeof(U)));
+  }
+
+  template <int I>
+  __aicore__ inline AscendC::GlobalTensor<In<I>>& gm() {
+    if constexpr (I == 0) return g0_;
+    else if constexpr (I == 1) return g1_;
+    else return g2_;
+  }
+
+  template <int I>
+  __aicore__ inline void Load(uint64_t off, uint32_t n) {
+    using U = In<I>;
+    AscendC::LocalTensor<U> x = q_[I].template AllocTensor<U>();
+    if (t_->contiguous & (1u << I)) CopyIn(x, gm<I>()[off], n);
+    else Gather<U>(x, gm<I>(), I, begin_ + off, n);
+    q_[I].EnQue(x);
+  }
+
+  // Output elements [first, first + n) of input `inp`, row run by row run.
+  template <class U>
+  __aicore__ inline void Gather(const AscendC::LocalTensor<U>& dst, const AscendC::GlobalTensor<U>& src, int inp,
+                                uint64_t first, uint32_t n) {
+    const EwTiling& t = *t_;
+    const int nd = static_cast<int>(t.ndim);
+    const int64_t* st = t.strides[inp];
+    int64_t idx[kEwMaxDims];
+    int64_t off = -t.base[inp];  // the GM window starts at the view's lowest element
+    uint64_t rem = first;
+    for (int d = nd - 1; d >= 0; --d) {
+      idx[d] = static_cast<int64_t>(rem % static_cast<uint64_t>(t.shape[d]));
+      rem /= static_cast<uint64_t>(t.shape[d]);
+      off += idx[d] * st[d];
+    }
+    const int64_t inner = t.shape[nd - 1], s_in = st[nd - 1];
+    for (uint32_t j = 0; j < n;) {
+      uint32_t run = static_cast<uint32_t>(
+          inner - idx[nd - 1] < static_cast<int64_t>(n - j) ? inner - idx[nd - 1] : n - j);
+      FillRun(dst, src, off, s_in, j, run, j + run == n);
+      j += run;
+      off += s_in * run;
+      idx[nd - 1] += run;
+      for (int d = nd - 1; d > 0 && idx[d] == t.shape[d]; --d) {
+        off += st[d - 1] - idx[d] * st[d];
+        idx[d] = 0;
+        ++idx[d - 1];
+      }
+    }
+  }
+
+  // One run of `run` elements at UB position j. DataCopyPad only where its
+  // 32-B-rounded UB write cannot overlap the next run (the last run, or a run
+  // of whole blocks), so MTE2 and scalar writes never touch the same block.
+  template <class U>
+  __aicore__ inline void FillRun(const AscendC::LocalTensor<U>& dst, const AscendC::GlobalTensor<U>& src,
+                                 int64_t off, int64_t stride, uint32_t j, uint32_t run, bool last) {
+    const uint32_t bytes = run * static_cast<uint32_t>(sizeof(U));
+    const bool aligned = (j * sizeof(U)) % 32 == 0 && (last || bytes % 32 == 0);
+    if (stride == 1 && aligned) {
+      AscendC::DataCopyExtParams p(1, bytes, 0, 0, 0);
+      AscendC::DataCopyPadExtParams<U> pad(false, 0, 0, U{});
+      AscendC::DataCopyPad(dst[j], src[static_cast<uint64_t>(off)], p, pad);
+    } else if (stride == 0) {
+      U v = src.GetValue(static_cast<uint64_t>(off));
+      for (uint32_t k = 0; k < run; ++k) dst.SetValue(j + k, v);
+    } else {
+      for (uint32_t k = 0; k < run; ++k)
+        dst.SetValue(j + k, src.GetValue(static_cast<uint64_t>(off + static_cast<int64_t>(k) * stride)));
+    }
+  }
+
+  __aicore__ inline void Compute(uint32_t n) {
+    AscendC::LocalTensor<In<0>> a = q_[0].template DeQue<In<0>>();
+    AscendC::LocalTensor<In<1>> b;
+    AscendC::LocalTensor<In<2>> c;
+    if constexpr (N > 1) b = q_[1].template DeQue<In<1>>();
+    if constexpr (N > 2) c = q_[2].template DeQue<In<2>>();
+    AscendC::LocalTensor<TO> z = qz_.template AllocTensor<TO>();
+    if constexpr (kVector) {
+      if constexpr (N == 1) Op::Vec(z, a, static_cast<int32_t>(n));
+      else Op::Vec(z, a, b, static_cast<int32_t>(n));
+    } else {
+      for (uint32_t j = 0; j < n; ++j) {
+        if constexpr (N == 1) z.SetValue(j, convert<TO>(Op::F(Wide<T>(a.GetValue(j)))));
+        else if constexpr (N == 2)
+          z.SetValue(j, convert<TO>(Op::F(Wide<T>(a.GetValue(j)), Wide<T>(b.GetValue(j)))));
+        else
+          z.SetValue(j, convert<TO>(Op::F(bool(a.GetValue(j)), Wide<T>(b.GetValue(j)), Wide<T>(c.GetValue(j)))));
+      }
+    }
+    qz_.EnQue(z);
+    q_[0].FreeTensor(a);
+    if constexpr (N > 1) q_[1].FreeTensor(b);
+    if constexpr (N > 2) q_[2].FreeTensor(c);
+  }
+
+  const EwTiling* t_ = nullptr;
+  uint64_t begin_ = 0, count_ = 0;
+  AscendC::TPipe pipe_;
+  AscendC::TQue<AscendC::TPosition::VECIN, 1> q_[N];
+  AscendC::TQue<AscendC::TPosition::VECOUT, 1> qz_;
+  AscendC::GlobalTensor<In<0>> g0_;
+  AscendC::GlobalTensor<In<1>> g1_;
+  AscendC::GlobalTensor<In<2>> g2_;
+  AscendC::GlobalTensor<TO> z_;
+};
+
+// The body of every entry: dispatches on the tiling's dtype to EwKernel<Op, D, ...>.
+template <class Op>
+__aicore__ inline void RunEw(GM_ADDR const* in, GM_ADDR out, GM_ADDR tiling) {
+  GET_TILING_DATA_WITH_STRUCT(EwTiling, t, tiling);
+  visit_dtype<Op::kDTypes>(t.dtype, [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    using TO = std::conditional_t<Op::kBoolOut, Bool8, typename Elem<D>::T>;
+    EwKernel<Op, D, TO> k;
+    k.Init(in, out, t);
+    k.Process();
+  });
+}
+
+}  // namespace npurt::kernels::ew
+
+// Entry points: extern "C" kernels of arity 1 / 2 / 3 (inputs, z, workspace, tiling).
+#define NPURT_EW_ENTRY1(kernel, Op)                                                                \
+  extern "C" __global__ __aicore__ void kernel(GM_ADDR a, GM_ADDR z, GM_ADDR ws, GM_ADDR tiling) { \
+    (void)ws;                                                                                        \
+    GM_ADDR in[1] = {a};                                                                             \
+    npurt::kernels::ew::RunEw<Op>(in, z, tiling);                                                    \
+  }
+#define NPURT_EW_ENTRY2(kernel, Op)                                                                       \
+  extern "C" __global__ __aicore__ void kernel(GM_ADDR a, GM_ADDR b, GM_ADDR z, GM_ADDR ws, GM_ADDR tiling) { \
+    (void)ws;                                                                                               \
+    GM_ADDR in[2] = {a, b};                                                                                 \
+    npurt::kernels::ew::RunEw<Op>(in, z, tiling);                                                           \
+  }
+#define NPURT_EW_ENTRY3(kernel, Op)                                                                \
+  extern "C" __global__ __aicore__ void kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR z, GM_ADDR ws, \
+                                               GM_ADDR tiling) {                                     \
+    (void)ws;                                                                                        \
+    GM_ADDR in[3] = {a, b, c};                                                                       \
+    npurt::kernels::ew::RunEw<Op>(in, z, tiling);                                                    \
+  }

@@ -1,0 +1,31 @@
+// kernels/elementwise/ew_op_info.h: what the device side of one elementwise op
+// tells the host registration (ew_ops.cc): its sim entry and the functor's
+// traits, so the OpDef's dtypes and sim-only dtypes come from the functor.
+#pragma once
+
+#include <cstdint>
+
+#include "npurt/backend.h"
+
+namespace npurt::kernels::ew {
+
+struct EwOpInfo {
+  SimKernelEntry entry;
+  int arity;
+  uint32_t dtypes;       // DType bit mask the functor takes
+  uint32_t vec_dtypes;   // subset computed by the vector unit (the rest is sim-only)
+  bool bool_out;
+  bool cond_first;
+};
+
+}  // namespace npurt::kernels::ew
+
+// Declares / defines npurt::kernels::ew::kInfo_<name>.
+#define NPURT_EW_DECLARE_INFO(name, Op, arity, doc) \
+  namespace npurt::kernels::ew { extern const EwOpInfo kInfo_##name; }
+#define NPURT_EW_DEFINE(name, Op, arity, doc)                                                     \
+  NPURT_EW_ENTRY##arity(npurt_ew_##name##_kernel, npurt::kernels::ew::Op)                         \
+  namespace npurt::kernels::ew {                                                                  \
+  const EwOpInfo kInfo_##name = {NPURT_SIM_ENTRY(npurt_ew_##name##_kernel), arity, Op::kDTypes,   \
+                                 Op::kVec, Op::kBoolOut, Op::kCondFirst};                         \
+  }

@@ -1,0 +1,35 @@
+// kernels/elementwise/ew_tiling.h: tiling data of the broadcasting, strided
+// elementwise family (shared by host tiling and the kernel template).
+//
+// The output is contiguous with the collapsed shape `shape[0..ndim)`; input i
+// element for output multi-index k is at GM offset sum_d k[d] * strides[i][d]
+// (elements; 0 on broadcast dims, negative allowed) from `base[i]` elements
+// after the tensor's data pointer (base[i] <= 0 moves the window to the lowest
+// address the view touches, so every kernel offset is >= 0).
+// Core b computes output elements [b * per_core, min(total, (b+1) * per_core));
+// per_core and tile are multiples of `align` elements (32 bytes of the
+// narrowest operand), so contiguous operands start every tile 32-B aligned.
+#pragma once
+
+#include <cstdint>
+
+namespace npurt::kernels {
+
+constexpr int kEwMaxDims = 6;
+constexpr int kEwMaxInputs = 3;
+
+struct EwTiling {
+  uint64_t total = 0;
+  uint64_t per_core = 0;
+  uint32_t tile = 0;
+  uint32_t ndim = 0;
+  uint32_t dtype = 0;          // npurt::DType of the computing inputs (where: of x and y)
+  uint32_t out_dtype = 0;      // npurt::DType of the output
+  uint32_t num_inputs = 0;
+  uint32_t contiguous = 0;     // bit i: input i is laid out exactly like the output
+  int64_t shape[kEwMaxDims] = {};
+  int64_t strides[kEwMaxInputs][kEwMaxDims] = {};
+  int64_t base[kEwMaxInputs] = {};
+};
+
+}  // namespace npurt::kernels

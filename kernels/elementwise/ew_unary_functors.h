@@ -1,0 +1,114 @@
+// kernels/elementwise/ew_unary_functors.h: the unary rows of the elementwise
+// functor table (see ew_functors.h for the contract). Float math the vector
+// unit lacks (sin, tanh, expm1 ...) is the scalar form only: sim-only dtypes.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "elementwise/ew_functors.h"
+
+namespace npurt::kernels::ew {
+
+#define NPURT_EW_UNARY_VEC(NAME, MASK, VMASK, EXPR, VEC_STMT)                              \
+  struct NAME : OpBase {                                                                    \
+    static constexpr int kArity = 1;                                                        \
+    static constexpr uint32_t kDTypes = MASK;                                               \
+    static constexpr uint32_t kVec = VMASK;                                                 \
+    template <class W> static W F(W a) { return EXPR; }                                     \
+    template <class T> static void Vec(const LT<T>& z, const LT<T>& a, int32_t n) { VEC_STMT; } \
+  };
+NPURT_EW_UNARY_VEC(ExpF, kFloats, kVecFloat, std::exp(a), AscendC::Exp(z, a, n))
+NPURT_EW_UNARY_VEC(LogF, kFloats, kVecFloat, std::log(a), AscendC::Ln(z, a, n))
+NPURT_EW_UNARY_VEC(SqrtF, kFloats, kVecFloat, std::sqrt(a), AscendC::Sqrt(z, a, n))
+NPURT_EW_UNARY_VEC(ReciprocalF, kFloats, kVecFloat, W(1) / a, AscendC::Reciprocal(z, a, n))
+NPURT_EW_UNARY_VEC(SquareF, kNumeric, kVecArith, (kWrapInt<W> ? wrap<W>(uint64_t(a) * uint64_t(a)) : W(a * a)),
+                   AscendC::Mul(z, a, a, n))
+NPURT_EW_UNARY_VEC(NegativeF, kNumeric, kVecArith, (kWrapInt<W> ? wrap<W>(uint64_t{0} - uint64_t(a)) : W(-a)),
+                   AscendC::Muls(z, a, T(-1), n))
+#undef NPURT_EW_UNARY_VEC
+
+struct AbsF : OpBase {
+  static constexpr int kArity = 1;
+  static constexpr uint32_t kDTypes = kNumeric;
+  static constexpr uint32_t kVec = kVecFloat;
+  template <class W> static W F(W a) {
+    if constexpr (std::is_floating_point<W>::value) return std::fabs(a);
+    else if constexpr (std::is_signed<W>::value) return a < 0 ? wrap<W>(uint64_t{0} - uint64_t(a)) : a;
+    else return a;
+  }
+  template <class T> static void Vec(const LT<T>& z, const LT<T>& a, int32_t n) { AscendC::Abs(z, a, n); }
+};
+
+struct SignF : OpBase {
+  static constexpr int kArity = 1;
+  static constexpr uint32_t kDTypes = kNumeric;
+  template <class W> static W F(W a) {
+    if constexpr (std::is_floating_point<W>::value) return a > 0 ? W(1) : (a < 0 ? W(-1) : a);
+    else return static_cast<W>((a > 0) - (a < W(0)));
+  }
+};
+
+struct BitInvertF : OpBase {
+  static constexpr int kArity = 1;
+  static constexpr uint32_t kDTypes = kInts | kBool;
+  template <class W> static W F(W a) {
+    if constexpr (std::is_same<W, bool>::value) return !a;
+    else return static_cast<W>(~a);
+  }
+};
+
+#define NPURT_EW_FLOAT_UNARY(NAME, EXPR)                                      \
+  struct NAME : OpBase {                                                      \
+    static constexpr int kArity = 1;                                          \
+    static constexpr uint32_t kDTypes = kFloats;                              \
+    template <class W> static W F(W a) { return EXPR; }                       \
+  };
+NPURT_EW_FLOAT_UNARY(SinF, std::sin(a))
+NPURT_EW_FLOAT_UNARY(CosF, std::cos(a))
+NPURT_EW_FLOAT_UNARY(TanF, std::tan(a))
+NPURT_EW_FLOAT_UNARY(AsinF, std::asin(a))
+NPURT_EW_FLOAT_UNARY(AcosF, std::acos(a))
+NPURT_EW_FLOAT_UNARY(AtanF, std::atan(a))
+NPURT_EW_FLOAT_UNARY(SinhF, std::sinh(a))
+NPURT_EW_FLOAT_UNARY(CoshF, std::cosh(a))
+NPURT_EW_FLOAT_UNARY(TanhF, std::tanh(a))
+NPURT_EW_FLOAT_UNARY(AsinhF, std::asinh(a))
+NPURT_EW_FLOAT_UNARY(AcoshF, std::acosh(a))
+NPURT_EW_FLOAT_UNARY(AtanhF, std::atanh(a))
+NPURT_EW_FLOAT_UNARY(Expm1F, std::expm1(a))
+NPURT_EW_FLOAT_UNARY(Log1pF, std::log1p(a))
+NPURT_EW_FLOAT_UNARY(Log2F, std::log2(a))
+NPURT_EW_FLOAT_UNARY(Log10F, std::log10(a))
+NPURT_EW_FLOAT_UNARY(CeilF, std::ceil(a))
+NPURT_EW_FLOAT_UNARY(FloorF, std::floor(a))
+NPURT_EW_FLOAT_UNARY(TruncF, std::trunc(a))
+NPURT_EW_FLOAT_UNARY(RoundF, std::nearbyint(a))  // half to even, like numpy.round
+#undef NPURT_EW_FLOAT_UNARY
+
+#define NPURT_EW_PREDICATE1(NAME, MASK, EXPR, INT_EXPR)                               \
+  struct NAME : OpBase {                                                      \
+    static constexpr int kArity = 1;                                          \
+    static constexpr uint32_t kDTypes = MASK;                                 \
+    static constexpr bool kBoolOut = true;                                    \
+    template <class W> static bool F(W a) {                                   \
+      if constexpr (std::is_floating_point<W>::value) return EXPR;           \
+      else return INT_EXPR;                                                   \
+    }                                                                         \
+  };
+// For integers and bool: isnan/isinf false, isfinite true, signbit = a < 0.
+NPURT_EW_PREDICATE1(IsNanF, kAll, std::isnan(a), false)
+NPURT_EW_PREDICATE1(IsInfF, kAll, std::isinf(a), false)
+NPURT_EW_PREDICATE1(IsFiniteF, kAll, std::isfinite(a), true)
+NPURT_EW_PREDICATE1(SignBitF, kNumeric, std::signbit(a), a < W(0))
+#undef NPURT_EW_PREDICATE1
+
+struct LogicalNotF : OpBase {
+  static constexpr int kArity = 1;
+  static constexpr uint32_t kDTypes = kAll;
+  static constexpr bool kBoolOut = true;
+  template <class W> static bool F(W a) { return a == W(0); }
+};
+
+}  // namespace npurt::kernels::ew
