@@ -207,12 +207,17 @@ NPURT_EW_BITWISE(BitOrF, |)
 NPURT_EW_BITWISE(BitXorF, ^)
 #undef NPURT_EW_BITWISE
 
+template <class W> inline bool negative(W v) {
+  if constexpr (std::is_signed<W>::value) return v < 0;
+  else return false;
+}
+
 // numpy: shifting by >= the bit width gives 0 (or -1 for a negative value shifted right).
 struct ShiftLeftF : OpBase {
   static constexpr int kArity = 2;
   static constexpr uint32_t kDTypes = kInts;
   template <class W> static W F(W a, W b) {
-    if (b < 0 || static_cast<uint64_t>(b) >= sizeof(W) * 8) return 0;
+    if (negative(b) || static_cast<uint64_t>(b) >= sizeof(W) * 8) return 0;
     return wrap<W>(static_cast<uint64_t>(a) << static_cast<uint64_t>(b));
   }
 };
@@ -220,7 +225,7 @@ struct ShiftRightF : OpBase {
   static constexpr int kArity = 2;
   static constexpr uint32_t kDTypes = kInts;
   template <class W> static W F(W a, W b) {
-    if (b < 0 || static_cast<uint64_t>(b) >= sizeof(W) * 8) return a < 0 ? W(-1) : W(0);
+    if (negative(b) || static_cast<uint64_t>(b) >= sizeof(W) * 8) return negative(a) ? W(-1) : W(0);
     return static_cast<W>(a >> b);
   }
 };

@@ -13,6 +13,7 @@
 // call when the functor has a vector form for the dtype, else the scalar form.
 #pragma once
 
+#include <limits>
 #include <type_traits>
 
 #include "common/kernel_util.h"

@@ -1,5 +1,6 @@
 // kernels/elementwise/ew_kernels_astype.cc: device code of `astype`: EwKernel
 // with the identity functor and an output type chosen by the tiling's out_dtype.
+#include "elementwise/ew_functors.h"
 #include "elementwise/ew_kernel.h"
 #include "elementwise/ew_op_info.h"
 

@@ -46,7 +46,7 @@ struct SignF : OpBase {
   static constexpr uint32_t kDTypes = kNumeric;
   template <class W> static W F(W a) {
     if constexpr (std::is_floating_point<W>::value) return a > 0 ? W(1) : (a < 0 ? W(-1) : a);
-    else return static_cast<W>((a > 0) - (a < W(0)));
+    else return static_cast<W>((a > 0) - negative(a));
   }
 };
 
@@ -101,7 +101,7 @@ NPURT_EW_FLOAT_UNARY(RoundF, std::nearbyint(a))  // half to even, like numpy.rou
 NPURT_EW_PREDICATE1(IsNanF, kAll, std::isnan(a), false)
 NPURT_EW_PREDICATE1(IsInfF, kAll, std::isinf(a), false)
 NPURT_EW_PREDICATE1(IsFiniteF, kAll, std::isfinite(a), true)
-NPURT_EW_PREDICATE1(SignBitF, kNumeric, std::signbit(a), a < W(0))
+NPURT_EW_PREDICATE1(SignBitF, kNumeric, std::signbit(a), negative(a))
 #undef NPURT_EW_PREDICATE1
 
 struct LogicalNotF : OpBase {

@@ -10,6 +10,7 @@
 #include "bindings.h"
 #include "host_transfer.h"
 #include "npurt/copy.h"
+#include "npurt/ops.h"
 #include "npurt/status.h"
 #include "npurt/tensor.h"
 
@@ -34,12 +35,9 @@ nb::object array_protocol(const Tensor& t, nb::handle dtype, nb::handle copy) {
 }
 
 Tensor tensor_copy(const Tensor& t) {
+  if (t.numel() > 0 && !t.is_contiguous()) return ops::copy(t, t.stream());  // the strided copy kernel
   Tensor out = Tensor::empty(t.shape(), t.dtype(), t.stream());
   if (t.numel() == 0) return out;
-  if (!t.is_contiguous()) {
-    throw Error(StatusCode::kUnimplemented,
-                "npurt.ndarray.copy: argument 'self': copying a non-contiguous view needs the strided copy kernel");
-  }
   copy_device_to_device(out, t, t.stream());
   return out;
 }

@@ -24,6 +24,7 @@
 #include "aicore/tbuf.h"
 #include "aicore/tpipe.h"
 #include "aicore/data_copy.h"
+#include "aicore/cube.h"
 #include "aicore/system.h"
 #include "aicore/tiling.h"
 #include "aicore/kernel_entry.h"

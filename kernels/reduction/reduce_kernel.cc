@@ -1,0 +1,235 @@
+// kernels/reduction/reduce_kernel.cc: the one reduction kernel template (device code).
+//
+// ReduceRun<In, Acc, Out> serves every kind (sum/prod/max/min/mean/any/all)
+// and both modes of reduce_tiling.h; the kind is a run-time switch choosing the
+// vector op (Add/Mul/Max/Min) and the identity. Inputs are converted to the
+// accumulation type in UB (Cast), so float16 accumulates in float32.
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "common/kernel_util.h"
+#include "kernel_operator.h"
+#include "npurt/backend.h"
+#include "npurt/dtype.h"
+#include "reduction/reduce_tiling.h"
+
+namespace npurt::kernels {
+namespace {
+
+using AscendC::HardEvent;
+using AscendC::LocalTensor;
+
+template <class Acc>
+__aicore__ inline Acc Identity(ReduceKind k) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  switch (k) {
+    case ReduceKind::kProd: case ReduceKind::kAll: return Acc(1);
+    case ReduceKind::kMax:
+      if constexpr (std::is_integral<Acc>::value) return std::numeric_limits<Acc>::min();
+      else return Acc(-kInf);
+    case ReduceKind::kMin:
+      if constexpr (std::is_integral<Acc>::value) return std::numeric_limits<Acc>::max();
+      else return Acc(kInf);
+    default: return Acc(0);
+  }
+}
+
+__aicore__ inline bool IsMaxLike(ReduceKind k) { return k == ReduceKind::kMax || k == ReduceKind::kAny; }
+__aicore__ inline bool IsMinLike(ReduceKind k) { return k == ReduceKind::kMin || k == ReduceKind::kAll; }
+
+// dst = op(a, b) over n lanes (dst may be a).
+template <class Acc>
+__aicore__ inline void Combine(ReduceKind k, const LocalTensor<Acc>& dst, const LocalTensor<Acc>& a,
+                               const LocalTensor<Acc>& b, int32_t n) {
+  if (k == ReduceKind::kProd) AscendC::Mul(dst, a, b, n);
+  else if (IsMaxLike(k)) AscendC::Max(dst, a, b, n);
+  else if (IsMinLike(k)) AscendC::Min(dst, a, b, n);
+  else AscendC::Add(dst, a, b, n);
+}
+
+template <class Acc>
+__aicore__ inline Acc CombineScalar(ReduceKind k, Acc a, Acc b) {
+  const float fa = static_cast<float>(a), fb = static_cast<float>(b);
+  if (k == ReduceKind::kProd) return Acc(a * b);
+  if (IsMaxLike(k) || IsMinLike(k)) {
+    if (fa != fa) return a;  // NaN propagates, as in the vector Max/Min
+    if (fb != fb) return b;
+    return IsMaxLike(k) ? (fa >= fb ? a : b) : (fa <= fb ? a : b);
+  }
+  return Acc(a + b);
+}
+
+template <class In, class Acc, class Out>
+class ReduceRun {
+ public:
+  static constexpr bool kFloatAcc = std::is_same<Acc, float>::value;
+  static constexpr uint32_t kBlk = 32 / sizeof(Acc);
+
+  __aicore__ ReduceRun(GM_ADDR x, GM_ADDR y, const ReduceTiling& t) : t_(t), kind_(static_cast<ReduceKind>(t.kind)) {
+    x_.SetGlobalBuffer(reinterpret_cast<__gm__ In*>(x), t.outer * t.len * t.inner);
+    y_.SetGlobalBuffer(reinterpret_cast<__gm__ Out*>(y), t.outer * t.inner);
+    pipe_.InitBuffer(qin_, 2, t.tile * sizeof(In));
+    pipe_.InitBuffer(conv_, t.tile * sizeof(Acc));
+    pipe_.InitBuffer(acc_, t.tile * sizeof(Acc));
+    pipe_.InitBuffer(work_, WorkElems() * sizeof(Acc) + 32);
+    pipe_.InitBuffer(out_, (t.tile > kReduceOutBatch ? t.tile : kReduceOutBatch) * sizeof(Out));
+  }
+
+  __aicore__ void Run() {
+    const uint64_t begin = static_cast<uint64_t>(AscendC::GetBlockIdx()) * t_.per_core;
+    if (begin >= t_.units) return;
+    const uint64_t end = begin + t_.per_core < t_.units ? begin + t_.per_core : t_.units;
+    if (static_cast<ReduceMode>(t_.mode) == ReduceMode::kInner) RunRows(begin, end);
+    else RunColumns(begin, end);
+  }
+
+ private:
+  __aicore__ uint32_t WorkElems() const {
+    const uint32_t rep = 256 / sizeof(Acc);
+    uint32_t r1 = (t_.tile + rep - 1) / rep * 2;
+    return (r1 + kBlk - 1) / kBlk * kBlk;
+  }
+
+  // Loads n inputs at GM element `at` and returns them as Acc lanes.
+  __aicore__ LocalTensor<Acc> Load(uint64_t at, uint32_t n, LocalTensor<In>& held) {
+    held = qin_.template AllocTensor<In>();
+    CopyIn(held, x_[at], n);
+    qin_.EnQue(held);
+    held = qin_.template DeQue<In>();
+    if constexpr (std::is_same<In, Acc>::value) {
+      return held;
+    } else {
+      LocalTensor<Acc> c = conv_.template Get<Acc>();
+      AscendC::Cast(c, held, AscendC::RoundMode::CAST_NONE, n);
+      return c;
+    }
+  }
+
+  // acc = op(acc, x[at + r * stride .. + n]) for r in [0, rows).
+  __aicore__ void Accumulate(const LocalTensor<Acc>& acc, uint64_t at, uint64_t rows, uint64_t stride,
+                             uint32_t n) {
+    for (uint64_t r = 0; r < rows; ++r) {
+      LocalTensor<In> held;
+      LocalTensor<Acc> v = Load(at + r * stride, n, held);
+      Combine(kind_, acc, acc, v, static_cast<int32_t>(n));
+      qin_.FreeTensor(held);
+    }
+  }
+
+  // Reduces acc[0, span) to one value (read by the scalar unit).
+  __aicore__ Acc Finish(const LocalTensor<Acc>& acc, uint32_t span) {
+    LocalTensor<Acc> res = acc;
+    uint32_t lanes = span;
+    if constexpr (kFloatAcc) {
+      if (kind_ != ReduceKind::kProd) {
+        LocalTensor<Acc> work = work_.template Get<Acc>();
+        res = conv_.template Get<Acc>();
+        if (kind_ == ReduceKind::kSum || kind_ == ReduceKind::kMean)
+          AscendC::ReduceSum(res, acc, work, static_cast<int32_t>(span));
+        else if (IsMaxLike(kind_))
+          AscendC::ReduceMax(res, acc, work, static_cast<int32_t>(span));
+        else
+          AscendC::ReduceMin(res, acc, work, static_cast<int32_t>(span));
+        lanes = 1;
+      }
+    }
+    for (; lanes > kBlk; lanes /= 2)  // halving folds keep every operand 32-byte aligned
+      Combine(kind_, res, res, res[lanes / 2], static_cast<int32_t>(lanes / 2));
+    AscendC::SetFlag<HardEvent::V_S>(EVENT_ID0);
+    AscendC::WaitFlag<HardEvent::V_S>(EVENT_ID0);
+    Acc v = res.GetValue(0);
+    for (uint32_t i = 1; i < lanes; ++i) v = CombineScalar(kind_, v, res.GetValue(i));
+    AscendC::SetFlag<HardEvent::S_V>(EVENT_ID0);  // reads finish before the next row overwrites
+    AscendC::WaitFlag<HardEvent::S_V>(EVENT_ID0);
+    if (kind_ == ReduceKind::kMean) v = Acc(static_cast<float>(v) * t_.scale);
+    return v;
+  }
+
+  __aicore__ void Flush(const LocalTensor<Out>& out, uint64_t first, uint32_t n) {
+    AscendC::SetFlag<HardEvent::S_MTE3>(EVENT_ID1);
+    AscendC::WaitFlag<HardEvent::S_MTE3>(EVENT_ID1);
+    CopyOut(y_[first], out, n);
+    AscendC::SetFlag<HardEvent::MTE3_S>(EVENT_ID1);
+    AscendC::WaitFlag<HardEvent::MTE3_S>(EVENT_ID1);
+  }
+
+  // kInner: rows [begin, end) of `len` contiguous elements each.
+  __aicore__ void RunRows(uint64_t begin, uint64_t end) {
+    LocalTensor<Acc> acc = acc_.template Get<Acc>();
+    LocalTensor<Out> out = out_.template Get<Out>();
+    uint32_t pending = 0;
+    uint64_t first = begin;
+    for (uint64_t row = begin; row < end; ++row) {
+      AscendC::Duplicate(acc, Identity<Acc>(kind_), static_cast<int32_t>(t_.span));
+      for (uint64_t off = 0; off < t_.len; off += t_.tile) {
+        uint32_t n = static_cast<uint32_t>(t_.len - off < t_.tile ? t_.len - off : t_.tile);
+        Accumulate(acc, row * t_.len + off, 1, 0, n);
+      }
+      out.SetValue(pending++, static_cast<Out>(Finish(acc, t_.span)));
+      if (pending == kReduceOutBatch || row + 1 == end) {
+        Flush(out, first, pending);
+        first += pending;
+        pending = 0;
+      }
+    }
+  }
+
+  // kOuter: units of (outer index, run of <= tile inner elements).
+  __aicore__ void RunColumns(uint64_t begin, uint64_t end) {
+    const uint64_t runs = (t_.inner + t_.tile - 1) / t_.tile;
+    LocalTensor<Acc> acc = acc_.template Get<Acc>();
+    for (uint64_t u = begin; u < end; ++u) {
+      const uint64_t o = u / runs, i0 = (u % runs) * t_.tile;
+      const uint32_t n = static_cast<uint32_t>(t_.inner - i0 < t_.tile ? t_.inner - i0 : t_.tile);
+      AscendC::Duplicate(acc, Identity<Acc>(kind_), static_cast<int32_t>(n));
+      Accumulate(acc, o * t_.len * t_.inner + i0, t_.len, t_.inner, n);
+      if (kind_ == ReduceKind::kMean) AscendC::Muls(acc, acc, static_cast<Acc>(t_.scale), static_cast<int32_t>(n));
+      LocalTensor<Out> out = out_.template Get<Out>();
+      if constexpr (std::is_same<Acc, Out>::value) {
+        out = acc;
+      } else {
+        AscendC::Cast(out, acc, AscendC::RoundMode::CAST_RINT, n);
+      }
+      AscendC::SetFlag<HardEvent::V_MTE3>(EVENT_ID2);
+      AscendC::WaitFlag<HardEvent::V_MTE3>(EVENT_ID2);
+      CopyOut(y_[o * t_.inner + i0], out, n);
+      AscendC::SetFlag<HardEvent::MTE3_V>(EVENT_ID2);  // the next unit overwrites acc/out
+      AscendC::WaitFlag<HardEvent::MTE3_V>(EVENT_ID2);
+    }
+  }
+
+  const ReduceTiling& t_;
+  ReduceKind kind_;
+  AscendC::GlobalTensor<In> x_;
+  AscendC::GlobalTensor<Out> y_;
+  AscendC::TPipe pipe_;
+  AscendC::TQue<AscendC::TPosition::VECIN, 1> qin_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> conv_, acc_, work_, out_;
+};
+
+template <class In, class Acc, class Out>
+__aicore__ void Launch(GM_ADDR x, GM_ADDR y, const ReduceTiling& t) {
+  ReduceRun<In, Acc, Out> run(x, y, t);
+  run.Run();
+}
+
+}  // namespace
+}  // namespace npurt::kernels
+
+extern "C" __global__ __aicore__ void npurt_reduce_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+  (void)workspace;
+  using namespace npurt::kernels;
+  using npurt::DType;
+  GET_TILING_DATA_WITH_STRUCT(ReduceTiling, t, tiling);
+  const auto in = static_cast<DType>(t.in_dtype), out = static_cast<DType>(t.out_dtype);
+  if (in == DType::kFloat32) Launch<float, float, float>(x, y, t);
+  else if (in == DType::kFloat16 && out == DType::kFloat32) Launch<half, float, float>(x, y, t);
+  else if (in == DType::kFloat16) Launch<half, float, half>(x, y, t);
+  else if (in == DType::kInt32) Launch<int32_t, int32_t, int32_t>(x, y, t);
+  else if (in == DType::kBool) Launch<uint8_t, half, uint8_t>(x, y, t);
+}
+
+namespace npurt::kernels {
+extern const SimKernelEntry kReduceKernelEntry = NPURT_SIM_ENTRY(npurt_reduce_kernel);
+}

@@ -1,0 +1,174 @@
+// kernels/reduction/reduce_op.cc: host side of the reduction family: the
+// [outer, len, inner] view, tiling and the registration of reduce_sum,
+// reduce_prod, reduce_max, reduce_min, reduce_mean, reduce_any, reduce_all
+// (one table, one kernel: reduce_kernel.cc).
+//
+// Contract of every op: input x (contiguous: the dispatcher copies views),
+// attrs axis (int list, negative allowed; empty = every axis), keepdims (bool),
+// dtype (str: "" = the input's dtype; "float32" for float16 inputs gives float32
+// results of the float32 accumulation). The reduced axes must be adjacent once
+// size-1 dims are ignored (the Python layer permutes them there first).
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "common/tiling_util.h"
+#include "npurt/op_registry.h"
+#include "npurt/tensor.h"
+#include "reduction/reduce_tiling.h"
+
+namespace npurt::kernels {
+
+extern const SimKernelEntry kReduceKernelEntry;
+
+namespace {
+
+struct ReduceShape {
+  uint64_t outer = 1, len = 1, inner = 1;
+  Dims out_shape;
+};
+
+std::vector<bool> reduced_axes(const OpContext& ctx, size_t ndim) {
+  std::vector<bool> red(ndim, ctx.attr("axis").as_ints().empty());
+  for (int64_t a : ctx.attr("axis").as_ints()) {
+    int64_t n = static_cast<int64_t>(ndim);
+    if (a < -n || a >= n)
+      ctx.fail("axis", "axis " + std::to_string(a) + " is out of bounds for array of dimension " + std::to_string(n));
+    size_t i = static_cast<size_t>(a < 0 ? a + n : a);
+    if (red[i] && !ctx.attr("axis").as_ints().empty()) ctx.fail("axis", "repeated axis " + std::to_string(a));
+    red[i] = true;
+  }
+  return red;
+}
+
+ReduceShape reduce_shape(const OpContext& ctx) {
+  const Dims& shape = ctx.input(0).shape;
+  std::vector<bool> red = reduced_axes(ctx, shape.size());
+  ReduceShape rs;
+  size_t first = shape.size(), last = 0;
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (red[i]) first = std::min(first, i), last = i;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const uint64_t n = static_cast<uint64_t>(shape[i]);
+    if (red[i]) rs.len *= n;
+    else if (i < first) rs.outer *= n;
+    else if (i > last) rs.inner *= n;
+    else if (n != 1) ctx.fail("axis", "the reduced axes must be adjacent (ignoring size-1 dims); axis " +
+                                          std::to_string(i) + " of size " + std::to_string(n) +
+                                          " lies between them: permute the input first");
+    if (!red[i]) rs.out_shape.push_back(shape[i]);
+    else if (ctx.attr_bool("keepdims")) rs.out_shape.push_back(1);
+  }
+  return rs;
+}
+
+DType out_dtype(const OpContext& ctx, ReduceKind kind) {
+  const DType in = ctx.input(0).dtype;
+  const bool logical = kind == ReduceKind::kAny || kind == ReduceKind::kAll;
+  if (logical != (in == DType::kBool))
+    ctx.fail("x", logical ? std::string("any/all take bool inputs (compare with 0 first), got ") + dtype_name(in)
+                          : std::string("bool inputs are reduced with reduce_any/reduce_all; cast them first"));
+  if (kind == ReduceKind::kMean && in == DType::kInt32) ctx.fail("x", "mean needs a floating-point input");
+  const std::string& want = ctx.attr("dtype").as_string();
+  if (want.empty() || want == dtype_name(in)) return in;
+  if (in == DType::kFloat16 && want == dtype_name(DType::kFloat32)) return DType::kFloat32;
+  ctx.fail("dtype", "'" + want + "' is not available for " + dtype_name(in) +
+                        " inputs (\"\" keeps the input dtype; float16 inputs may ask for \"float32\")");
+}
+
+uint32_t pow2_at_least(uint64_t n, uint32_t cap) {
+  uint32_t p = 32;
+  while (p < n && p < cap) p *= 2;
+  return p;
+}
+
+void reduce_tiling(const OpContext& ctx, TilingResult& r, ReduceKind kind) {
+  ReduceShape rs = reduce_shape(ctx);
+  ReduceTiling t;
+  t.kind = static_cast<uint32_t>(kind);
+  t.in_dtype = static_cast<uint32_t>(ctx.input(0).dtype);
+  t.out_dtype = static_cast<uint32_t>(out_dtype(ctx, kind));
+  t.outer = rs.outer, t.len = rs.len, t.inner = rs.inner;
+  if (rs.len == 0 && (kind == ReduceKind::kMax || kind == ReduceKind::kMin))
+    ctx.fail("x", "zero-size reduction has no identity (max/min of an empty axis)");
+  // UB bytes per lane: input queue (2 buffers), conversion, accumulator, output
+  // (all <= 4 bytes) and the ReduceX work area (< 1 byte per lane).
+  const uint64_t per_lane = 2 * itemsize(ctx.input(0).dtype) + 4 + 4 + 4 + 1;
+  uint32_t cap = 32;
+  while (cap * 2 * per_lane + 2048 <= ub_budget(ctx.profile()) && cap < 8192) cap *= 2;
+  t.mode = static_cast<uint32_t>(rs.inner == 1 ? ReduceMode::kInner : ReduceMode::kOuter);
+  t.tile = pow2_at_least(rs.inner == 1 ? rs.len : rs.inner, cap);
+  t.span = t.tile;
+  t.units = rs.inner == 1 ? rs.outer : rs.outer * ceil_div(rs.inner, t.tile);
+  t.scale = rs.len ? 1.0f / static_cast<float>(rs.len) : std::numeric_limits<float>::quiet_NaN();
+  const uint64_t per_unit = std::max<uint64_t>(1, rs.len * std::min<uint64_t>(rs.inner, t.tile));
+  CoreSplit cs = split_over_cores(rs.outer * rs.inner == 0 ? 0 : t.units, 1, ceil_div(16384, per_unit),
+                                  ctx.profile());
+  t.per_core = cs.per_core;
+  r.num_blocks = cs.num_blocks;
+  r.set_tiling(t);
+}
+
+std::string describe_reduce(const OpContext&, const TilingResult& r) {
+  ReduceTiling t;
+  std::memcpy(&t, r.tiling.data(), sizeof t);
+  return std::string(t.mode == 0 ? "inner" : "outer") + " [outer, len, inner]=[" + std::to_string(t.outer) + ", " +
+         std::to_string(t.len) + ", " + std::to_string(t.inner) + "] units=" + std::to_string(t.units) +
+         " per_core=" + std::to_string(t.per_core) + " tile=" + std::to_string(t.tile);
+}
+
+struct ReduceRow {
+  const char* name;
+  ReduceKind kind;
+  DTypeMask dtypes;
+  const char* doc;
+};
+
+const ReduceRow kReduceOps[] = {
+    {"reduce_sum", ReduceKind::kSum, dtype_mask({DType::kFloat32, DType::kFloat16, DType::kInt32}),
+     "Sum over `axis` (float16 accumulates in float32; int32 wraps around)."},
+    {"reduce_prod", ReduceKind::kProd, dtype_mask({DType::kFloat32, DType::kFloat16, DType::kInt32}),
+     "Product over `axis` (float16 accumulates in float32; int32 wraps around)."},
+    {"reduce_max", ReduceKind::kMax, dtype_mask({DType::kFloat32, DType::kFloat16, DType::kInt32}),
+     "Maximum over `axis`; NaN propagates; an empty axis is an error."},
+    {"reduce_min", ReduceKind::kMin, dtype_mask({DType::kFloat32, DType::kFloat16, DType::kInt32}),
+     "Minimum over `axis`; NaN propagates; an empty axis is an error."},
+    {"reduce_mean", ReduceKind::kMean, dtype_mask({DType::kFloat32, DType::kFloat16}),
+     "Arithmetic mean over `axis` (float32 accumulation); an empty axis gives NaN."},
+    {"reduce_any", ReduceKind::kAny, dtype_mask({DType::kBool}), "True where any element over `axis` is true."},
+    {"reduce_all", ReduceKind::kAll, dtype_mask({DType::kBool}), "True where every element over `axis` is true."},
+};
+
+std::vector<OpDefBuilder> reduce_defs() {
+  std::vector<OpDefBuilder> defs;
+  for (const ReduceRow& row : kReduceOps) {
+    const ReduceKind kind = row.kind;
+    OpDefBuilder b(row.name);
+    b.doc(std::string(row.doc) + "\nAxes: `axis` (empty = all), reduced axes adjacent after ignoring size-1 dims; "
+                                 "`keepdims`; `dtype` \"\" or \"float32\" for float16 inputs.")
+        .input("x", row.dtypes)
+        .output("y")
+        .attr("axis", AttrType::kIntList, AttrValue(Dims{}))
+        .attr("keepdims", AttrType::kBool, AttrValue(false))
+        .attr("dtype", AttrType::kString, AttrValue(""))
+        .infer([kind](const OpContext& ctx) { ctx.set_output(0, reduce_shape(ctx).out_shape, out_dtype(ctx, kind)); })
+        .tiling([kind](const OpContext& ctx, TilingResult& r) { reduce_tiling(ctx, r, kind); })
+        .describe_tiling(describe_reduce)
+        .cost([](const OpContext& ctx, OpCost& c) {
+          double n = static_cast<double>(ctx.input(0).numel());
+          c.bytes = n * itemsize(ctx.input(0).dtype);
+          c.flops = n;
+        })
+        .sim_kernel("npurt_reduce_kernel", kReduceKernelEntry);
+    defs.push_back(std::move(b));
+  }
+  return defs;
+}
+
+}  // namespace
+
+NPURT_REGISTER_OPS(reduce_defs());
+
+}  // namespace npurt::kernels

@@ -1,0 +1,71 @@
+// cube_gemm_avx512.cc: the AVX-512 Mmad micro-kernel (see cube_gemm.h).
+// Register tile: 8 rows x 32 columns (16 accumulators), k blocked by 256 so a
+// pair of B panels (32 KiB) stays in L1 while the rows of A stream past it.
+// Each cell is updated with one FMA per k in order, like gemm_generic.
+#include "backends/sim/aicore/cube_gemm.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,fma")
+
+namespace npurt::sim::cube {
+namespace {
+
+constexpr uint32_t kKc = 256;
+
+template <int NP>
+void tile8(float* c, uint64_t panel_c, const float* a, uint32_t lda, const float* b,
+           uint64_t panel_b, uint32_t kc) {
+  __m512 acc[8][NP];
+  for (int r = 0; r < 8; ++r)
+    for (int p = 0; p < NP; ++p) acc[r][p] = _mm512_loadu_ps(c + p * panel_c + r * 16);
+  for (uint32_t kk = 0; kk < kc; ++kk) {
+    __m512 bv[NP];
+    for (int p = 0; p < NP; ++p) bv[p] = _mm512_loadu_ps(b + p * panel_b + uint64_t{kk} * 16);
+    for (int r = 0; r < 8; ++r) {
+      __m512 av = _mm512_set1_ps(a[uint64_t{r} * lda + kk]);
+      for (int p = 0; p < NP; ++p) acc[r][p] = _mm512_fmadd_ps(av, bv[p], acc[r][p]);
+    }
+  }
+  for (int r = 0; r < 8; ++r)
+    for (int p = 0; p < NP; ++p) _mm512_storeu_ps(c + p * panel_c + r * 16, acc[r][p]);
+}
+
+void gemm_avx512_impl(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float* ap,
+                      const float* bp) {
+  const uint64_t panel_c = uint64_t{m16} * 16, panel_b = uint64_t{k} * 16;
+  for (uint32_t k0 = 0; k0 < k; k0 += kKc) {
+    const uint32_t kc = k - k0 < kKc ? k - k0 : kKc;
+    uint32_t j = 0;
+    for (; j + 2 <= nblocks; j += 2)
+      for (uint32_t i = 0; i < m16; i += 8)
+        tile8<2>(c + j * panel_c + i * 16, panel_c, ap + uint64_t{i} * k + k0, k,
+                 bp + j * panel_b + uint64_t{k0} * 16, panel_b, kc);
+    if (j < nblocks)
+      for (uint32_t i = 0; i < m16; i += 8)
+        tile8<1>(c + j * panel_c + i * 16, panel_c, ap + uint64_t{i} * k + k0, k,
+                 bp + j * panel_b + uint64_t{k0} * 16, panel_b, kc);
+  }
+}
+
+}  // namespace
+
+GemmFn gemm_avx512() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma") ? &gemm_avx512_impl
+                                                                             : nullptr;
+}
+
+}  // namespace npurt::sim::cube
+
+#pragma GCC pop_options
+
+#else
+
+namespace npurt::sim::cube {
+GemmFn gemm_avx512() { return nullptr; }
+}  // namespace npurt::sim::cube
+
+#endif

@@ -1,0 +1,143 @@
+// cube_mmad.cc: Mmad on the simulated cube: operand checks, packing of the
+// L0A (Zz) / L0B (Zn) fractals to float, and the choice of host micro-kernel
+// (cube_gemm.h). Layouts and rules: aicore/cube.h.
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "aicore/cube.h"
+#include "backends/sim/aicore/cube_gemm.h"
+
+namespace npurt::sim {
+namespace cube {
+
+void gemm_generic(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float* ap,
+                  const float* bp) {
+  const uint64_t panel_c = uint64_t{m16} * 16, panel_b = uint64_t{k} * 16;
+  for (uint32_t j = 0; j < nblocks; ++j)
+    for (uint32_t i = 0; i < m16; ++i) {
+      float* crow = c + j * panel_c + uint64_t{i} * 16;
+      const float* arow = ap + uint64_t{i} * k;
+      const float* bpanel = bp + j * panel_b;
+      for (uint32_t kk = 0; kk < k; ++kk)
+        for (int q = 0; q < 16; ++q) crow[q] = std::fma(arow[kk], bpanel[uint64_t{kk} * 16 + q], crow[q]);
+    }
+}
+
+namespace {
+struct Choice {
+  GemmFn fn;
+  const char* name;
+};
+Choice choose() {
+  const char* forced = std::getenv("NPURT_SIM_ISA");
+  bool generic = forced && (std::strcmp(forced, "generic") == 0 || std::strcmp(forced, "avx2") == 0);
+  if (!generic)
+    if (GemmFn f = gemm_avx512()) return {f, "avx512"};
+  return {&gemm_generic, "generic"};
+}
+const Choice& choice() {
+  static const Choice c = choose();
+  return c;
+}
+}  // namespace
+
+GemmFn gemm_best() { return choice().fn; }
+const char* gemm_isa_name() { return choice().name; }
+
+}  // namespace cube
+
+namespace {
+
+uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+uint32_t elem_size(CubeType t) { return t == CubeType::kF32 ? 4 : 2; }
+
+template <class T>
+float to_f32(T v) {
+  return static_cast<float>(v);
+}
+template <>
+float to_f32<uint16_t>(uint16_t v) {  // bfloat16 bits
+  return aicore::bf16_bits_to_float(v);
+}
+
+// A (Zz, C0 columns per fractal) -> ap[m16][k], rows >= m are zero.
+template <class T>
+void pack_a(float* ap, const T* a, uint32_t m, uint32_t m16, uint32_t k, uint32_t c0) {
+  const uint32_t kb = ceil_div(k, c0), frac = 16 * c0;
+  for (uint32_t i = 0; i < m16; ++i) {
+    float* row = ap + uint64_t{i} * k;
+    if (i >= m) {
+      std::memset(row, 0, uint64_t{k} * sizeof(float));
+      continue;
+    }
+    const T* base = a + uint64_t{i / 16} * kb * frac + (i % 16) * c0;
+    for (uint32_t kk = 0; kk < k; ++kk) row[kk] = to_f32(base[uint64_t{kk / c0} * frac + kk % c0]);
+  }
+}
+
+// B (Zn: fractal (kb, nb) holds 16 n-rows of C0 k-values) -> bp[nb][k][16],
+// columns >= n are zero.
+template <class T>
+void pack_b(float* bp, const T* b, uint32_t n, uint32_t k, uint32_t c0) {
+  const uint32_t nb = ceil_div(n, 16), frac = 16 * c0;
+  for (uint32_t j = 0; j < nb; ++j)
+    for (uint32_t kk = 0; kk < k; ++kk) {
+      float* dst = bp + (uint64_t{j} * k + kk) * 16;
+      const T* src = b + (uint64_t{kk / c0} * nb + j) * frac + kk % c0;
+      for (uint32_t q = 0; q < 16; ++q) dst[q] = j * 16 + q < n ? to_f32(src[q * c0]) : 0.0f;
+    }
+}
+
+void check_params(const AscendC::MmadParams& p) {
+  if (p.m == 0 || p.n == 0 || p.k == 0 || p.m > 4095 || p.n > 4095 || p.k > 4095)
+    raise_fault(Diag::kParam, "Mmad",
+                "m, n, k must be in [1, 4095], got m=" + std::to_string(p.m) + " n=" +
+                    std::to_string(p.n) + " k=" + std::to_string(p.k));
+  if (p.isBias || p.cmatrixSource)
+    raise_fault(Diag::kParam, "Mmad",
+                "isBias / cmatrixSource (bias table) are not simulated: add the bias after "
+                "Fixpipe or initialise C with cmatrixInitVal=false");
+}
+
+template <class T>
+void pack_operands(std::vector<float>& ap, std::vector<float>& bp, const LocalRef& a,
+                   const LocalRef& b, const AscendC::MmadParams& p, uint32_t m16) {
+  const uint32_t c0 = 32 / sizeof(T);
+  pack_a(ap.data(), reinterpret_cast<const T*>(a.ptr), p.m, m16, p.k, c0);
+  pack_b(bp.data(), reinterpret_cast<const T*>(b.ptr), p.n, p.k, c0);
+}
+
+}  // namespace
+
+void cube_mmad(CoreContext* c, const LocalRef& dst, const LocalRef& a, const LocalRef& b,
+               CubeType type, const AscendC::MmadParams& p) {
+  check_params(p);
+  const uint32_t es = elem_size(type), c0 = 32 / es;
+  const uint32_t mb = ceil_div(p.m, 16), nb = ceil_div(p.n, 16), kb = ceil_div(p.k, c0);
+  const uint32_t m16 = mb * 16;
+  if (checks_on(c)) {
+    check_local(c, a, 0, uint64_t{mb} * kb * 512,
+                AccessSpec{"Mmad", Access::kRead, Pipe::M, 512, pool_bit(Pool::kL0A)});
+    check_local(c, b, 0, uint64_t{kb} * nb * 512,
+                AccessSpec{"Mmad", Access::kRead, Pipe::M, 512, pool_bit(Pool::kL0B)});
+    check_local(c, dst, 0, uint64_t{nb} * m16 * 16 * sizeof(float),
+                AccessSpec{"Mmad", Access::kWrite, Pipe::M, 64, pool_bit(Pool::kL0C)});
+  }
+  thread_local std::vector<float> ap, bp;
+  ap.resize(uint64_t{m16} * p.k);
+  bp.resize(uint64_t{nb} * p.k * 16);
+  switch (type) {
+    case CubeType::kF32: pack_operands<float>(ap, bp, a, b, p, m16); break;
+    case CubeType::kF16: pack_operands<_Float16>(ap, bp, a, b, p, m16); break;
+    case CubeType::kBF16: pack_operands<uint16_t>(ap, bp, a, b, p, m16); break;
+  }
+  float* cbuf = reinterpret_cast<float*>(dst.ptr);
+  if (p.cmatrixInitVal) std::memset(cbuf, 0, uint64_t{nb} * m16 * 16 * sizeof(float));
+  cube::gemm_best()(cbuf, m16, nb, p.k, ap.data(), bp.data());
+}
+
+}  // namespace npurt::sim

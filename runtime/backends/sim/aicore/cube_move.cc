@@ -1,0 +1,173 @@
+// cube_move.cc: the cube unit's data movement: GM (ND) -> L1 (Nz), LoadData
+// L1 -> L0A/L0B by fractals, Fixpipe L0C -> GM with cast. Layouts and the
+// checks each instruction performs: aicore/cube.h.
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "aicore/cube.h"
+
+namespace npurt::sim {
+namespace {
+
+constexpr uint32_t kFractalBytes = 512;
+
+uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+void check_nd2nz_params(const AscendC::Nd2NzParams& p, uint32_t c0) {
+  const char* api = "DataCopy(Nd2Nz)";
+  if (p.srcDValue < p.dValue)
+    raise_fault(Diag::kParam, api,
+                "srcDValue " + std::to_string(p.srcDValue) + " is smaller than dValue " +
+                    std::to_string(p.dValue));
+  if (p.dstNzNStride == 0) raise_fault(Diag::kParam, api, "dstNzNStride must be >= 1");
+  const uint32_t rows_span = (uint32_t{p.nValue} - 1) * p.dstNzNStride + 1;
+  if (ceil_div(p.dValue, c0) > 1 && p.dstNzC0Stride < rows_span)
+    raise_fault(Diag::kParam, api,
+                "dstNzC0Stride " + std::to_string(p.dstNzC0Stride) +
+                    " makes column blocks overlap (rows span " + std::to_string(rows_span) + ")");
+}
+
+}  // namespace
+
+void cube_nd2nz(CoreContext* c, const LocalRef& dst, const GmRef& src, uint32_t elem,
+                const AscendC::Nd2NzParams& p) {
+  const char* api = "DataCopy(Nd2Nz)";
+  if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+  const uint32_t c0 = 32 / elem, db = ceil_div(p.dValue, c0);
+  if (checks_on(c)) {
+    check_nd2nz_params(p, c0);
+    uint64_t src_span = (uint64_t{p.ndNum} - 1) * p.srcNdMatrixStride +
+                        (uint64_t{p.nValue} - 1) * p.srcDValue + p.dValue;
+    check_gm(c, src, src.ptr, src_span * elem, elem, api, Access::kRead);
+    uint64_t dst_span = (uint64_t{p.ndNum} - 1) * p.dstNzMatrixStride +
+                        ((uint64_t{db} - 1) * p.dstNzC0Stride + (uint64_t{p.nValue} - 1) * p.dstNzNStride + 1) * c0;
+    check_local(c, dst, 0, dst_span * elem,
+                AccessSpec{api, Access::kWrite, Pipe::MTE2, 32, pool_bit(Pool::kL1)});
+  }
+  const uint64_t blk = uint64_t{c0} * elem;  // 32 B
+  for (uint32_t m = 0; m < p.ndNum; ++m) {
+    const uint8_t* s_mat = src.ptr + uint64_t{m} * p.srcNdMatrixStride * elem;
+    uint8_t* d_mat = dst.ptr + uint64_t{m} * p.dstNzMatrixStride * elem;
+    for (uint32_t r = 0; r < p.nValue; ++r) {
+      const uint8_t* s_row = s_mat + uint64_t{r} * p.srcDValue * elem;
+      for (uint32_t j = 0; j < db; ++j) {
+        uint8_t* d = d_mat + (uint64_t{j} * p.dstNzC0Stride + uint64_t{r} * p.dstNzNStride) * blk;
+        uint32_t cols = std::min(c0, uint32_t{p.dValue} - j * c0);
+        std::memcpy(d, s_row + uint64_t{j} * blk, uint64_t{cols} * elem);
+        if (cols < c0) std::memset(d + uint64_t{cols} * elem, 0, uint64_t{c0 - cols} * elem);
+      }
+    }
+  }
+}
+
+void cube_load_2d(CoreContext* c, const LocalRef& dst, const LocalRef& src, uint32_t elem,
+                  const AscendC::LoadData2dParams& p) {
+  const char* api = "LoadData";
+  if (p.repeatTimes == 0) return;
+  if (checks_on(c)) {
+    if (p.ifTranspose && elem != 2)
+      raise_fault(Diag::kParam, api,
+                  "ifTranspose needs a 2-byte type (a " + std::to_string(elem) +
+                      "-byte fractal is 16 x " + std::to_string(32 / elem) + ", not square)");
+    uint64_t src_end = (uint64_t{p.startIndex} + (uint64_t{p.repeatTimes} - 1) * p.srcStride + 1) * kFractalBytes;
+    check_local(c, src, 0, src_end,
+                AccessSpec{api, Access::kRead, Pipe::MTE1, 32, pool_bit(Pool::kL1)});
+    uint64_t dst_end = ((uint64_t{p.repeatTimes} - 1) * (1 + uint64_t{p.dstGap}) + 1) * kFractalBytes;
+    check_local(c, dst, 0, dst_end,
+                AccessSpec{api, Access::kWrite, Pipe::MTE1, 512,
+                           static_cast<uint8_t>(pool_bit(Pool::kL0A) | pool_bit(Pool::kL0B))});
+  }
+  for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+    const uint8_t* s = src.ptr + (uint64_t{p.startIndex} + uint64_t{i} * p.srcStride) * kFractalBytes;
+    uint8_t* d = dst.ptr + uint64_t{i} * (1 + p.dstGap) * kFractalBytes;
+    if (!p.ifTranspose) {
+      std::memmove(d, s, kFractalBytes);
+      continue;
+    }
+    uint16_t tmp[256];
+    std::memcpy(tmp, s, sizeof tmp);
+    auto* out = reinterpret_cast<uint16_t*>(d);
+    for (int r = 0; r < 16; ++r)
+      for (int q = 0; q < 16; ++q) out[q * 16 + r] = tmp[r * 16 + q];
+  }
+}
+
+namespace {
+
+AscendC::QuantMode_t quant_for(CubeType out) {
+  switch (out) {
+    case CubeType::kF16: return AscendC::QuantMode_t::F322F16;
+    case CubeType::kBF16: return AscendC::QuantMode_t::F322BF16;
+    default: return AscendC::QuantMode_t::NoQuant;
+  }
+}
+
+void check_fixpipe_params(const AscendC::FixpipeParamsV220& p, CubeType out) {
+  const char* api = "Fixpipe";
+  if (p.quantPre != quant_for(out))
+    raise_fault(Diag::kParam, api,
+                "quantPre does not match the output type (float needs NoQuant, half F322F16, "
+                "bfloat16_t F322BF16)");
+  if (p.srcStride % 16 != 0 || p.srcStride < p.mSize)
+    raise_fault(Diag::kParam, api,
+                "srcStride " + std::to_string(p.srcStride) +
+                    " must be a multiple of 16 and >= mSize " + std::to_string(p.mSize));
+  if (p.dstStride < p.nSize)
+    raise_fault(Diag::kParam, api,
+                "dstStride " + std::to_string(p.dstStride) + " is smaller than nSize " +
+                    std::to_string(p.nSize));
+  if (p.ndNum != 1) raise_fault(Diag::kParam, api, "only ndNum = 1 is simulated");
+}
+
+template <class Store>
+void fixpipe_rows(const GmRef& dst, const float* src, const AscendC::FixpipeParamsV220& p,
+                  uint32_t es, Store store) {
+  for (uint32_t r = 0; r < p.mSize; ++r) {
+    uint8_t* row = dst.ptr + uint64_t{r} * p.dstStride * es;
+    for (uint32_t j = 0; j < p.nSize; ++j) {
+      float v = src[(uint64_t{j / 16} * p.srcStride + r) * 16 + j % 16];
+      if (p.reluEn && v < 0.0f) v = 0.0f;
+      store(row + uint64_t{j} * es, v);
+    }
+  }
+}
+
+}  // namespace
+
+void cube_fixpipe(CoreContext* c, const GmRef& dst, const LocalRef& src, CubeType out,
+                  const AscendC::FixpipeParamsV220& p) {
+  const char* api = "Fixpipe";
+  if (p.mSize == 0 || p.nSize == 0) return;
+  const uint32_t es = out == CubeType::kF32 ? 4 : 2;
+  if (checks_on(c)) {
+    check_fixpipe_params(p, out);
+    check_local(c, src, 0, uint64_t{ceil_div(p.nSize, 16)} * p.srcStride * 16 * sizeof(float),
+                AccessSpec{api, Access::kRead, Pipe::FIX, 64, pool_bit(Pool::kL0C)});
+    // Per row: at full level GM writes are recorded for the multi-core check,
+    // and the gaps between rows belong to other blocks.
+    for (uint32_t r = 0; r < p.mSize; ++r)
+      check_gm(c, dst, dst.ptr + uint64_t{r} * p.dstStride * es, uint64_t{p.nSize} * es, es, api,
+               Access::kWrite);
+  }
+  const auto* s = reinterpret_cast<const float*>(src.ptr);
+  switch (out) {
+    case CubeType::kF32:
+      fixpipe_rows(dst, s, p, es, [](uint8_t* d, float v) { std::memcpy(d, &v, 4); });
+      break;
+    case CubeType::kF16:
+      fixpipe_rows(dst, s, p, es, [](uint8_t* d, float v) {
+        _Float16 h = static_cast<_Float16>(v);
+        std::memcpy(d, &h, 2);
+      });
+      break;
+    case CubeType::kBF16:
+      fixpipe_rows(dst, s, p, es, [](uint8_t* d, float v) {
+        uint16_t b = aicore::float_to_bf16_bits(v);
+        std::memcpy(d, &b, 2);
+      });
+      break;
+  }
+}
+
+}  // namespace npurt::sim

@@ -1,0 +1,295 @@
+"""Basic indexing (views) and assignment for nr.ndarray.
+
+    y = x[1:, ::-2, None, ..., 0]     # a view: only shape/strides/offset change
+    x[0, :] = 3.0                     # device copy/fill kernels, no host round trip
+    x[::-1] = x                       # overlapping source is copied first
+
+Invariants:
+  * ``x[key]`` with integers, slices (any step, negative too), ``...``, ``None``
+    and Python bools returns a view sharing x's storage; nothing runs on the
+    device.
+  * ``x[key] = v`` writes only through registered kernels (``copy`` with a
+    broadcast (stride-0) source view); v may be a Python scalar, a numpy array
+    (uploaded, a data movement) or an nr.ndarray (cast on the device when its
+    dtype differs).
+  * Integer-array and boolean-mask indices need the gather/scatter kernel
+    family, which does not exist yet: they raise IndexError saying so.
+"""
+import builtins
+import operator
+
+from .. import _npurt
+
+__all__ = ["getitem", "setitem", "view_of", "assign"]
+
+_GET = "npurt.ndarray.__getitem__"
+_SET = "npurt.ndarray.__setitem__"
+
+
+def view_of(x, shape, strides, offset=0):
+    """A view of x's storage (strides and offset in elements, offset relative to x)."""
+    return _npurt._view(x, tuple(shape), tuple(strides), int(offset))
+
+
+def _as_int(k):
+    """The integer value of an index entry, or None when it is not an integer."""
+    if isinstance(k, builtins.bool):
+        return None
+    if isinstance(k, _npurt.ndarray):
+        if k.ndim == 0 and k.dtype not in (_npurt.bool,) and "int" in str(k.dtype):
+            return int(k.numpy())
+        return None
+    try:
+        return operator.index(k)
+    except TypeError:
+        return None
+
+
+def _expand_key(key, ndim, where):
+    """The key as a tuple without Ellipsis: one entry per consumed dim plus None/bools."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    consumed = 0
+    ellipses = 0
+    for k in key:
+        if k is Ellipsis:
+            ellipses += 1
+        elif k is None or isinstance(k, builtins.bool):
+            continue
+        else:
+            consumed += 1
+    if ellipses > 1:
+        raise IndexError(f"{where}: argument 'key': an index can only have a single ellipsis ('...')")
+    if consumed > ndim:
+        raise IndexError(f"{where}: argument 'key': too many indices for array: array is {ndim}-dimensional, "
+                         f"but {consumed} were indexed")
+    out = []
+    for k in key:
+        if k is Ellipsis:
+            out.extend([slice(None)] * (ndim - consumed))
+        else:
+            out.append(k)
+    if ellipses == 0:
+        out.extend([slice(None)] * (ndim - consumed))
+    return out
+
+
+def _unsupported(k, where):
+    if isinstance(k, _npurt.ndarray) or hasattr(k, "__array__") or isinstance(k, (list, tuple)):
+        raise IndexError(f"{where}: argument 'key': integer-array and boolean-mask indexing ({type(k).__name__}) "
+                         "needs the gather kernel family, which npurt does not have yet; use integers, "
+                         "slices, ..., None")
+    raise IndexError(f"{where}: argument 'key': only integers, slices (`:`), ellipsis (`...`), None "
+                     f"(`newaxis`) and 0-d integer arrays are valid indices, got {type(k).__name__}")
+
+
+def basic_view(x, key, where=_GET):
+    """The view x[key] for a basic-indexing key (see the module doc)."""
+    shape, strides = tuple(x.shape), _npurt._elem_strides(x)
+    out_shape, out_strides = [], []
+    offset = 0
+    dim = 0
+    for k in _expand_key(key, len(shape), where):
+        if k is None or isinstance(k, builtins.bool):
+            out_shape.append(1 if (k is None or k) else 0)
+            out_strides.append(0)
+            continue
+        if isinstance(k, slice):
+            start, stop, step = k.indices(shape[dim])
+            n = len(range(start, stop, step))
+            out_shape.append(n)
+            out_strides.append(strides[dim] * step)
+            if n > 0:
+                offset += start * strides[dim]
+            dim += 1
+            continue
+        i = _as_int(k)
+        if i is None:
+            _unsupported(k, where)
+        n = shape[dim]
+        if not -n <= i < n:
+            raise IndexError(f"{where}: argument 'key': index {i} is out of bounds for axis {dim} with size {n}")
+        offset += (i + n if i < 0 else i) * strides[dim]
+        dim += 1
+    return view_of(x, out_shape, out_strides, offset)
+
+
+def getitem(x, key):
+    return basic_view(x, key, _GET)
+
+
+def setitem(x, key, value):
+    assign(basic_view(x, key, _SET), value, _SET)
+
+
+# ---- assignment ------------------------------------------------------------------
+
+def _device_value(value, dst, where):
+    """value as an nr.ndarray of dst's dtype on dst's device."""
+    if isinstance(value, _npurt.ndarray):
+        if value.device != dst.device:
+            raise ValueError(f"{where}: argument 'value': it is on {value.device}, the array on {dst.device}")
+        if value.dtype == dst.dtype:
+            return value
+        astype = getattr(value, "astype", None)
+        if astype is not None:
+            return astype(dst.dtype)
+        from .. import ops
+        return ops.cast(value, dtype=dst.dtype)
+    try:
+        return _npurt.asarray(value, dst.dtype, stream=dst.stream)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise ValueError(f"{where}: argument 'value': cannot convert {type(value).__name__} to "
+                         f"{dst.dtype}: {e}") from None
+
+
+def _broadcast_view(src, shape, where):
+    from .manipulation import broadcast_to
+    try:
+        return broadcast_to(src, shape)
+    except ValueError:
+        raise ValueError(f"{where}: argument 'value': could not broadcast input array from shape "
+                         f"{tuple(src.shape)} into shape {tuple(shape)}") from None
+
+
+def _canonical_order(dst, src):
+    """Permutes and flips both views alike so that dst's strides are positive and
+    decreasing: a dst that covers a dense block (a transposed or reversed
+    contiguous array) becomes contiguous, so one kernel writes it."""
+    shape, ds, ss = list(dst.shape), list(_npurt._elem_strides(dst)), list(_npurt._elem_strides(src))
+    doff = soff = 0
+    for d in range(len(shape)):
+        if ds[d] < 0 and shape[d] > 0:
+            doff += ds[d] * (shape[d] - 1)
+            soff += ss[d] * (shape[d] - 1)
+            ds[d], ss[d] = -ds[d], -ss[d]
+    order = sorted(range(len(shape)), key=lambda d: -ds[d])
+    shape = [shape[d] for d in order]
+    return (view_of(dst, shape, [ds[d] for d in order], doff),
+            view_of(src, shape, [ss[d] for d in order], soff))
+
+
+def _contiguous_suffix(shape, strides):
+    """The first dim k such that dims k.. form a C-contiguous block."""
+    expected = 1
+    k = len(shape)
+    while k > 0:
+        n, s = shape[k - 1], strides[k - 1]
+        if n != 1 and s != expected:
+            break
+        expected *= n
+        k -= 1
+    return k
+
+
+def _copy_blocks(dst, src):
+    """copy kernel per contiguous block of dst (one launch when dst is contiguous)."""
+    from .. import ops
+    if dst.is_contiguous:
+        ops.copy(src, out=dst)
+        return
+    shape, ds, ss = tuple(dst.shape), _npurt._elem_strides(dst), _npurt._elem_strides(src)
+    k = _contiguous_suffix(shape, ds)
+    outer = shape[:k]
+    index = [0] * k
+    for _ in range(_npurt_prod(outer)):
+        doff = sum(i * s for i, s in zip(index, ds))
+        soff = sum(i * s for i, s in zip(index, ss))
+        ops.copy(view_of(src, shape[k:], ss[k:], soff), out=view_of(dst, shape[k:], ds[k:], doff))
+        for d in reversed(range(k)):
+            index[d] += 1
+            if index[d] < outer[d]:
+                break
+            index[d] = 0
+
+
+def _npurt_prod(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def assign(dst, value, where="npurt.assign"):
+    """Writes value (broadcast to dst's shape, cast to its dtype) into the view dst."""
+    src = _device_value(value, dst, where)
+    src = _broadcast_view(src, tuple(dst.shape), where)
+    if dst.size == 0:
+        return
+    if _npurt._shares_storage(src, dst):
+        from .. import ops
+        src = ops.copy(src)  # the copy kernel reads everything before anything is overwritten
+    dst, src = _canonical_order(dst, src)
+    _copy_blocks(dst, src)
+
+
+# ---- Python scalar conversions and iteration ---------------------------------------
+# These read the device (a synchronizing host copy), which is their purpose.
+
+def _scalar(x, where):
+    if x.size != 1:
+        raise TypeError(f"{where}: only arrays with one element can be converted to Python scalars "
+                        f"(shape {tuple(x.shape)})")
+    return x.numpy().reshape(()).item()
+
+
+def item(x, *args):
+    if args:
+        return basic_view(x, args if len(args) > 1 else args[0], "npurt.ndarray.item").numpy().item()
+    if x.size != 1:
+        raise ValueError(f"npurt.ndarray.item: can only convert an array of size 1 to a Python scalar "
+                         f"(size {x.size})")
+    return x.numpy().reshape(()).item()
+
+
+def tolist(x):
+    return x.numpy().tolist()
+
+
+def _to_int(x):
+    return int(_scalar(x, "npurt.ndarray.__int__"))
+
+
+def _to_float(x):
+    return float(_scalar(x, "npurt.ndarray.__float__"))
+
+
+def _to_complex(x):
+    return complex(_scalar(x, "npurt.ndarray.__complex__"))
+
+
+def _to_bool(x):
+    if x.size != 1:
+        raise ValueError(f"npurt.ndarray.__bool__: the truth value of an array with {x.size} elements is "
+                         "ambiguous; use any() or all()")
+    return builtins.bool(x.numpy().reshape(()).item())
+
+
+def _to_index(x):
+    if x.ndim != 0 or x.dtype == _npurt.bool or "int" not in str(x.dtype):
+        raise TypeError(f"npurt.ndarray.__index__: only 0-d integer arrays can be used as an index "
+                        f"(got {x.dtype} with shape {tuple(x.shape)})")
+    return int(x.numpy())
+
+
+def _iterate(x):
+    if x.ndim == 0:
+        raise TypeError("npurt.ndarray.__iter__: iteration over a 0-d array")
+    return (basic_view(x, i) for i in range(x.shape[0]))
+
+
+def install(cls=_npurt.ndarray):
+    """Attaches indexing and the scalar conversions to nr.ndarray."""
+    cls.__getitem__ = getitem
+    cls.__setitem__ = setitem
+    cls.__iter__ = _iterate
+    cls.item = item
+    cls.tolist = tolist
+    cls.__int__ = _to_int
+    cls.__float__ = _to_float
+    cls.__complex__ = _to_complex
+    cls.__bool__ = _to_bool
+    cls.__index__ = _to_index
+
+
+install()

@@ -1,0 +1,183 @@
+"""Reductions: sum prod max min mean any all var std count_nonzero, on the device.
+
+Every function runs the one reduction kernel family (kernels/reduction,
+``nr.ops.reduce_<kind>``): float32 and float16 (accumulated in float32) and
+int32 natively. This layer only arranges the call:
+
+  * axis (None, int or tuple) is checked and normalized; when the reduced
+    axes are not adjacent, a permuted view puts them last (the dispatcher
+    then makes it contiguous with the copy kernel, on the device);
+  * keepdims re-inserts size-1 axes as a view;
+  * dtypes the kernel lacks are converted first on the device (x.astype):
+    small integers and bool to int32 for sum/prod/max/min, integers to float32
+    for mean; sum/prod of signed integers return int64 like numpy (int32
+    accumulation: it wraps where numpy's int64 would not).
+
+Invariants: no numpy on the data path; every error names the function and
+the argument (bad axis -> AxisError, bad dtype -> TypeError).
+"""
+import builtins
+
+from .. import _npurt
+from .manipulation import normalize_axes, permute_dims, reshape
+
+__all__ = ["sum", "prod", "max", "min", "mean", "any", "all", "var", "std", "count_nonzero"]
+
+_NATIVE = ("float32", "float16", "int32")
+_INT_KINDS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+def _ops():
+    from .. import ops
+    return ops
+
+
+def _astype(x, dtype, where):
+    """Device dtype conversion: the namespace's astype (elementwise family) or the cast op."""
+    if str(x.dtype) == str(dtype):
+        return x
+    astype = getattr(x, "astype", None)
+    try:
+        if astype is not None:
+            return astype(dtype)
+        return _ops().cast(x, dtype=dtype)
+    except (ValueError, TypeError, _npurt.NpurtError) as e:
+        raise TypeError(f"{where}: argument 'x': cannot convert {x.dtype} to {dtype} on the device: {e}") from None
+
+
+def _plan_axes(x, axis, where):
+    """(input view with the reduced axes adjacent, kernel axes, reduced axes of x)."""
+    axes = normalize_axes(axis, x.ndim, where)
+    if not axes:
+        return x, (), axes
+    between = [d for d in range(axes[0], axes[-1] + 1) if d not in axes and x.shape[d] != 1]
+    if not between:
+        return x, axes, axes
+    kept = [d for d in range(x.ndim) if d not in axes]
+    view = permute_dims(x, kept + list(axes))
+    return view, tuple(range(len(kept), x.ndim)), axes
+
+
+def _keepdims_shape(shape, axes):
+    return tuple(1 if d in axes else n for d, n in enumerate(shape))
+
+
+def _reduce(kind, x, axis, keepdims, out_dtype, where):
+    if not isinstance(x, _npurt.ndarray):
+        raise TypeError(f"{where}: argument 'x': expected an npurt.ndarray, got {type(x).__name__}")
+    view, kaxes, axes = _plan_axes(x, axis, where)
+    kept_shape = tuple(n for d, n in enumerate(x.shape) if d not in axes)
+    if axis is not None and not axes:  # axis=(): nothing is reduced
+        return x.copy()
+    fn = getattr(_ops(), "reduce_" + kind)
+    acc = out_dtype if out_dtype is not None and str(view.dtype) == "float16" and str(out_dtype) == "float32" else None
+    y = fn(view, axis=list(kaxes), keepdims=False, dtype="float32" if acc is not None else "")
+    if keepdims:
+        y = reshape(y, _keepdims_shape(x.shape, axes))
+    elif tuple(y.shape) != kept_shape:
+        y = reshape(y, kept_shape)
+    return y
+
+
+def _numeric_input(x, kind, dtype, where):
+    """x converted to a dtype the kernel takes, and the result dtype to return."""
+    name = str(x.dtype)
+    if name in ("float64", "complex64", "complex128", "bfloat16"):
+        raise TypeError(f"{where}: argument 'x': {name} is not supported by the reduction kernels "
+                        "(float32, float16 and integers are)")
+    if name == "bool" or name in _INT_KINDS:
+        result = x.dtype
+        if kind in ("sum", "prod") and (name == "bool" or name.startswith("int")):
+            result = _npurt.int64
+        elif kind in ("sum", "prod"):
+            result = _npurt.uint64
+        return _astype(x, _npurt.int32, where), (dtype if dtype is not None else result)
+    return x, (dtype if dtype is not None else x.dtype)
+
+
+def _finish(y, result, where):
+    return y if str(y.dtype) == str(result) else _astype(y, result, where)
+
+
+def _numeric(kind):
+    where = f"npurt.{kind}"
+
+    def reduce(x, /, *, axis=None, keepdims=False, dtype=None):
+        if kind in ("max", "min") and dtype is not None:
+            raise TypeError(f"{where}: unexpected keyword argument 'dtype'")
+        src, result = _numeric_input(x, kind, dtype, where)
+        y = _reduce(kind, src, axis, keepdims, result, where)
+        return _finish(y, result, where)
+
+    reduce.__name__ = reduce.__qualname__ = kind
+    reduce.__doc__ = (f"{kind} of x over axis (None: all, int or tuple), keepdims, on the device "
+                      "(kernels/reduction).")
+    return reduce
+
+
+sum = _numeric("sum")
+prod = _numeric("prod")
+max = _numeric("max")
+min = _numeric("min")
+
+
+def mean(x, /, *, axis=None, keepdims=False):
+    where = "npurt.mean"
+    name = str(x.dtype)
+    if name not in ("float32", "float16"):
+        if name in ("float64", "complex64", "complex128", "bfloat16"):
+            raise TypeError(f"{where}: argument 'x': {name} is not supported by the reduction kernels")
+        x = _astype(x, _npurt.float32, where)
+    return _reduce("mean", x, axis, keepdims, None, where)
+
+
+def _truth(x, where):
+    if str(x.dtype) == "bool":
+        return x
+    import npurt
+    not_equal = getattr(npurt, "not_equal", None)
+    if not_equal is None:
+        raise TypeError(f"{where}: argument 'x': {x.dtype} input needs the elementwise not_equal kernel, which "
+                        "this build lacks; pass a bool array")
+    return not_equal(x, 0)
+
+
+def any(x, /, *, axis=None, keepdims=False):
+    return _reduce("any", _truth(x, "npurt.any"), axis, keepdims, None, "npurt.any")
+
+
+def all(x, /, *, axis=None, keepdims=False):
+    return _reduce("all", _truth(x, "npurt.all"), axis, keepdims, None, "npurt.all")
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    where = "npurt.count_nonzero"
+    y = _reduce("sum", _astype(_truth(x, where), _npurt.int32, where), axis, keepdims, None, where)
+    return _astype(y, _npurt.int64, where)
+
+
+def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    """sum((x - mean)**2) / (N - correction), with elementwise kernels of the namespace."""
+    import npurt
+    where = "npurt.var"
+    m = mean(x, axis=axis, keepdims=True)
+    x = _astype(x, m.dtype, where)
+    d = npurt.subtract(x, m)
+    n = x.size // builtins.max(1, m.size) if x.ndim else 1
+    ss = sum(npurt.multiply(d, d), axis=axis, keepdims=keepdims)
+    denom = n - correction
+    return npurt.multiply(ss, float("nan") if denom <= 0 else 1.0 / denom)
+
+
+def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    import npurt
+    return npurt.sqrt(var(x, axis=axis, correction=correction, keepdims=keepdims))
+
+
+def install(cls=_npurt.ndarray):
+    """x.sum(), x.max(), ... as methods (numpy style)."""
+    for f in (sum, prod, max, min, mean, any, all, var, std):
+        setattr(cls, f.__name__, f)
+
+
+install()
