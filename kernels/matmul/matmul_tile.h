@@ -8,8 +8,9 @@
 // the current step's LoadData/Mmad on hardware (queue hand-offs are the syncs).
 // Layouts: aicore/cube.h. Invariants (the host tiling guarantees them):
 // m, n <= the buffers' capacity (maxM / maxN rounded to 16), kStep a multiple
-// of 16, every L0 operand within L0A/L0B/L0C of the profile, B transposed
-// (b is [n, K]) or T a 2-byte type (LoadData transposes only 16x16 fractals).
+// of 16, every L0 operand within L0A/L0B/L0C of the profile. A non-transposed
+// B goes through a transposing load: LoadData(ifTranspose) for 2-byte types,
+// 16-column slabs + LoadDataWithTranspose for float.
 #pragma once
 
 #include <cstdint>
@@ -110,13 +111,25 @@ class CubeTile {
   __aicore__ void LoadB(const AscendC::GlobalTensor<T>& b, uint32_t ldb, bool transB, uint32_t n,
                         uint32_t n16, uint32_t kc) {
     AscendC::LocalTensor<T> b1 = qB1_.template AllocTensor<T>();
+    const bool slabs = !transB && sizeof(T) == 4;
     if (transB) Nd2Nz(b1, b, ldb, n, kc);  // [n, kc]: already n-major fractals
+    else if (slabs) Nd2NzSlabs(b1, b, ldb, n, kc);
     else Nd2Nz(b1, b, ldb, kc, n);         // [kc, n]: column blocks of 16 n, k16 rows
     qB1_.EnQue(b1);
     b1 = qB1_.template DeQue<T>();
     AscendC::LocalTensor<T> b2 = qB2_.template AllocTensor<T>();
     const uint32_t nb = n16 / 16, kb = CeilDiv(kc, C0);
-    for (uint32_t i = 0; i < kb; ++i) {
+    if (slabs) {
+      for (uint32_t i = 0; i < CeilDiv(kc, 16); ++i) {  // 16 x 16 squares -> two 16 x 8 fractals
+        AscendC::LoadData2dTransposeParams tp;
+        tp.startIndex = static_cast<uint16_t>(2 * i);
+        tp.repeatTimes = static_cast<uint8_t>(nb);
+        tp.srcStride = static_cast<uint16_t>(Round16(kc) / 8);
+        tp.dstFracGap = static_cast<uint16_t>(nb - 1);
+        AscendC::LoadDataWithTranspose(b2[2 * i * nb * 16 * C0], b1, tp);
+      }
+    }
+    for (uint32_t i = 0; !slabs && i < kb; ++i) {
       AscendC::LoadData2dParams lp;
       lp.repeatTimes = static_cast<uint8_t>(nb);
       if (transB) {  // fractal (kb, nb) at kb * nb16 + nb in both layouts
@@ -131,6 +144,20 @@ class CubeTile {
     }
     qB1_.FreeTensor(b1);
     qB2_.EnQue(b2);
+  }
+
+  // 4-byte [kc, n] -> 16-column slabs, each a row-major [k16][16] block
+  // (the form LoadDataWithTranspose takes); the last slab may be narrower.
+  static __aicore__ void Nd2NzSlabs(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
+                                    uint32_t ld, uint32_t n, uint32_t kc) {
+    const uint32_t full = n / 16, tail = n % 16, slab = Round16(kc) * 16;
+    AscendC::Nd2NzParams p(static_cast<uint16_t>(full), static_cast<uint16_t>(kc), 16, 16,
+                           static_cast<uint16_t>(ld), 1, 2, static_cast<uint16_t>(slab));
+    if (full > 0) AscendC::DataCopy(dst, src, p);
+    if (tail == 0) return;
+    p.ndNum = 1;
+    p.dValue = static_cast<uint16_t>(tail);
+    AscendC::DataCopy(dst[full * slab], src[full * 16], p);
   }
 
   CubeTileShape s_{};

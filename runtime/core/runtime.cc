@@ -61,7 +61,8 @@ DeviceContextImpl::DeviceContextImpl(Device device, Backend* backend, int backen
       if (!pool->find_allocation(p, &base, &size)) return false;
       r->begin = reinterpret_cast<uintptr_t>(base);
       r->end = r->begin + size;
-      r->what = "allocation of " + std::to_string(size) + " bytes";
+      // r->what stays empty: the sim stream names the region ("arg 1") or, only
+      // when reporting a failure, describes it; resolving runs on every launch.
       return true;
     });
   }

@@ -14,8 +14,8 @@
 //     the consumer asks for max_version >= (1, 0), legacy ones otherwise. Other
 //     backends refuse (their memory is not host-addressable).
 //   - import: CPU tensors become sim tensors wrapping the producer's memory
-//     (Storage::wrap_external) when the memory is writable and 32-byte aligned
-//     (the DataCopy rule kernels obey); otherwise, or with copy=True, the data
+//     (Storage::wrap_external) when the memory is writable and aligned to the
+//     element size (DataCopy's GM rule); otherwise, or with copy=True, the data
 //     is copied into a pool allocation on the device.
 // The DLPack ABI structs are declared here (the header is not vendored); they
 // follow dlpack.h v1.0 exactly.
@@ -73,9 +73,15 @@ constexpr uint8_t kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLCompl
 
 // ---- views -------------------------------------------------------------------
 
-Tensor make_view(const Tensor& x, const Dims& shape, const Dims& strides, int64_t offset) {
+Dims int_sequence(nb::handle seq) {
+  Dims out;
+  for (nb::handle v : seq) out.push_back(nb::cast<int64_t>(v));
+  return out;
+}
+
+Tensor make_view(const Tensor& x, nb::handle shape, nb::handle strides, int64_t offset) {
   const int64_t item = static_cast<int64_t>(x.itemsize());
-  return x.view(shape, strides, x.byte_offset() + offset * item);
+  return x.view(shape_arg(shape, "npurt._view"), int_sequence(strides), x.byte_offset() + offset * item);
 }
 
 nb::tuple dims_tuple(const Dims& d) {
@@ -258,12 +264,12 @@ Tensor wrap_dl(const DLTensor& dl, std::shared_ptr<Imported> owner, bool read_on
   const size_t nbytes = empty ? 0 : static_cast<size_t>((hi - lo + 1) * item);
   const bool force_copy = !copy.is_none() && PyObject_IsTrue(copy.ptr());
   const bool never_copy = !copy.is_none() && !PyObject_IsTrue(copy.ptr());
-  const bool aligned = reinterpret_cast<uintptr_t>(first) % 32 == 0;
+  const bool aligned = reinterpret_cast<uintptr_t>(first) % static_cast<uintptr_t>(item < 8 ? item : 8) == 0;
   if (never_copy && (read_only || !aligned)) {
     throw nb::buffer_error(read_only ? "npurt.from_dlpack: argument 'copy': copy=False but the producer's memory is "
                                        "read-only (device kernels may write to imported arrays)"
                                      : "npurt.from_dlpack: argument 'copy': copy=False but the memory is not "
-                                       "32-byte aligned, which device DataCopy requires");
+                                       "aligned to the element size, which device DataCopy requires");
   }
   Device dev = stream.device();
   auto storage = Storage::wrap_external(dev, empty ? nullptr : first, nbytes, std::move(owner), stream);

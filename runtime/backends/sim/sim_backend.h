@@ -28,8 +28,10 @@
 
 namespace npurt::sim {
 
-// Finds the allocation containing [ptr, ptr+1): its base and size in bytes and
-// a short description. Returns false when ptr is in no known region.
+// Finds the allocation containing [ptr, ptr+1): its base and size in bytes
+// (region->what may be left empty: it runs per launch, so callers name the
+// region and describe it only in error messages). Returns false when ptr is in
+// no known region.
 using GmResolver = std::function<bool(const void* ptr, GmRegion* region)>;
 
 class SimBackend final : public Backend {

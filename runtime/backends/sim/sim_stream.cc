@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <iterator>
 #include <mutex>
 #include <sstream>
 
@@ -20,7 +21,7 @@ namespace {
 // A queued command plus what was resolved at submit time.
 struct Item {
   Command cmd;
-  std::unique_ptr<AicoreLaunch> launch;  // kLaunch: regions resolved at submit
+  AicoreLaunch launch;                   // kLaunch: regions resolved at submit (inline: no extra allocation)
   Status pre_error;                      // resolution failed: recorded when the item runs
 };
 
@@ -46,6 +47,7 @@ struct SimStream::State {
   bool parked = false;              // guarded by mu
   bool stop = false;                // guarded by mu
   Status error;                     // guarded by mu
+  std::atomic<bool> has_error{false};  // error is set; lets synchronize skip mu when clean
   std::string name;                 // guarded by mu
   std::atomic<uint64_t> submitted{0};
   std::atomic<uint64_t> completed{0};
@@ -70,27 +72,39 @@ Status SimStream::State::resolve_range(const void* p, size_t bytes, const char* 
   if (b + bytes > r.end)
     return Status(StatusCode::kInvalidArgument,
                   std::string(what) + " " + hex(p) + " + " + std::to_string(bytes) + " bytes overruns its allocation (" +
-                      r.what + ", " + std::to_string(r.end - r.begin) + " bytes at " +
+                      (r.what.empty() ? "allocation of " + std::to_string(r.end - r.begin) + " bytes" : r.what) +
+                      ", " + std::to_string(r.end - r.begin) + " bytes at " +
                       hex(reinterpret_cast<const void*>(r.begin)) + ")");
   if (region) *region = r;
   return Status();
 }
 
+// Region names of the first launch arguments: short literals fit std::string's
+// inline buffer, so naming a region costs no allocation and no formatting.
+std::string arg_region_name(size_t i) {
+  static const char* const kNames[] = {"arg 0", "arg 1", "arg 2",  "arg 3",  "arg 4",  "arg 5",
+                                       "arg 6", "arg 7", "arg 8",  "arg 9",  "arg 10", "arg 11",
+                                       "arg 12", "arg 13", "arg 14", "arg 15"};
+  return i < std::size(kNames) ? std::string(kNames[i]) : "arg " + std::to_string(i);
+}
+
+// Runs on the enqueuing thread for every launch: strings are built only when
+// resolution fails (the dispatch hot path budget is ~1 us in total).
 Status SimStream::State::prepare_launch(Item& item) {
   const KernelLaunch& kl = *item.cmd.launch;
-  auto launch = std::make_unique<AicoreLaunch>();
+  AicoreLaunch* launch = &item.launch;
   launch->launch = &kl;
   launch->profile = &backend->profile(device);
+  launch->regions.reserve(kl.args.size() + 2);  // one allocation: args + workspace + tiling
   for (size_t i = 0; i < kl.args.size(); ++i) {
     if (i < 64 && (kl.scalar_arg_mask >> i) & 1u) continue;
     if (!kl.args[i]) continue;  // absent optional input
     GmRegion r;
-    std::string what = "argument " + std::to_string(i);
     if (!backend->resolve(device, kl.args[i], &r))
       return Status(StatusCode::kKernelFault,
-                    what + " (" + hex(kl.args[i]) + ") is not a device allocation of sim:" +
+                    "argument " + std::to_string(i) + " (" + hex(kl.args[i]) + ") is not a device allocation of sim:" +
                         std::to_string(device) + " (args not allocated by the npurt pool)");
-    r.what = "arg " + std::to_string(i);
+    r.what = arg_region_name(i);
     launch->regions.push_back(std::move(r));
   }
   if (kl.workspace) {
@@ -107,7 +121,6 @@ Status SimStream::State::prepare_launch(Item& item) {
     r.what = "tiling";
     launch->regions.push_back(std::move(r));
   }
-  item.launch = std::move(launch);
   return Status();
 }
 
@@ -157,7 +170,7 @@ Status SimStream::State::execute(Item& item) {
       if (c.bytes) parallel_memset(c.dst, c.memset_value, c.bytes);
       return Status();
     case Command::Kind::kLaunch:
-      return run_aicore_kernel(*item.launch);
+      return run_aicore_kernel(item.launch);
     case Command::Kind::kHostFunc:
       return capture_status(c.host_fn);
     case Command::Kind::kEventRecord: {
@@ -181,6 +194,7 @@ void SimStream::State::record_failure(const Item& item, const Status& st) {
   if (!error.is_ok()) return;  // the first failure wins
   std::string prefix = name.empty() ? "stream on sim:" + std::to_string(device) : name;
   error = Status(st.code(), prefix + ": " + item.cmd.describe() + ": " + st.message());
+  has_error.store(true, std::memory_order_release);
 }
 
 void SimStream::State::run() {
@@ -269,10 +283,14 @@ Status SimStream::synchronize() {
     s.done_cv.wait(lk, done);
     s.waiters.fetch_sub(1);
   } else {
+    // The failure of a finished command is published before completed is
+    // bumped, so a clean stream needs no lock (the worker may be holding it).
+    if (!s.has_error.load(std::memory_order_acquire)) return Status();
     lk.lock();
   }
   Status err = std::move(s.error);
   s.error = Status();
+  s.has_error.store(false, std::memory_order_relaxed);
   return err;
 }
 
@@ -282,6 +300,7 @@ bool SimStream::query(Status* error) {
   std::lock_guard<std::mutex> lk(s.mu);
   if (error) *error = std::move(s.error);
   s.error = Status();
+  s.has_error.store(false, std::memory_order_relaxed);
   return idle;
 }
 

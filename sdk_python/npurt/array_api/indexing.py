@@ -111,6 +111,8 @@ def basic_view(x, key, where=_GET):
             raise IndexError(f"{where}: argument 'key': index {i} is out of bounds for axis {dim} with size {n}")
         offset += (i + n if i < 0 else i) * strides[dim]
         dim += 1
+    if 0 in out_shape:
+        offset = 0  # an empty view addresses nothing; keep it inside the storage
     return view_of(x, out_shape, out_strides, offset)
 
 
@@ -234,8 +236,19 @@ def _scalar(x, where):
 
 
 def item(x, *args):
+    where = "npurt.ndarray.item"
+    if len(args) == 1 and x.ndim != 1:  # a flat (C-order) index, like numpy
+        flat = operator.index(args[0])
+        if not -x.size <= flat < x.size:
+            raise IndexError(f"{where}: argument 'args': index {flat} is out of bounds for size {x.size}")
+        flat %= x.size
+        index = []
+        for n in reversed(x.shape):
+            flat, i = divmod(flat, n)
+            index.append(i)
+        args = tuple(reversed(index))
     if args:
-        return basic_view(x, args if len(args) > 1 else args[0], "npurt.ndarray.item").numpy().item()
+        return basic_view(x, args if len(args) > 1 else args[0], where).numpy().item()
     if x.size != 1:
         raise ValueError(f"npurt.ndarray.item: can only convert an array of size 1 to a Python scalar "
                          f"(size {x.size})")

@@ -95,11 +95,12 @@ void run_tile(npurt::SimKernelEntry entry, uint32_t m, uint32_t n, uint32_t K, u
 
 const npurt::SimCheckLevel kLevels[] = {kOff, kBasic, kFull};
 
-TEST(Cube, Fp32TransposedBAgainstReference) {
+TEST(Cube, Fp32BothLayoutsAgainstReference) {
   for (auto level : kLevels)
+    for (bool transB : {false, true})
     for (auto [m, n, K] : {std::tuple{1u, 1u, 1u}, {16u, 16u, 8u}, {17u, 33u, 9u}, {63u, 65u, 130u},
                            {128u, 128u, 128u}, {5u, 100u, 300u}})
-      run_tile<float, float>(NPURT_SIM_ENTRY(tile_f32), m, n, K, 128, true, level, m * 7 + K);
+      run_tile<float, float>(NPURT_SIM_ENTRY(tile_f32), m, n, K, 128, transB, level, m * 7 + K);
 }
 
 TEST(Cube, HalfAndBf16BothLayoutsAgainstReference) {

@@ -25,7 +25,7 @@ void tile8(float* c, uint64_t panel_c, const float* a, uint32_t lda, const float
     __m512 bv[NP];
     for (int p = 0; p < NP; ++p) bv[p] = _mm512_loadu_ps(b + p * panel_b + uint64_t{kk} * 16);
     for (int r = 0; r < 8; ++r) {
-      __m512 av = _mm512_set1_ps(a[uint64_t{r} * lda + kk]);
+      __m512 av = _mm512_set1_ps(a[static_cast<uint64_t>(r) * lda + kk]);
       for (int p = 0; p < NP; ++p) acc[r][p] = _mm512_fmadd_ps(av, bv[p], acc[r][p]);
     }
   }

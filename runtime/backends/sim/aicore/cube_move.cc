@@ -21,8 +21,12 @@ void check_nd2nz_params(const AscendC::Nd2NzParams& p, uint32_t c0) {
                 "srcDValue " + std::to_string(p.srcDValue) + " is smaller than dValue " +
                     std::to_string(p.dValue));
   if (p.dstNzNStride == 0) raise_fault(Diag::kParam, api, "dstNzNStride must be >= 1");
+  // Column blocks either follow each other (each spans all rows) or interleave
+  // inside one row stride (dstNzNStride >= blocks * dstNzC0Stride).
   const uint32_t rows_span = (uint32_t{p.nValue} - 1) * p.dstNzNStride + 1;
-  if (ceil_div(p.dValue, c0) > 1 && p.dstNzC0Stride < rows_span)
+  const uint32_t db = ceil_div(p.dValue, c0);
+  const bool interleaved = p.dstNzC0Stride >= 1 && p.dstNzNStride >= db * p.dstNzC0Stride;
+  if (db > 1 && p.dstNzC0Stride < rows_span && !interleaved)
     raise_fault(Diag::kParam, api,
                 "dstNzC0Stride " + std::to_string(p.dstNzC0Stride) +
                     " makes column blocks overlap (rows span " + std::to_string(rows_span) + ")");
@@ -90,6 +94,33 @@ void cube_load_2d(CoreContext* c, const LocalRef& dst, const LocalRef& src, uint
     auto* out = reinterpret_cast<uint16_t*>(d);
     for (int r = 0; r < 16; ++r)
       for (int q = 0; q < 16; ++q) out[q * 16 + r] = tmp[r * 16 + q];
+  }
+}
+
+void cube_load_transpose_b32(CoreContext* c, const LocalRef& dst, const LocalRef& src, uint32_t elem,
+                             const AscendC::LoadData2dTransposeParams& p) {
+  const char* api = "LoadDataWithTranspose";
+  if (p.repeatTimes == 0) return;
+  if (checks_on(c)) {
+    if (elem != 4)
+      raise_fault(Diag::kParam, api,
+                  "the simulated LoadDataWithTranspose handles 4-byte types; use LoadData with "
+                  "ifTranspose for 2-byte types");
+    uint64_t src_end = (uint64_t{p.startIndex} + (uint64_t{p.repeatTimes} - 1) * p.srcStride + 2) * kFractalBytes;
+    check_local(c, src, 0, src_end,
+                AccessSpec{api, Access::kRead, Pipe::MTE1, 32, pool_bit(Pool::kL1)});
+    uint64_t dst_end = ((uint64_t{p.repeatTimes} - 1) * (1 + uint64_t{p.dstGap}) + 2 + p.dstFracGap) * kFractalBytes;
+    check_local(c, dst, 0, dst_end,
+                AccessSpec{api, Access::kWrite, Pipe::MTE1, 512,
+                           static_cast<uint8_t>(pool_bit(Pool::kL0A) | pool_bit(Pool::kL0B))});
+  }
+  for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+    uint32_t sq[256];
+    std::memcpy(sq, src.ptr + (uint64_t{p.startIndex} + uint64_t{i} * p.srcStride) * kFractalBytes, sizeof sq);
+    auto* lo = reinterpret_cast<uint32_t*>(dst.ptr + uint64_t{i} * (1 + p.dstGap) * kFractalBytes);
+    auto* hi = lo + (1 + uint64_t{p.dstFracGap}) * (kFractalBytes / 4);
+    for (int r = 0; r < 16; ++r)      // row r of the transpose = column r of the square
+      for (int q = 0; q < 16; ++q) (q < 8 ? lo : hi)[r * 8 + q % 8] = sq[q * 16 + r];
   }
 }
 

@@ -54,26 +54,29 @@ void check_gm_bounds(CoreContext* c, const GmRef& g, const uint8_t* p, uint64_t 
   const bool rd = a == Access::kRead;
   const Diag code = rd ? Diag::kGmRead : Diag::kGmWrite;
   const uintptr_t b = reinterpret_cast<uintptr_t>(p);
-  const std::string what = std::string(rd ? "GM read" : "GM write") + " of " +
-                           std::to_string(bytes) + " B at " + gm_where(v, b);
+  // Built only on a fault: this runs for every DataCopy of every block.
+  auto what = [&] {
+    return std::string(rd ? "GM read" : "GM write") + " of " + std::to_string(bytes) + " B at " +
+           gm_where(v, b);
+  };
   if (g.region_end == 0)
     raise_fault(code, api,
-                what + ": the tensor's buffer " + hex(reinterpret_cast<uintptr_t>(g.ptr)) +
+                what() + ": the tensor's buffer " + hex(reinterpret_cast<uintptr_t>(g.ptr)) +
                     " is not inside any GM allocation of the launch (regions: " +
                     region_list(v) + ")");
   const GmRegion* r = find_region(v, g.region_begin);
   if (b < g.region_begin || b > g.region_end || bytes > g.region_end - b)
     raise_fault(code, api,
-                what + " runs outside its allocation '" + (r ? r->what : "?") + "' of " +
+                what() + " runs outside its allocation '" + (r ? r->what : "?") + "' of " +
                     std::to_string(g.region_end - g.region_begin) + " B (access ends at +" +
                     std::to_string(int64_t(b - g.region_begin) + int64_t(bytes)) + ")");
   if (g.limit != nullptr && (p > g.limit || bytes > uint64_t(g.limit - p)))
     raise_fault(code, api,
-                what + " runs past the SetGlobalBuffer size (buffer ends at " +
+                what() + " runs past the SetGlobalBuffer size (buffer ends at " +
                     gm_where(v, reinterpret_cast<uintptr_t>(g.limit)) + ")");
   if ((b & (align - 1)) != 0)
     raise_fault(rd ? Diag::kRead4 : Diag::kWrite4, api,
-                what + ": GM address is not aligned to the element size " + std::to_string(align));
+                what() + ": GM address is not aligned to the element size " + std::to_string(align));
 }
 
 void log_gm_write(CoreContext* c, const uint8_t* p, uint64_t bytes) {

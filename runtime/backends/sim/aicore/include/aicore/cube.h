@@ -71,6 +71,21 @@ struct LoadData2dParams {
   uint8_t addrMode = 0;
 };
 
+// LoadDataWithTranspose for 4-byte types: repeat i reads the 16 x 16 square
+// stored row-major as two consecutive fractals (1024 B) at source fractal
+// startIndex + i * srcStride, and writes its transpose as two 16 x 8 fractals:
+// columns 0..7 of the transpose at destination fractal i * (1 + dstGap),
+// columns 8..15 at that + 1 + dstFracGap. (An L1 square in this form comes
+// from Nd2Nz with dstNzC0Stride = 1, dstNzNStride = 2 and 16-column slabs.)
+struct LoadData2dTransposeParams {
+  uint16_t startIndex = 0;
+  uint8_t repeatTimes = 1;
+  uint16_t srcStride = 2;   // fractals
+  uint16_t dstGap = 0;      // fractals
+  uint16_t dstFracGap = 0;  // fractals between the two halves of one repeat
+  uint8_t addrMode = 0;
+};
+
 struct MmadParams {
   uint16_t m = 0;
   uint16_t n = 0;
@@ -128,6 +143,8 @@ void cube_nd2nz(CoreContext* c, const LocalRef& dst, const GmRef& src, uint32_t 
                 const AscendC::Nd2NzParams& p);
 void cube_load_2d(CoreContext* c, const LocalRef& dst, const LocalRef& src, uint32_t elem,
                   const AscendC::LoadData2dParams& p);
+void cube_load_transpose_b32(CoreContext* c, const LocalRef& dst, const LocalRef& src, uint32_t elem,
+                             const AscendC::LoadData2dTransposeParams& p);
 void cube_mmad(CoreContext* c, const LocalRef& dst, const LocalRef& a, const LocalRef& b,
                CubeType type, const AscendC::MmadParams& p);
 void cube_fixpipe(CoreContext* c, const GmRef& dst, const LocalRef& src, CubeType out,
@@ -148,6 +165,13 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
 template <class T>
 void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dParams& p) {
   npurt::sim::cube_load_2d(npurt::sim::core(), dst.npurt_ref(), src.npurt_ref(), sizeof(T), p);
+}
+
+// L1 -> L0A/L0B, 16 x 16 squares of 4-byte elements transposed.
+template <class T>
+void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           const LoadData2dTransposeParams& p) {
+  npurt::sim::cube_load_transpose_b32(npurt::sim::core(), dst.npurt_ref(), src.npurt_ref(), sizeof(T), p);
 }
 
 // L0C (float) = / += L0A x L0B.
