@@ -136,7 +136,7 @@ OpDefBuilder make_astype_def() {
         "truncates (NaN -> 0, out of range saturates), int -> narrower int wraps, -> bool is x != 0.\n"
         "Reads any strides in place. Runs on the scalar unit (sim-only); nr.astype uses the vector\n"
         "`cast` kernel for the pairs it has.");
-  add_input(b, "x", ew::kAll, 0);
+  add_input(b, "x", (1u << static_cast<int>(DType::kComplex64)) - 1, 0);  // every real dtype and bool
   b.output("y")
       .attr("dtype", AttrType::kDType)
       .infer([](const OpContext& ctx) {

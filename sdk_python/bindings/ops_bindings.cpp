@@ -130,6 +130,10 @@ nb::object call_op(const OpFunction& f, nb::args args, nb::kwargs kwargs) {
   if (stream_h.is_valid() && !stream_h.is_none()) stream = nb::cast<Stream>(stream_h);
   dispatch(f.op, Span<const Tensor>(inputs, num_in), Span<const AttrValue>(attrs.data(), attrs.size()), stream,
            Span<Tensor>(outputs, num_out));
+  // out= given as one array: return that very object, as numpy does (and skip
+  // wrapping the same tensor in a new Python object on the hot path).
+  if (num_out == 1 && out.is_valid() && !out.is_none() && !PyTuple_Check(out.ptr()) && !PyList_Check(out.ptr()))
+    return nb::borrow(out);
   if (num_out == 1) return nb::cast(std::move(outputs[0]));
   nb::list result;
   for (size_t i = 0; i < num_out; ++i) result.append(nb::cast(std::move(outputs[i])));

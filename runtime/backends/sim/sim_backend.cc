@@ -137,13 +137,14 @@ void SimBackend::set_resolver(int device, GmResolver resolver) {
   d.resolver = std::move(r);
 }
 
+std::shared_ptr<const GmResolver> SimBackend::resolver(int device) const {
+  DeviceState& d = state(device, "npurt.sim.resolver");
+  std::lock_guard<std::mutex> lk(resolver_mu_);
+  return d.resolver;
+}
+
 bool SimBackend::resolve(int device, const void* ptr, GmRegion* region) const {
-  DeviceState& d = state(device, "npurt.sim.resolve");
-  std::shared_ptr<const GmResolver> r;
-  {
-    std::lock_guard<std::mutex> lk(resolver_mu_);
-    r = d.resolver;
-  }
+  std::shared_ptr<const GmResolver> r = resolver(device);
   return r && (*r)(ptr, region);
 }
 

@@ -58,6 +58,9 @@ class SimBackend final : public Backend {
   // GM region lookup for launches and copies on `device`.
   void set_resolver(int device, GmResolver resolver);
   bool resolve(int device, const void* ptr, GmRegion* region) const;
+  // The resolver itself (may be null), for resolving several pointers with one
+  // lookup: a launch resolves all its arguments on the enqueuing thread.
+  std::shared_ptr<const GmResolver> resolver(int device) const;
 
   uint64_t reserved(int device) const;  // bytes currently mapped for segments
 

@@ -96,11 +96,12 @@ Status SimStream::State::prepare_launch(Item& item) {
   launch->launch = &kl;
   launch->profile = &backend->profile(device);
   launch->regions.reserve(kl.args.size() + 2);  // one allocation: args + workspace + tiling
+  const std::shared_ptr<const GmResolver> resolver = backend->resolver(device);  // one lookup for all args
   for (size_t i = 0; i < kl.args.size(); ++i) {
     if (i < 64 && (kl.scalar_arg_mask >> i) & 1u) continue;
     if (!kl.args[i]) continue;  // absent optional input
     GmRegion r;
-    if (!backend->resolve(device, kl.args[i], &r))
+    if (!resolver || !(*resolver)(kl.args[i], &r))
       return Status(StatusCode::kKernelFault,
                     "argument " + std::to_string(i) + " (" + hex(kl.args[i]) + ") is not a device allocation of sim:" +
                         std::to_string(device) + " (args not allocated by the npurt pool)");

@@ -63,6 +63,7 @@ def test_out_and_errors():
     x = nr.asarray(a)
     out = nr.empty((8,), dtype=nr.float32)
     r = nr.ops.add(x, x, out=out)
+    assert r is out  # like numpy: out= returns the array it wrote
     np.testing.assert_array_equal(out.numpy(), a + a)
     np.testing.assert_array_equal(r.numpy(), a + a)
     with pytest.raises(nr.InvalidArgumentError, match=r"argument 'out\[0\] \('z'\)': shape \(4,\)"):
