@@ -27,5 +27,6 @@ extern "C" __global__ __aicore__ void npurt_ew_astype_kernel(GM_ADDR x, GM_ADDR 
 }
 
 namespace npurt::kernels::ew {
+extern const SimKernelEntry kAstypeEntry;  // external linkage: ew_ops.cc registers it
 const SimKernelEntry kAstypeEntry = NPURT_SIM_ENTRY(npurt_ew_astype_kernel);
 }

@@ -26,6 +26,7 @@ struct EwOpInfo {
 #define NPURT_EW_DEFINE(name, Op, arity, doc)                                                     \
   NPURT_EW_ENTRY##arity(npurt_ew_##name##_kernel, npurt::kernels::ew::Op)                         \
   namespace npurt::kernels::ew {                                                                  \
+  extern const EwOpInfo kInfo_##name; /* external linkage: ew_ops.cc reads it */                  \
   const EwOpInfo kInfo_##name = {NPURT_SIM_ENTRY(npurt_ew_##name##_kernel), arity, Op::kDTypes,   \
                                  Op::kVec, Op::kBoolOut, Op::kCondFirst};                         \
   }

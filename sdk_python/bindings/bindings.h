@@ -32,6 +32,7 @@ void bind_ndarray(nb::module_& m);   // ndarray.cpp
 void bind_creation(nb::module_& m);  // creation.cpp
 void bind_profiler(nb::module_& m);  // profiler_bindings.cpp (owner: tools)
 void bind_ops(nb::module_& m);       // ops_bindings.cpp (owner: registry)
+void bind_graphs(nb::module_& m);    // graph_bindings.cpp (owner: graphs)
 void bind_views(nb::module_& m);     // view_bindings.cpp (owner: arrays-structure)
 
 // ---- dtypes (dtypes.cpp) -------------------------------------------------

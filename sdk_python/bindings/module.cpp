@@ -18,6 +18,7 @@ NB_MODULE(_npurt, m) {
   bind_creation(m);
   bind_profiler(m);
   bind_ops(m);
+  bind_graphs(m);
   bind_views(m);
   m.attr("__runtime_version__") = npurt::version();
 }

@@ -81,4 +81,13 @@ from .profiler import profile  # noqa: E402
 from . import ops  # noqa: E402
 from .ops import load_library  # noqa: E402
 
+# Stream graphs (owner: graphs): nr.Graph capture/replay, nr.graphed.
+from .graphs import Graph, graphed, graph_pool_handle, is_capturing, exchange_thread_capture_mode  # noqa: E402
+
 profiler.install_from_env()  # NPURT_PROFILE=trace.json profiles the whole run
+
+# The array API namespace (owner: arrays-elementwise): dtype functions, elementwise
+# functions, operators on nr.ndarray, creation (sdk_python/npurt/array_api/).
+from . import array_api  # noqa: E402
+from .array_api import *  # noqa: E402,F401,F403
+from .array_api import __array_api_version__, __array_namespace_info__  # noqa: E402,F401

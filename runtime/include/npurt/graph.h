@@ -128,6 +128,8 @@ class Graph {
   // output). Every recorded pointer inside its bytes (launch arguments, copy and
   // memset endpoints) is patched at replay when the slot is rebound. Throws
   // InvalidArgument when no node uses the tensor. Returns the slot index.
+  // Caveat: a tensor allocated inside the capture may share its address with a
+  // temporary the capture freed earlier; rebinding it redirects that one too.
   uint32_t add_binding(const Tensor& captured);
   size_t num_bindings() const;
 

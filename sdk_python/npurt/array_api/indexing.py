@@ -20,7 +20,7 @@ import operator
 
 from .. import _npurt
 
-__all__ = ["getitem", "setitem", "view_of", "assign"]
+__all__ = ["getitem", "setitem", "view_of", "assign", "device_astype"]
 
 _GET = "npurt.ndarray.__getitem__"
 _SET = "npurt.ndarray.__setitem__"
@@ -131,18 +131,26 @@ def _device_value(value, dst, where):
     if isinstance(value, _npurt.ndarray):
         if value.device != dst.device:
             raise ValueError(f"{where}: argument 'value': it is on {value.device}, the array on {dst.device}")
-        if value.dtype == dst.dtype:
-            return value
-        astype = getattr(value, "astype", None)
-        if astype is not None:
-            return astype(dst.dtype)
-        from .. import ops
-        return ops.cast(value, dtype=dst.dtype)
+        return device_astype(value, dst.dtype, where)
     try:
         return _npurt.asarray(value, dst.dtype, stream=dst.stream)
     except (TypeError, ValueError, OverflowError) as e:
         raise ValueError(f"{where}: argument 'value': cannot convert {type(value).__name__} to "
                          f"{dst.dtype}: {e}") from None
+
+
+def device_astype(x, dtype, where):
+    """x converted to dtype on the device: the namespace's astype (elementwise
+    family, every pair) when present, else the `cast` op (vector Cast pairs)."""
+    if str(x.dtype) == str(dtype):
+        return x
+    import npurt
+    from .. import ops
+    astype = getattr(npurt, "astype", None)
+    try:
+        return astype(x, dtype) if astype is not None else ops.cast(x, dtype=dtype)
+    except (ValueError, TypeError, _npurt.NpurtError) as e:
+        raise TypeError(f"{where}: cannot convert {x.dtype} to {dtype} on the device: {e}") from None
 
 
 def _broadcast_view(src, shape, where):

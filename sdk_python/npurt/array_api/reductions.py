@@ -19,11 +19,11 @@ the argument (bad axis -> AxisError, bad dtype -> TypeError).
 import builtins
 
 from .. import _npurt
+from .indexing import device_astype
 from .manipulation import normalize_axes, permute_dims, reshape
 
 __all__ = ["sum", "prod", "max", "min", "mean", "any", "all", "var", "std", "count_nonzero"]
 
-_NATIVE = ("float32", "float16", "int32")
 _INT_KINDS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 
 
@@ -33,16 +33,7 @@ def _ops():
 
 
 def _astype(x, dtype, where):
-    """Device dtype conversion: the namespace's astype (elementwise family) or the cast op."""
-    if str(x.dtype) == str(dtype):
-        return x
-    astype = getattr(x, "astype", None)
-    try:
-        if astype is not None:
-            return astype(dtype)
-        return _ops().cast(x, dtype=dtype)
-    except (ValueError, TypeError, _npurt.NpurtError) as e:
-        raise TypeError(f"{where}: argument 'x': cannot convert {x.dtype} to {dtype} on the device: {e}") from None
+    return device_astype(x, dtype, f"{where}: argument 'x'")
 
 
 def _plan_axes(x, axis, where):
@@ -62,6 +53,25 @@ def _keepdims_shape(shape, axes):
     return tuple(1 if d in axes else n for d, n in enumerate(shape))
 
 
+_SPLIT_MIN = 1 << 18
+
+
+def _split_full_reduction(fn, view, kaxes):
+    """A reduction of a whole large array as two launches ([k, n/k] rows, then
+    the k partials), so that the first one spreads over the cores (one row
+    would run on one core). Every kind is associative, and the mean of k
+    equal-size row means is the mean. float16 keeps the single pass (its
+    partials would round to float16)."""
+    n = view.size
+    if len(kaxes) != view.ndim or n < _SPLIT_MIN or str(view.dtype) not in ("float32", "int32", "bool"):
+        return None
+    k = next((k for k in (64, 32, 16, 8) if n % k == 0), None)
+    if k is None:
+        return None
+    partials = fn(reshape(view, (k, n // k)), axis=[1], keepdims=False, dtype="")
+    return fn(partials, axis=[0], keepdims=False, dtype="")
+
+
 def _reduce(kind, x, axis, keepdims, out_dtype, where):
     if not isinstance(x, _npurt.ndarray):
         raise TypeError(f"{where}: argument 'x': expected an npurt.ndarray, got {type(x).__name__}")
@@ -70,8 +80,10 @@ def _reduce(kind, x, axis, keepdims, out_dtype, where):
     if axis is not None and not axes:  # axis=(): nothing is reduced
         return x.copy()
     fn = getattr(_ops(), "reduce_" + kind)
-    acc = out_dtype if out_dtype is not None and str(view.dtype) == "float16" and str(out_dtype) == "float32" else None
-    y = fn(view, axis=list(kaxes), keepdims=False, dtype="float32" if acc is not None else "")
+    wide = out_dtype is not None and str(view.dtype) == "float16" and str(out_dtype) == "float32"
+    y = _split_full_reduction(fn, view, kaxes) if not wide else None
+    if y is None:
+        y = fn(view, axis=list(kaxes), keepdims=False, dtype="float32" if wide else "")
     if keepdims:
         y = reshape(y, _keepdims_shape(x.shape, axes))
     elif tuple(y.shape) != kept_shape:

@@ -110,8 +110,19 @@ def test_non_contiguous_inputs_and_large():
     check(R.max(x.T, axis=0), host.T.max(axis=0), 0)
     check(R.sum(x), host.astype(np.float64).sum(), 1e-5, 1e-2)
     check(R.mean(x, axis=0), host.astype(np.float64).mean(axis=0), 1e-5, 1e-6)
-    big = data((1 << 20,), np.float32, 3)
-    check(R.sum(nr.asarray(big)), big.astype(np.float64).sum(), 1e-5, 1e-1)
+    big = data((1 << 20,), np.float32, 3)  # whole-array reductions this large take two launches
+    xb = nr.asarray(big)
+    check(R.sum(xb), big.astype(np.float64).sum(), 1e-5, 1e-1)
+    check(R.sum(M.reshape(xb, (512, 2048)), axis=(0, 1), keepdims=True),
+          big.reshape(512, 2048).astype(np.float64).sum(keepdims=True), 1e-5, 1e-1)
+    check(R.mean(xb[::-2]), big[::-2].astype(np.float64).mean(), 1e-5, 1e-6)
+    check(R.max(xb), big.max(), 0)
+    check(R.min(xb[1:]), big[1:].min(), 0)  # n - 1 is odd: one launch
+    ints = data((3 << 18,), np.int32, 4)
+    np.testing.assert_array_equal(R.sum(nr.asarray(ints)).numpy(), ints.sum())
+    flags = np.ones(1 << 18, bool)
+    flags[12345] = False
+    assert not R.all(nr.asarray(flags)).item() and R.any(nr.asarray(flags)).item()
 
 
 def test_nan_propagates_in_max_min_sum():

@@ -55,6 +55,17 @@ uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 uint32_t elem_size(CubeType t) { return t == CubeType::kF32 ? 4 : 2; }
 
+// fp16 -> fp32 through a table: the library is built without F16C, and a
+// software conversion per element would dominate Mmad.
+const float* half_table() {
+  static const std::vector<float> table = [] {
+    std::vector<float> t(65536);
+    for (uint32_t i = 0; i < 65536; ++i) t[i] = static_cast<float>(aicore::bits_half(static_cast<uint16_t>(i)));
+    return t;
+  }();
+  return table.data();
+}
+
 template <class T>
 float to_f32(T v) {
   return static_cast<float>(v);
@@ -62,6 +73,10 @@ float to_f32(T v) {
 template <>
 float to_f32<uint16_t>(uint16_t v) {  // bfloat16 bits
   return aicore::bf16_bits_to_float(v);
+}
+template <>
+float to_f32<_Float16>(_Float16 v) {
+  return half_table()[aicore::half_bits(v)];
 }
 
 // A (Zz, C0 columns per fractal) -> ap[m16][k], rows >= m are zero.

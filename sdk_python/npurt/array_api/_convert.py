@@ -1,0 +1,82 @@
+"""Operand conversion shared by the elementwise functions and the operators:
+Python scalars become cached 0-d device constants (made once by the `fill`
+kernel, then broadcast by the elementwise kernels: never materialised at the
+operand's shape), arrays are promoted with the `cast`/`astype` kernels.
+"""
+import builtins
+
+from .. import _npurt
+from .. import ops as _ops
+from . import _dtypes
+
+ndarray = _npurt.ndarray
+_constants = {}
+
+# Pairs the vector `cast` kernel has (docs/custom-ops.md); the rest go through `astype`.
+_VECTOR_CAST = {("float32", "float16"), ("float16", "float32"), ("float32", "bfloat16"), ("bfloat16", "float32"),
+                ("float32", "int32"), ("int32", "float32"), ("float32", "int16"), ("int16", "float32"),
+                ("float32", "int64"), ("float16", "int32"), ("float16", "int16"), ("float16", "int8"),
+                ("float16", "uint8"), ("int16", "float16"), ("int8", "float16"), ("uint8", "float16"),
+                ("bfloat16", "int32"), ("int32", "int64")}
+
+
+def cast(x, dt):
+    if x.dtype == dt:
+        return x
+    if (x.dtype.name, dt.name) in _VECTOR_CAST and x.is_contiguous:
+        return _ops.cast(x, dtype=dt)
+    return _ops.astype(x, dtype=dt)
+
+
+def _check_range(value, dt, where):
+    if isinstance(value, builtins.bool) or not isinstance(value, int):
+        return
+    k = _dtypes.kind(dt)
+    if k in "iu":
+        info = _dtypes.iinfo(dt)
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"{where}: Python int {value} is out of range for {dt}")
+
+
+def constant(value, dt, where):
+    """A cached 0-d device array holding `value` converted to dt."""
+    key = (type(value), value, dt.name)
+    c = _constants.get(key)
+    if c is None:
+        _check_range(value, dt, where)
+        if _dtypes.kind(dt) == "c":
+            raise TypeError(f"{where}: complex operands are not supported yet")
+        c = _ops.fill(shape=(), dtype=dt, value=float(value))
+        c.stream.synchronize()  # usable from any stream from now on
+        if len(_constants) > 1024:
+            _constants.clear()
+        _constants[key] = c
+    return c
+
+
+def operands(where, x1, x2):
+    """Promotes (array|scalar, array|scalar) to two arrays of one dtype."""
+    a_arr, b_arr = isinstance(x1, ndarray), isinstance(x2, ndarray)
+    if a_arr and b_arr:
+        if x1.dtype == x2.dtype:
+            return x1, x2
+        dt = _dtypes.promote(x1.dtype, x2.dtype, where)
+        return cast(x1, dt), cast(x2, dt)
+    if a_arr and isinstance(x2, (builtins.bool, int, float)):
+        dt = _dtypes.scalar_result(x1.dtype, x2, where)
+        return cast(x1, dt), constant(x2, dt, where)
+    if b_arr and isinstance(x1, (builtins.bool, int, float)):
+        dt = _dtypes.scalar_result(x2.dtype, x1, where)
+        return constant(x1, dt, where), cast(x2, dt)
+    bad, arg = (x1, "x1") if not a_arr else (x2, "x2")
+    if not (a_arr or b_arr):
+        raise TypeError(f"{where}: at least one argument must be an npurt.ndarray, got "
+                        f"{type(x1).__name__} and {type(x2).__name__}")
+    raise TypeError(f"{where}: argument '{arg}': expected an npurt.ndarray or a Python scalar, got "
+                    f"{type(bad).__name__}")
+
+
+def array(where, x, arg="x"):
+    if not isinstance(x, ndarray):
+        raise TypeError(f"{where}: argument '{arg}': expected an npurt.ndarray, got {type(x).__name__}")
+    return x

@@ -1,0 +1,120 @@
+"""The standard's elementwise functions over the registered elementwise
+kernels (kernels/elementwise/): promotion here, broadcasting and strides in
+the kernel. Errors from the kernel's checks are re-raised under the public
+name ("npurt.add: argument 'x2': shapes (2,) and (3,) cannot be broadcast ...").
+"""
+from .. import ops as _ops
+from . import _convert, _dtypes
+
+_UNARY_FLOAT = "exp log sqrt reciprocal sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh " \
+               "expm1 log1p log2 log10".split()
+_UNARY_SAME = "negative abs square sign".split()           # any numeric dtype, result of the same dtype
+_UNARY_ROUNDING = "ceil floor trunc round".split()          # identity on integers
+_UNARY_PREDICATE = "isnan isinf isfinite signbit logical_not".split()
+_BINARY_SAME = "subtract multiply maximum minimum floor_divide remainder pow bitwise_and bitwise_or " \
+               "bitwise_xor bitwise_left_shift bitwise_right_shift".split()
+_BINARY_FLOAT = "divide atan2 hypot copysign logaddexp nextafter".split()
+_COMPARE = "equal not_equal less less_equal greater greater_equal logical_and logical_or logical_xor".split()
+_KERNEL_NAME = {"add": "add_broadcast"}
+
+
+def _public_error(e, kernel, name):
+    msg = str(e).replace(f"npurt.ops.{kernel}", f"npurt.{name}")
+    return type(e)(msg)
+
+
+def _run(name, kernel, *args):
+    try:
+        return _ops.get(kernel)(*args)
+    except (ValueError, TypeError) as e:
+        raise _public_error(e, kernel, name) from None
+
+
+def _to_float(x):
+    return x if _dtypes.kind(x.dtype) in "fc" else _convert.cast(x, _dtypes.DEFAULT_FLOAT)
+
+
+def _make_unary(name):
+    where = f"npurt.{name}"
+
+    def f(x, /):
+        x = _convert.array(where, x)
+        if name in _UNARY_FLOAT:
+            x = _to_float(x)
+        elif name in _UNARY_ROUNDING and _dtypes.kind(x.dtype) in "iub":
+            return x.copy()
+        return _run(name, name, x)
+    return f
+
+
+def _make_binary(name):
+    where = f"npurt.{name}"
+    kernel = _KERNEL_NAME.get(name, name)
+
+    def f(x1, x2, /):
+        a, b = _convert.operands(where, x1, x2)
+        if name in _BINARY_FLOAT and _dtypes.kind(a.dtype) not in "fc":
+            a, b = _to_float(a), _to_float(b)
+        return _run(name, kernel, a, b)
+    return f
+
+
+def positive(x, /):
+    return _convert.array("npurt.positive", x).copy()
+
+
+def bitwise_invert(x, /):
+    x = _convert.array("npurt.bitwise_invert", x)
+    return _run("bitwise_invert", "bitwise_invert", x)
+
+
+def conj(x, /):
+    return _convert.array("npurt.conj", x).copy()
+
+
+def real(x, /):
+    return _convert.array("npurt.real", x).copy()
+
+
+def imag(x, /):
+    from . import _creation
+    return _creation.zeros_like(_convert.array("npurt.imag", x))
+
+
+def where(condition, x1, x2, /):
+    c = _convert.array("npurt.where", condition, "condition")
+    if c.dtype != _dtypes._D["bool"]:
+        c = _convert.cast(c, _dtypes._D["bool"])
+    a, b = _convert.operands("npurt.where", x1, x2)
+    return _run("where", "where", c, a, b)
+
+
+def clip(x, /, min=None, max=None):  # noqa: A002  (the standard's names)
+    x = _convert.array("npurt.clip", x)
+    y = x
+    if min is not None:
+        y = maximum(y, min if not isinstance(min, _convert.ndarray) else _convert.cast(min, x.dtype))
+    if max is not None:
+        y = minimum(y, max if not isinstance(max, _convert.ndarray) else _convert.cast(max, x.dtype))
+    return y if y is not x else x.copy()
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    x = _convert.array("npurt.astype", x)
+    if not isinstance(dtype, _convert._npurt.dtype):
+        raise TypeError(f"npurt.astype: argument 'dtype': expected an npurt.dtype, got {type(dtype).__name__}")
+    if x.dtype == dtype:
+        return x.copy() if copy else x
+    return _convert.cast(x, dtype)
+
+
+_g = globals()
+for _n in _UNARY_FLOAT + _UNARY_SAME + _UNARY_ROUNDING + _UNARY_PREDICATE:
+    _g[_n] = _make_unary(_n)
+    _g[_n].__name__ = _g[_n].__qualname__ = _n
+for _n in ["add"] + _BINARY_SAME + _BINARY_FLOAT + _COMPARE:
+    _g[_n] = _make_binary(_n)
+    _g[_n].__name__ = _g[_n].__qualname__ = _n
+
+__all__ = (_UNARY_FLOAT + _UNARY_SAME + _UNARY_ROUNDING + _UNARY_PREDICATE + ["add"] + _BINARY_SAME + _BINARY_FLOAT
+           + _COMPARE + ["positive", "bitwise_invert", "conj", "real", "imag", "where", "clip", "astype"])

@@ -1,0 +1,90 @@
+"""Python operators on nr.ndarray (+ - * / // % ** & | ^ << >> ~, comparisons,
+unary - + abs), their reflected and in-place forms, attached to the bound
+class at import. `x + y` on two arrays of one dtype goes straight to the
+kernel's op function (no promotion work); everything else takes the
+elementwise function's path. In-place forms write through the kernel's
+`out=` (the array must be contiguous, and the result's dtype and shape must
+be the array's own, as the standard requires).
+"""
+import builtins
+
+from .. import _npurt
+from .. import ops as _ops
+from . import _convert, _elementwise
+
+ndarray = _npurt.ndarray
+_SCALARS = (builtins.bool, int, float)
+
+# dunder stem -> elementwise function name
+_BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide", "floordiv": "floor_divide",
+           "mod": "remainder", "pow": "pow", "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+           "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift"}
+_COMPARE = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal", "eq": "equal",
+            "ne": "not_equal"}
+_SAME_DTYPE_FAST = {"add", "subtract", "multiply", "maximum", "minimum", "equal", "not_equal", "less",
+                    "less_equal", "greater", "greater_equal"}
+
+
+def _forward(name):
+    fn = getattr(_elementwise, name)
+    kernel = _elementwise._KERNEL_NAME.get(name, name)
+    fast = name in _SAME_DTYPE_FAST
+    op = []  # resolved on first use: importing npurt never depends on the kernels' registration
+
+    def method(self, other):
+        if fast and type(other) is ndarray and other.dtype is self.dtype:
+            try:
+                return (op or op.append(_ops.get(kernel)) or op)[0](self, other)
+            except (ValueError, TypeError) as e:
+                raise _elementwise._public_error(e, kernel, name) from None
+        if not isinstance(other, (ndarray, *_SCALARS)):
+            return NotImplemented
+        return fn(self, other)
+    return method
+
+
+def _reflected(name):
+    fn = getattr(_elementwise, name)
+
+    def method(self, other):
+        if not isinstance(other, _SCALARS):
+            return NotImplemented
+        return fn(other, self)
+    return method
+
+
+def _inplace(name):
+    fn = getattr(_elementwise, name)
+    where = f"npurt.ndarray.__i{name}__"
+
+    def method(self, other):
+        if not isinstance(other, (ndarray, *_SCALARS)):
+            return NotImplemented
+        r = fn(self, other)
+        if r.dtype != self.dtype or r.shape != self.shape:
+            raise TypeError(f"{where}: the result ({r.dtype}{list(r.shape)}) cannot be stored in the left operand "
+                            f"({self.dtype}{list(self.shape)}): in-place operators keep the array's dtype and shape")
+        if not self.is_contiguous:
+            raise ValueError(f"{where}: in-place operators need a contiguous left operand for now")
+        _ops.copy(r, out=self)
+        return self
+    return method
+
+
+def _unary(fn):
+    def method(self):
+        return fn(self)
+    return method
+
+
+def install():
+    for stem, name in _BINARY.items():
+        setattr(ndarray, f"__{stem}__", _forward(name))
+        setattr(ndarray, f"__r{stem}__", _reflected(name))
+        setattr(ndarray, f"__i{stem}__", _inplace(name))
+    for stem, name in _COMPARE.items():
+        setattr(ndarray, f"__{stem}__", _forward(name))
+    ndarray.__neg__ = _unary(_elementwise.negative)
+    ndarray.__pos__ = _unary(_elementwise.positive)
+    ndarray.__abs__ = _unary(_elementwise.abs)
+    ndarray.__invert__ = _unary(_elementwise.bitwise_invert)
