@@ -76,12 +76,14 @@ pytest_counts() {  # pytest_counts LOG LABEL
   SUMMARY_LINES+=("$2: $(sed -E 's/^=+ //; s/ =+$//' <<<"$line")")
 }
 
-# ctest's closing line "100% tests passed, 0 tests failed out of 42" -> counts.
+# ctest's closing line -> counts. CMake 3 prints "100% tests passed, 0 tests failed out
+# of 42"; CMake 4 drops the failed clause when nothing failed ("100% tests passed out of 42").
 ctest_counts() {  # ctest_counts LOG LABEL
   local line failed total
-  line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$1" | tail -n 1)
+  line=$(grep -E '[0-9]+% tests passed(, [0-9]+ tests? failed)? out of [0-9]+' "$1" | tail -n 1)
   [[ -z "$line" ]] && return 1
-  failed=$(sed -E 's/.* ([0-9]+) tests? failed.*/\1/' <<<"$line")
+  failed=0
+  [[ $line =~ ([0-9]+)\ tests?\ failed ]] && failed=${BASH_REMATCH[1]}
   total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
   add_counts $((total - failed)) "$failed"
   SUMMARY_LINES+=("$2: $line")
@@ -169,10 +171,20 @@ asan() {
     "-Ccmake.define.CMAKE_CXX_FLAGS=-fsanitize=address -fno-omit-frame-pointer" \
     "-Ccmake.define.CMAKE_MODULE_LINKER_FLAGS=-fsanitize=address" \
     "-Ccmake.define.CMAKE_SHARED_LINKER_FLAGS=-fsanitize=address" || return 1
-  local libasan
-  libasan=$(gcc -print-file-name=libasan.so)
-  LD_PRELOAD="$libasan" ASAN_OPTIONS="detect_leaks=0:abort_on_error=0" \
-    "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/python
+  # libstdc++ is preloaded too: python itself does not link it, so without it ASan's
+  # __cxa_throw interceptor finds no real function and the first C++ throw aborts.
+  # Reports go to files because pytest's fd capture would swallow them on abort.
+  local preload reports="$LOGS/asan-report" rc=0
+  preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so.6)"
+  rm -f "$reports".*
+  LD_PRELOAD="$preload" ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:log_path=$reports" \
+    "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/python || rc=$?
+  if compgen -G "$reports.*" >/dev/null; then
+    echo "AddressSanitizer reports:"
+    cat "$reports".*
+    rc=1
+  fi
+  return "$rc"
 }
 
 # ---- extra steps ------------------------------------------------------------------
