@@ -38,15 +38,22 @@ def _check_range(value, dt, where):
             raise OverflowError(f"{where}: Python int {value} is out of range for {dt}")
 
 
+def fill_attrs(value, dt):
+    """The fill op's value attributes for a Python scalar in dt: integers exactly, complex with its imaginary part."""
+    if _dtypes.kind(dt) in "iu" and isinstance(value, int) and not isinstance(value, builtins.bool):
+        return {"value": float(value), "use_int": True, "value_int": value - (1 << 64) if value >= (1 << 63) else value}
+    if isinstance(value, complex):
+        return {"value": value.real, "value_imag": value.imag}
+    return {"value": float(value)}
+
+
 def constant(value, dt, where):
     """A cached 0-d device array holding `value` converted to dt."""
     key = (type(value), value, dt.name)
     c = _constants.get(key)
     if c is None:
         _check_range(value, dt, where)
-        if _dtypes.kind(dt) == "c":
-            raise TypeError(f"{where}: complex operands are not supported yet")
-        c = _ops.fill(shape=(), dtype=dt, value=float(value))
+        c = _ops.fill(shape=(), dtype=dt, **fill_attrs(value, dt))
         c.stream.synchronize()  # usable from any stream from now on
         if len(_constants) > 1024:
             _constants.clear()

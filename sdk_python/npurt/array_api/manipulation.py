@@ -204,7 +204,7 @@ def broadcast_to(x, /, shape):
 
 def broadcast_arrays(*arrays):
     shape = broadcast_shapes(*(tuple(a.shape) for a in arrays), where="npurt.broadcast_arrays")
-    return [broadcast_to(a, shape) for a in arrays]
+    return tuple(broadcast_to(a, shape) for a in arrays)  # a tuple since the 2024.12 standard
 
 
 def flip(x, /, *, axis=None):

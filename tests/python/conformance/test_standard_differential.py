@@ -1,0 +1,36 @@
+"""Every function of the array API standard, drawn by hypothesis on npurt, against array-api-strict.
+
+The cases live in tools/conformance/cases.py (the same table the conformance
+run scores). Functions with a known, documented gap are listed with the
+reason in tools/conformance/known_gaps.txt: they must still fail (a gap that
+closes makes this test fail until the list is updated), everything else must
+pass.
+"""
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+sys.path.insert(0, os.path.join(ROOT, "tools", "conformance"))
+
+xs = pytest.importorskip("array_api_strict")
+from hypothesis.extra.array_api import make_strategies_namespace  # noqa: E402
+
+import npurt as nr  # noqa: E402
+from cases import build_cases  # noqa: E402
+from run import check_case, known_gaps  # noqa: E402
+
+XPS = make_strategies_namespace(nr)
+KNOWN = known_gaps()
+EXAMPLES = int(os.environ.get("NPURT_CONFORMANCE_EXAMPLES", "8"))
+
+
+@pytest.mark.parametrize("case", build_cases(), ids=lambda c: c.name)
+def test_function_matches_reference(case):
+    failure = check_case(case, nr, xs, XPS, EXAMPLES)
+    if case.name in KNOWN:
+        if failure is None:
+            pytest.fail(f"{case.name} now passes: remove it from tools/conformance/known_gaps.txt")
+        pytest.xfail(f"known gap ({KNOWN[case.name]}): {failure}")
+    assert failure is None, failure

@@ -1,0 +1,397 @@
+"""The standard's functions as differential cases: npurt against array-api-strict.
+
+Each case says how to draw arguments for one function of the array API
+standard (2024.12) from hypothesis strategies built on npurt itself
+(``make_strategies_namespace(npurt)``), and runs the same call on npurt and on
+array-api-strict, the standard's executable reference. The table is the
+single place that knows the standard's functions; ``run.py`` scores it and the
+pytest module under tests/python/array_api drives it in CI.
+
+Invariant: a case only draws inputs the standard allows for the function
+(dtype category, shape rules), so a disagreement is npurt's bug or a
+documented deviation, never a harness artefact.
+"""
+from dataclasses import dataclass, field
+from typing import Callable
+
+import hypothesis.strategies as st
+
+# dtype categories of the standard (names of the standard's dtypes)
+BOOL = ("bool",)
+SIGNED = ("int8", "int16", "int32", "int64")
+UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
+INTEGRAL = SIGNED + UNSIGNED
+REAL_FLOAT = ("float32", "float64")
+COMPLEX = ("complex64", "complex128")
+FLOATING = REAL_FLOAT + COMPLEX
+REAL = INTEGRAL + REAL_FLOAT
+NUMERIC = REAL + COMPLEX
+ALL = BOOL + NUMERIC
+
+
+@dataclass
+class Case:
+    name: str                       # function name in the namespace
+    draw: Callable                  # draw(data, xp, xps) -> (args, kwargs) built from npurt arrays
+    tolerance: str = "exact"        # "exact" | "float" (rtol per dtype) | "loose" (transcendental)
+    group: str = ""
+    compare: Callable | None = None  # custom comparison (npurt_result, strict_result) -> None or raise
+    notes: str = field(default="")
+
+
+def _dtype(xp, name):
+    return getattr(xp, name)
+
+
+def array(data, xp, xps, dtypes, *, shape=None, min_dims=0, max_dims=3, min_side=0, max_side=5, elements=None):
+    dtype = data.draw(st.sampled_from([_dtype(xp, d) for d in dtypes]), label="dtype")
+    if shape is None:
+        shape = data.draw(xps.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side,
+                                           max_side=max_side), label="shape")
+    return data.draw(xps.arrays(dtype=dtype, shape=shape, elements=elements), label="x")
+
+
+def _broadcastable_pair(data, xp, xps, dtypes):
+    dtype = data.draw(st.sampled_from([_dtype(xp, d) for d in dtypes]), label="dtype")
+    shapes = data.draw(xps.mutually_broadcastable_shapes(2, max_dims=3, max_side=4), label="shapes")
+    x1 = data.draw(xps.arrays(dtype=dtype, shape=shapes.input_shapes[0]), label="x1")
+    x2 = data.draw(xps.arrays(dtype=dtype, shape=shapes.input_shapes[1]), label="x2")
+    return x1, x2
+
+
+def unary(dtypes):
+    return lambda data, xp, xps: ((array(data, xp, xps, dtypes),), {})
+
+
+def binary(dtypes, small_rhs=False):
+    def draw(data, xp, xps):
+        x1, x2 = _broadcastable_pair(data, xp, xps, dtypes)
+        return (x1, x2), {}
+    return draw
+
+
+def _axis(data, ndim, allow_none=True, allow_tuple=True):
+    choices = []
+    if allow_none:
+        choices.append(st.none())
+    if ndim:
+        choices.append(st.integers(-ndim, ndim - 1))
+        if allow_tuple:
+            choices.append(st.lists(st.integers(0, ndim - 1), unique=True, max_size=ndim).map(tuple))
+    return data.draw(st.one_of(*choices), label="axis") if choices else None
+
+
+def reduction(dtypes, *, allow_tuple=True, extra=None, min_side=0):
+    def draw(data, xp, xps):
+        x = array(data, xp, xps, dtypes, min_side=min_side)
+        kwargs = {"axis": _axis(data, x.ndim, allow_tuple=allow_tuple),
+                  "keepdims": data.draw(st.booleans(), label="keepdims")}
+        if extra:
+            kwargs.update(extra(data, x))
+        return (x,), kwargs
+    return draw
+
+
+def _nonempty_reduction(dtypes, **kw):
+    return reduction(dtypes, min_side=1, **kw)
+
+
+UNARY_FUNCS = {
+    "abs": (NUMERIC, "exact"), "acos": (FLOATING, "loose"), "acosh": (FLOATING, "loose"),
+    "asin": (FLOATING, "loose"), "asinh": (FLOATING, "loose"), "atan": (FLOATING, "loose"),
+    "atanh": (FLOATING, "loose"), "bitwise_invert": (BOOL + INTEGRAL, "exact"), "ceil": (REAL, "exact"),
+    "conj": (NUMERIC, "exact"), "cos": (FLOATING, "loose"), "cosh": (FLOATING, "loose"),
+    "exp": (FLOATING, "loose"), "expm1": (FLOATING, "loose"), "floor": (REAL, "exact"),
+    "imag": (COMPLEX, "exact"), "isfinite": (NUMERIC, "exact"), "isinf": (NUMERIC, "exact"),
+    "isnan": (NUMERIC, "exact"), "log": (FLOATING, "loose"), "log1p": (FLOATING, "loose"),
+    "log2": (FLOATING, "loose"), "log10": (FLOATING, "loose"), "logical_not": (BOOL, "exact"),
+    "negative": (NUMERIC, "exact"), "positive": (NUMERIC, "exact"), "real": (NUMERIC, "exact"),
+    "reciprocal": (FLOATING, "float"), "round": (NUMERIC, "exact"), "sign": (NUMERIC, "float"),
+    "signbit": (REAL_FLOAT, "exact"), "sin": (FLOATING, "loose"), "sinh": (FLOATING, "loose"),
+    "square": (NUMERIC, "float"), "sqrt": (FLOATING, "loose"), "tan": (FLOATING, "loose"),
+    "tanh": (FLOATING, "loose"), "trunc": (REAL, "exact"),
+}
+
+BINARY_FUNCS = {
+    "add": (NUMERIC, "float"), "atan2": (REAL_FLOAT, "loose"), "bitwise_and": (BOOL + INTEGRAL, "exact"),
+    "bitwise_or": (BOOL + INTEGRAL, "exact"), "bitwise_xor": (BOOL + INTEGRAL, "exact"),
+    "copysign": (REAL_FLOAT, "exact"), "divide": (FLOATING, "float"), "equal": (ALL, "exact"),
+    "floor_divide": (REAL, "float"), "greater": (REAL, "exact"), "greater_equal": (REAL, "exact"),
+    "hypot": (REAL_FLOAT, "loose"), "less": (REAL, "exact"), "less_equal": (REAL, "exact"),
+    "logaddexp": (REAL_FLOAT, "loose"), "logical_and": (BOOL, "exact"), "logical_or": (BOOL, "exact"),
+    "logical_xor": (BOOL, "exact"), "maximum": (REAL, "exact"), "minimum": (REAL, "exact"),
+    "multiply": (NUMERIC, "float"), "nextafter": (REAL_FLOAT, "exact"), "not_equal": (ALL, "exact"),
+    "pow": (FLOATING, "loose"), "remainder": (REAL, "float"), "subtract": (NUMERIC, "float"),
+}
+
+
+def _shifts(data, xp, xps):
+    x = array(data, xp, xps, INTEGRAL)
+    # shift counts below 8 are valid for every integer dtype
+    y = data.draw(xps.arrays(dtype=x.dtype, shape=x.shape, elements=st.integers(0, 7)), label="shift")
+    return (x, y), {}
+
+
+def _correction(data, x):
+    return {"correction": data.draw(st.sampled_from([0, 1, 0.5]), label="correction")}
+
+
+def _clip(data, xp, xps):
+    x = array(data, xp, xps, REAL_FLOAT)
+    lo = data.draw(st.none() | st.floats(-10, 0, width=32), label="min")
+    hi = data.draw(st.none() | st.floats(0, 10, width=32), label="max")
+    return (x,), {"min": lo, "max": hi}
+
+
+def _cumulative(dtypes):
+    def draw(data, xp, xps):
+        x = array(data, xp, xps, dtypes, min_dims=1, max_dims=1) if data.draw(st.booleans()) else \
+            array(data, xp, xps, dtypes, min_dims=1)
+        kwargs = {}
+        if x.ndim > 1 or data.draw(st.booleans()):
+            kwargs["axis"] = data.draw(st.integers(-x.ndim, x.ndim - 1), label="axis")
+        kwargs["include_initial"] = data.draw(st.booleans(), label="include_initial")
+        return (x,), kwargs
+    return draw
+
+
+def _where(data, xp, xps):
+    shapes = data.draw(xps.mutually_broadcastable_shapes(3, max_dims=3, max_side=4), label="shapes")
+    dtype = data.draw(st.sampled_from([_dtype(xp, d) for d in ALL]), label="dtype")
+    c = data.draw(xps.arrays(dtype=xp.bool, shape=shapes.input_shapes[0]), label="cond")
+    x1 = data.draw(xps.arrays(dtype=dtype, shape=shapes.input_shapes[1]), label="x1")
+    x2 = data.draw(xps.arrays(dtype=dtype, shape=shapes.input_shapes[2]), label="x2")
+    return (c, x1, x2), {}
+
+
+def _axis_fn(dtypes, *, min_dims=1, key="axis", extra=None):
+    def draw(data, xp, xps):
+        x = array(data, xp, xps, dtypes, min_dims=min_dims)
+        kwargs = {key: data.draw(st.integers(-x.ndim, x.ndim - 1), label=key)}
+        if extra:
+            kwargs.update(extra(data, x))
+        return (x,), kwargs
+    return draw
+
+
+def _searchsorted(data, xp, xps):
+    x1 = array(data, xp, xps, REAL, min_dims=1, max_dims=1)
+    x2 = data.draw(xps.arrays(dtype=x1.dtype, shape=xps.array_shapes(max_dims=2, max_side=4)), label="x2")
+    x1 = xp.sort(x1) if hasattr(xp, "sort") else x1
+    return (x1, x2), {"side": data.draw(st.sampled_from(["left", "right"]), label="side")}
+
+
+def _matmul(data, xp, xps):
+    dtype = data.draw(st.sampled_from([_dtype(xp, d) for d in REAL]), label="dtype")
+    m, k, n = (data.draw(st.integers(1, 5), label=s) for s in "mkn")
+    batch = data.draw(xps.array_shapes(min_dims=0, max_dims=2, min_side=1, max_side=3), label="batch")
+    a = data.draw(xps.arrays(dtype=dtype, shape=batch + (m, k), elements={"min_value": -8, "max_value": 8}))
+    b = data.draw(xps.arrays(dtype=dtype, shape=(k, n), elements={"min_value": -8, "max_value": 8}))
+    return (a, b), {}
+
+
+def _tensordot(data, xp, xps):
+    (a, b), _ = _matmul(data, xp, xps)
+    return (a, b), {"axes": 1}
+
+
+def _vecdot(data, xp, xps):
+    dtype = data.draw(st.sampled_from([_dtype(xp, d) for d in REAL_FLOAT]), label="dtype")
+    shape = data.draw(xps.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4), label="shape")
+    a = data.draw(xps.arrays(dtype=dtype, shape=shape, elements={"min_value": -8, "max_value": 8}))
+    b = data.draw(xps.arrays(dtype=dtype, shape=shape, elements={"min_value": -8, "max_value": 8}))
+    return (a, b), {}
+
+
+def _two_same(dtypes, n=2, **kw):
+    def draw(data, xp, xps):
+        x = array(data, xp, xps, dtypes, **kw)
+        ys = [data.draw(xps.arrays(dtype=x.dtype, shape=x.shape), label=f"y{i}") for i in range(n - 1)]
+        return ([x] + ys,), {}
+    return draw
+
+
+def _concat(data, xp, xps):
+    (arrays,), _ = _two_same(ALL, n=data.draw(st.integers(1, 3)), min_dims=1)(data, xp, xps)
+    return (arrays,), {"axis": data.draw(st.integers(-arrays[0].ndim, arrays[0].ndim - 1), label="axis")}
+
+
+def _stack(data, xp, xps):
+    (arrays,), _ = _two_same(ALL, n=data.draw(st.integers(1, 3)))(data, xp, xps)
+    nd = arrays[0].ndim + 1
+    return (arrays,), {"axis": data.draw(st.integers(-nd, nd - 1), label="axis")}
+
+
+def _reshape(data, xp, xps):
+    x = array(data, xp, xps, ALL)
+    shape = tuple(reversed(x.shape))
+    if data.draw(st.booleans()) and x.size:
+        shape = (-1,)
+    return (x, shape), {}
+
+
+def _permute(data, xp, xps):
+    x = array(data, xp, xps, ALL)
+    return (x, tuple(data.draw(st.permutations(range(x.ndim)), label="axes"))), {}
+
+
+def _flip(data, xp, xps):
+    x = array(data, xp, xps, ALL)
+    return (x,), {"axis": _axis(data, x.ndim)}
+
+
+def _roll(data, xp, xps):
+    x = array(data, xp, xps, ALL, min_dims=1)
+    axis = data.draw(st.none() | st.integers(-x.ndim, x.ndim - 1), label="axis")
+    return (x, data.draw(st.integers(-6, 6), label="shift")), {"axis": axis}
+
+
+def _squeeze(data, xp, xps):
+    x = array(data, xp, xps, ALL, shape=data.draw(st.sampled_from([(1,), (2, 1), (1, 3, 1)])))
+    ones = tuple(i for i, s in enumerate(x.shape) if s == 1)
+    return (x,), {"axis": ones}
+
+
+def _expand(data, xp, xps):
+    x = array(data, xp, xps, ALL)
+    return (x,), {"axis": data.draw(st.integers(-x.ndim - 1, x.ndim), label="axis")}
+
+
+def _broadcast_to(data, xp, xps):
+    x = array(data, xp, xps, ALL, max_dims=2)
+    return (x, (2,) + tuple(s if s != 1 else 3 for s in x.shape)), {}
+
+
+def _tile(data, xp, xps):
+    x = array(data, xp, xps, ALL, max_dims=2)
+    reps = tuple(data.draw(st.lists(st.integers(0, 3), max_size=3), label="reps"))
+    return (x, reps), {}
+
+
+def _repeat(data, xp, xps):
+    x = array(data, xp, xps, ALL, min_dims=1, max_dims=2)
+    return (x, data.draw(st.integers(0, 3), label="repeats")), {"axis": data.draw(st.integers(0, x.ndim - 1))}
+
+
+def _moveaxis(data, xp, xps):
+    x = array(data, xp, xps, ALL, min_dims=1)
+    return (x, data.draw(st.integers(0, x.ndim - 1)), data.draw(st.integers(0, x.ndim - 1))), {}
+
+
+def _creation_full(data, xp, xps):
+    shape = data.draw(xps.array_shapes(min_dims=0, max_dims=3, max_side=4), label="shape")
+    return (shape, data.draw(st.integers(-5, 5), label="fill")), {"dtype": _dtype(xp, "int32")}
+
+
+def _shape_only(data, xp, xps):
+    dt = data.draw(st.sampled_from(["float32", "int64", "bool"]))
+    return (data.draw(xps.array_shapes(min_dims=0, max_dims=3, max_side=4), label="shape"),), \
+        {"dtype": _dtype(xp, dt)}
+
+
+def _like(data, xp, xps):
+    return (array(data, xp, xps, ALL),), {}
+
+
+def _arange(data, xp, xps):
+    start = data.draw(st.integers(-10, 10), label="start")
+    stop = data.draw(st.integers(-10, 10), label="stop")
+    step = data.draw(st.sampled_from([1, 2, 3, -1, -2]), label="step")
+    return (start, stop, step), {}
+
+
+def _linspace(data, xp, xps):
+    return (data.draw(st.integers(-10, 10)), data.draw(st.integers(-10, 10)), data.draw(st.integers(0, 12))), \
+        {"endpoint": data.draw(st.booleans(), label="endpoint")}
+
+
+def _eye(data, xp, xps):
+    return (data.draw(st.integers(0, 5)), data.draw(st.integers(0, 5))), {"k": data.draw(st.integers(-3, 3))}
+
+
+def _tri(data, xp, xps):
+    x = array(data, xp, xps, ALL, min_dims=2)
+    return (x,), {"k": data.draw(st.integers(-3, 3), label="k")}
+
+
+def _meshgrid(data, xp, xps):
+    dtype = data.draw(st.sampled_from([_dtype(xp, d) for d in REAL]))
+    n = data.draw(st.integers(1, 3))
+    arrays = [data.draw(xps.arrays(dtype=dtype, shape=(data.draw(st.integers(0, 4)),))) for _ in range(n)]
+    return tuple(arrays), {"indexing": data.draw(st.sampled_from(["xy", "ij"]))}
+
+
+def _take(data, xp, xps):
+    x = array(data, xp, xps, ALL, min_dims=1, min_side=1)
+    axis = data.draw(st.integers(-x.ndim, x.ndim - 1), label="axis")
+    n = x.shape[axis]
+    idx = data.draw(xps.arrays(dtype=xp.int64, shape=(data.draw(st.integers(0, 5)),),
+                               elements=st.integers(-n, n - 1)), label="indices")
+    return (x, idx), {"axis": axis}
+
+
+def _take_along(data, xp, xps):
+    x = array(data, xp, xps, ALL, min_dims=1, min_side=1)
+    axis = data.draw(st.integers(-x.ndim, x.ndim - 1), label="axis")
+    n = x.shape[axis]
+    shape = tuple(data.draw(st.integers(0, 4)) if i == axis % x.ndim else s for i, s in enumerate(x.shape))
+    idx = data.draw(xps.arrays(dtype=xp.int64, shape=shape, elements=st.integers(-n, n - 1)), label="indices")
+    return (x, idx), {"axis": axis}
+
+
+def _sort_like(dtypes):
+    def draw(data, xp, xps):
+        x = array(data, xp, xps, dtypes, min_dims=1)
+        return (x,), {"axis": data.draw(st.integers(-x.ndim, x.ndim - 1)),
+                      "descending": data.draw(st.booleans()), "stable": True}
+    return draw
+
+
+def _astype(data, xp, xps):
+    x = array(data, xp, xps, ALL)
+    return (x, _dtype(xp, data.draw(st.sampled_from(ALL), label="to"))), {}
+
+
+def build_cases():
+    cases = [Case(n, unary(d), tol, "elementwise") for n, (d, tol) in UNARY_FUNCS.items()]
+    cases += [Case(n, binary(d), tol, "elementwise") for n, (d, tol) in BINARY_FUNCS.items()]
+    cases += [Case("bitwise_left_shift", _shifts, "exact", "elementwise"),
+              Case("bitwise_right_shift", _shifts, "exact", "elementwise"),
+              Case("clip", _clip, "exact", "elementwise")]
+    stats = [("sum", NUMERIC, "float", None), ("prod", NUMERIC, "float", None), ("mean", FLOATING, "float", None),
+             ("all", ALL, "exact", None), ("any", ALL, "exact", None),
+             ("std", REAL_FLOAT, "loose", _correction), ("var", REAL_FLOAT, "loose", _correction)]
+    cases += [Case(n, reduction(d, extra=e), tol, "statistics") for n, d, tol, e in stats]
+    cases += [Case(n, _nonempty_reduction(REAL), "exact", "statistics") for n in ("max", "min")]
+    cases += [Case(n, _cumulative(NUMERIC), "float", "statistics") for n in ("cumulative_sum", "cumulative_prod")]
+    cases += [Case("count_nonzero", reduction(ALL), "exact", "searching"),
+              Case("argmax", _nonempty_reduction(REAL, allow_tuple=False), "exact", "searching"),
+              Case("argmin", _nonempty_reduction(REAL, allow_tuple=False), "exact", "searching"),
+              Case("where", _where, "exact", "searching"),
+              Case("nonzero", lambda d, xp, xps: ((array(d, xp, xps, ALL, min_dims=1),), {}), "exact", "searching"),
+              Case("searchsorted", _searchsorted, "exact", "searching"),
+              Case("sort", _sort_like(REAL), "exact", "sorting"),
+              Case("argsort", _sort_like(REAL), "exact", "sorting")]
+    cases += [Case(n, unary(ALL), "exact", "sets") for n in ("unique_values", "unique_counts",
+                                                            "unique_inverse", "unique_all")]
+    cases += [Case("matmul", _matmul, "float", "linalg"), Case("tensordot", _tensordot, "float", "linalg"),
+              Case("vecdot", _vecdot, "float", "linalg"),
+              Case("matrix_transpose", lambda d, xp, xps: ((array(d, xp, xps, ALL, min_dims=2),), {}),
+                   "exact", "linalg")]
+    cases += [Case("concat", _concat, group="manipulation"), Case("stack", _stack, group="manipulation"),
+              Case("reshape", _reshape, group="manipulation"), Case("permute_dims", _permute, group="manipulation"),
+              Case("flip", _flip, group="manipulation"), Case("roll", _roll, group="manipulation"),
+              Case("squeeze", _squeeze, group="manipulation"), Case("expand_dims", _expand, group="manipulation"),
+              Case("broadcast_to", _broadcast_to, group="manipulation"), Case("tile", _tile, group="manipulation"),
+              Case("repeat", _repeat, group="manipulation"), Case("moveaxis", _moveaxis, group="manipulation"),
+              Case("unstack", _axis_fn(ALL), group="manipulation"),
+              Case("broadcast_arrays", lambda d, xp, xps: (_broadcastable_pair(d, xp, xps, ALL), {}),
+                   group="manipulation")]
+    cases += [Case("full", _creation_full, group="creation"), Case("zeros", _shape_only, group="creation"),
+              Case("ones", _shape_only, group="creation"), Case("arange", _arange, group="creation"),
+              Case("linspace", _linspace, "float", "creation"), Case("eye", _eye, group="creation"),
+              Case("tril", _tri, group="creation"), Case("triu", _tri, group="creation"),
+              Case("meshgrid", _meshgrid, group="creation"), Case("zeros_like", _like, group="creation"),
+              Case("ones_like", _like, group="creation"), Case("astype", _astype, group="data types")]
+    cases += [Case("take", _take, group="indexing"), Case("take_along_axis", _take_along, group="indexing")]
+    return cases
