@@ -38,12 +38,18 @@ __aicore__ inline void MergeRuns(const LocalTensor<T>& src, const LocalTensor<in
                                  const LocalTensor<T>& dst, const LocalTensor<int64_t>& idst, uint32_t lo,
                                  uint32_t mid, uint32_t hi, bool desc) {
   uint32_t i = lo, j = mid, k = lo;
-  while (i < mid && j < hi) {
-    const T a = src.GetValue(i), b = src.GetValue(j);
-    if (Before(KeyOf(b), KeyOf(a), desc)) {
-      dst.SetValue(k, b), idst.SetValue(k++, isrc.GetValue(j++));
-    } else {
-      dst.SetValue(k, a), idst.SetValue(k++, isrc.GetValue(i++));
+  if (i < mid && j < hi) {  // the two heads stay in registers: one UB read per output
+    T a = src.GetValue(i), b = src.GetValue(j);
+    for (;;) {
+      if (Before(KeyOf(b), KeyOf(a), desc)) {
+        dst.SetValue(k, b), idst.SetValue(k++, isrc.GetValue(j++));
+        if (j == hi) break;
+        b = src.GetValue(j);
+      } else {
+        dst.SetValue(k, a), idst.SetValue(k++, isrc.GetValue(i++));
+        if (i == mid) break;
+        a = src.GetValue(i);
+      }
     }
   }
   for (; i < mid; ++i, ++k) dst.SetValue(k, src.GetValue(i)), idst.SetValue(k, isrc.GetValue(i));
@@ -178,10 +184,19 @@ class PairMerge {
     LocalTensor<int64_t> io = ib_[2].template Get<int64_t>();
     const bool desc = t_.descending != 0;
     uint32_t i = 0, j = 0, k = 0;
-    while (i < na && j < nb) {
-      const T x = a.GetValue(i), y = b.GetValue(j);
-      if (Before(KeyOf(y), KeyOf(x), desc)) o.SetValue(k, y), io.SetValue(k++, ib.GetValue(j++));
-      else o.SetValue(k, x), io.SetValue(k++, ia.GetValue(i++));
+    if (na > 0 && nb > 0) {
+      T x = a.GetValue(0), y = b.GetValue(0);
+      for (;;) {
+        if (Before(KeyOf(y), KeyOf(x), desc)) {
+          o.SetValue(k, y), io.SetValue(k++, ib.GetValue(j++));
+          if (j == nb) break;
+          y = b.GetValue(j);
+        } else {
+          o.SetValue(k, x), io.SetValue(k++, ia.GetValue(i++));
+          if (i == na) break;
+          x = a.GetValue(i);
+        }
+      }
     }
     for (; i < na; ++i, ++k) o.SetValue(k, a.GetValue(i)), io.SetValue(k, ia.GetValue(i));
     for (; j < nb; ++j, ++k) o.SetValue(k, b.GetValue(j)), io.SetValue(k, ib.GetValue(j));
