@@ -50,8 +50,12 @@ class Search {
   }
 
  private:
+  // x1[k], or x1[sorter[k]]; a sorter entry outside [0, n1) is clamped so that
+  // a bad sorter gives unspecified positions, never a read outside x1.
   __aicore__ Wide<T> At(uint64_t k) const {
-    return KeyOf(x1_.GetValue(t_.has_sorter ? static_cast<uint64_t>(sorter_.GetValue(k)) : k));
+    if (!t_.has_sorter) return KeyOf(x1_.GetValue(k));
+    const int64_t s = sorter_.GetValue(k), last = static_cast<int64_t>(t_.n1) - 1;
+    return KeyOf(x1_.GetValue(static_cast<uint64_t>(s < 0 ? 0 : (s > last ? last : s))));
   }
 
   // left: first k with !(x1[k] < v); right: first k with v < x1[k].

@@ -5,7 +5,7 @@ import pytest
 
 import npurt as nr
 
-from _cases import SORT_DTYPES, data
+from search_cases import SORT_DTYPES, data
 
 
 def as64(a):
@@ -106,3 +106,12 @@ def test_numpy_dispatch():
     got = np.searchsorted(nr.asarray(x1), nr.asarray(x2), side="right")
     assert isinstance(got, nr.ndarray)
     np.testing.assert_array_equal(got.numpy(), np.searchsorted(x1, x2, side="right"))
+
+
+def test_bad_sorter_never_reads_outside_x1():
+    x1 = nr.asarray(np.array([1.0, 2.0, 3.0], np.float32))
+    bad = nr.asarray(np.array([5, -7, 1], np.int64))  # not a permutation: clamped into x1
+    with nr.debug.sim_check_level("full"):
+        got = nr.searchsorted(x1, nr.asarray(np.array([0.0, 9.0], np.float32)), sorter=bad).numpy()
+    assert got.shape == (2,) and ((got >= 0) & (got <= 3)).all()
+    np.testing.assert_array_equal(nr.searchsorted(x1, x1).numpy(), [0, 1, 2])

@@ -7,7 +7,7 @@ import pytest
 import npurt as nr
 from npurt.array_api import searching
 
-from _cases import SORT_DTYPES, data, ref_sort
+from search_cases import SORT_DTYPES, data, ref_sort
 
 
 def check(host, axis=-1, descending=False, x=None):

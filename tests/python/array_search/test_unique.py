@@ -6,7 +6,7 @@ import pytest
 
 import npurt as nr
 
-from _cases import SORT_DTYPES, data
+from search_cases import SORT_DTYPES, data
 
 
 def ref(host):
