@@ -6,9 +6,11 @@
 //
 // The comparisons run on the scalar unit over UB (GetValue/SetValue): one
 // template serves every dtype, including the 64-bit ones the vector unit
-// lacks. Data moves GM <-> UB only by DataCopy/DataCopyPad; the merge-path
+// lacks; dtypes of <= 4 bytes sort packed (key, position) words in UB. Data moves GM <-> UB only by DataCopy/DataCopyPad; the merge-path
 // search reads a few GM scalars per unit.
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "common/kernel_util.h"
 #include "kernel_operator.h"
@@ -83,6 +85,86 @@ __aicore__ inline int SortInUb(const LocalTensor<T>* v, const LocalTensor<int64_
   return cur;
 }
 
+// Order-preserving 32-bit key (sort_order.h's order) of a dtype of <= 4 bytes:
+// floats (16-bit ones widened exactly) flip to unsigned order, -0.0 -> +0.0,
+// every NaN -> the largest key; signed integers are offset by 2^31.
+template <class T>
+__aicore__ inline uint32_t OrderKey32(T v) {
+  using W = Wide<T>;
+  if constexpr (std::is_floating_point<W>::value) {
+    float f = static_cast<float>(KeyOf(v));
+    if (f != f) return 0xFFFFFFFFu;
+    if (f == 0.0f) f = 0.0f;
+    uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+  } else if constexpr (std::is_signed<W>::value) {
+    return static_cast<uint32_t>(static_cast<int32_t>(KeyOf(v))) ^ 0x80000000u;
+  } else {
+    return static_cast<uint32_t>(KeyOf(v));
+  }
+}
+
+// Merge of packed words src[lo, mid) and src[mid, hi) into dst (all distinct: no ties).
+__aicore__ inline void MergeWords(const LocalTensor<uint64_t>& src, const LocalTensor<uint64_t>& dst, uint32_t lo,
+                                  uint32_t mid, uint32_t hi) {
+  uint32_t i = lo, j = mid, k = lo;
+  if (i < mid && j < hi) {
+    uint64_t a = src.GetValue(i), b = src.GetValue(j);
+    for (;;) {
+      if (b < a) {
+        dst.SetValue(k++, b);
+        if (++j == hi) break;
+        b = src.GetValue(j);
+      } else {
+        dst.SetValue(k++, a);
+        if (++i == mid) break;
+        a = src.GetValue(i);
+      }
+    }
+  }
+  for (; i < mid; ++i) dst.SetValue(k++, src.GetValue(i));
+  for (; j < hi; ++j) dst.SetValue(k++, src.GetValue(j));
+}
+
+// The fast path for dtypes of <= 4 bytes: sorts words (key << 32 | position),
+// so one UB access moves a key with its position and the position breaks ties
+// (stable for free; descending flips the key only). The values are then
+// gathered from the loaded chunk v[0] into v[1] by position, bit-exact (-0.0
+// and NaN payloads kept), the indices written into the free buffer, whose
+// number is returned.
+template <class T>
+__aicore__ inline int SortPacked(const LocalTensor<T>* v, const LocalTensor<int64_t>* ix, uint64_t off, uint32_t m,
+                                 bool desc) {
+  LocalTensor<uint64_t> w[2] = {ix[0].template ReinterpretCast<uint64_t>(),
+                                ix[1].template ReinterpretCast<uint64_t>()};
+  for (uint32_t j = 0; j < m; ++j) {
+    const uint32_t k = OrderKey32(v[0].GetValue(j));
+    w[0].SetValue(j, (uint64_t{desc ? ~k : k} << 32) | j);
+  }
+  for (uint32_t s = 0; s < m; s += kRun) {
+    const uint32_t e = s + kRun < m ? s + kRun : m;
+    for (uint32_t j = s + 1; j < e; ++j) {
+      const uint64_t word = w[0].GetValue(j);
+      uint32_t k = j;
+      for (uint64_t prev; k > s && word < (prev = w[0].GetValue(k - 1)); --k) w[0].SetValue(k, prev);
+      w[0].SetValue(k, word);
+    }
+  }
+  int cur = 0;
+  for (uint32_t width = kRun; width < m; width *= 2, cur ^= 1)
+    for (uint32_t lo = 0; lo < m; lo += 2 * width) {
+      const uint32_t mid = lo + width < m ? lo + width : m, hi = lo + 2 * width < m ? lo + 2 * width : m;
+      MergeWords(w[cur], w[cur ^ 1], lo, mid, hi);
+    }
+  for (uint32_t k = 0; k < m; ++k) {
+    const uint32_t j = static_cast<uint32_t>(w[cur].GetValue(k));
+    v[1].SetValue(k, v[0].GetValue(j));
+    ix[cur ^ 1].SetValue(k, static_cast<int64_t>(off + j));
+  }
+  return cur ^ 1;
+}
+
 template <class T>
 class BlockSort {
  public:
@@ -107,11 +189,16 @@ class BlockSort {
       const uint32_t m = static_cast<uint32_t>(Min(t_.chunk, t_.n - off));
       CopyIn(v[0], x_[base], m);
       Handoff<HardEvent::MTE2_S>();
-      for (uint32_t j = 0; j < m; ++j) ix[0].SetValue(j, static_cast<int64_t>(off + j));
-      const int r = SortInUb(v, ix, m, t_.descending != 0);
+      int rv, ri;  // buffers holding the sorted values and indices
+      if constexpr (sizeof(T) <= 4) {
+        rv = 1, ri = SortPacked(v, ix, off, m, t_.descending != 0);
+      } else {
+        for (uint32_t j = 0; j < m; ++j) ix[0].SetValue(j, static_cast<int64_t>(off + j));
+        rv = ri = SortInUb(v, ix, m, t_.descending != 0);
+      }
       Handoff<HardEvent::S_MTE3>();
-      CopyOut(v_[base], v[r], m);
-      CopyOut(i_[base], ix[r], m);
+      CopyOut(v_[base], v[rv], m);
+      CopyOut(i_[base], ix[ri], m);
       Handoff<HardEvent::MTE3_MTE2>();  // the next unit's CopyIn overwrites these buffers
       Handoff<HardEvent::MTE3_S>();
     }
