@@ -6,8 +6,9 @@
 //
 // The comparisons run on the scalar unit over UB (GetValue/SetValue): one
 // template serves every dtype, including the 64-bit ones the vector unit
-// lacks; dtypes of <= 4 bytes sort packed (key, position) words in UB. Data moves GM <-> UB only by DataCopy/DataCopyPad; the merge-path
-// search reads a few GM scalars per unit.
+// lacks; dtypes of <= 4 bytes sort packed (key, position) words in UB. Data
+// moves GM <-> UB only by DataCopy/DataCopyPad; the merge-path search reads a
+// few GM scalars per unit.
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
