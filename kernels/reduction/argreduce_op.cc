@@ -31,7 +31,8 @@ ArgShape arg_shape(const OpContext& ctx) {
   const Dims& axes = ctx.attr("axis").as_ints();
   const int64_t nd = static_cast<int64_t>(shape.size());
   ArgShape s;
-  if (axes.size() > 1) ctx.fail("axis", "takes one axis (or none for the flattened array), got " + std::to_string(axes.size()) + " axes");
+  if (axes.size() > 1)
+    ctx.fail("axis", "takes one axis (or none for the flattened array), got " + std::to_string(axes.size()) + " axes");
   if (axes.empty()) {
     s.len = static_cast<uint64_t>(ctx.input(0).numel());
     if (ctx.attr_bool("keepdims"))

@@ -50,7 +50,8 @@ void search_tiling(const OpContext& ctx, TilingResult& r) {
   t.has_sorter = ctx.has_input(2);
   t.n1 = static_cast<uint64_t>(ctx.input(0).numel());
   t.n2 = static_cast<uint64_t>(ctx.input(1).numel());
-  t.tile = static_cast<uint32_t>(fit64(ctx.profile(), itemsize(ctx.input(0).dtype) + 8, std::min<uint64_t>(t.n2, 4096)));
+  const uint64_t per_elem = itemsize(ctx.input(0).dtype) + 8;  // the x2 tile and the result tile
+  t.tile = static_cast<uint32_t>(fit64(ctx.profile(), per_elem, std::min<uint64_t>(t.n2, 4096)));
   const CoreSplit cs = split_over_cores(t.n2, 64, 1024, ctx.profile());
   t.per_core = cs.per_core;
   r.num_blocks = cs.num_blocks;

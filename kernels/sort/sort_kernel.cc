@@ -175,8 +175,8 @@ class BlockSort {
     v_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(vals), total);
     i_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(idx), total);
     for (int b = 0; b < 2; ++b) {
-      pipe_.InitBuffer(vb_[b], static_cast<uint32_t>(t.chunk * sizeof(T)));
-      pipe_.InitBuffer(ib_[b], static_cast<uint32_t>(t.chunk * sizeof(int64_t)));
+      pipe_.InitBuffer(vb_[b], static_cast<uint32_t>(t.ub_elems * sizeof(T)));
+      pipe_.InitBuffer(ib_[b], static_cast<uint32_t>(t.ub_elems * sizeof(int64_t)));
     }
   }
 
@@ -186,17 +186,18 @@ class BlockSort {
     LocalTensor<T> v[2] = {vb_[0].template Get<T>(), vb_[1].template Get<T>()};
     LocalTensor<int64_t> ix[2] = {ib_[0].template Get<int64_t>(), ib_[1].template Get<int64_t>()};
     for (uint64_t u = begin; u < end; ++u) {
-      const uint64_t off = (u % t_.chunks) * t_.chunk, base = (u / t_.chunks) * t_.n + off;
-      const uint32_t m = static_cast<uint32_t>(Min(t_.chunk, t_.n - off));
+      // A unit is rows_per_unit whole short rows, or one chunk of a long row.
+      const bool packed_rows = t_.rows_per_unit > 1;
+      const uint64_t row0 = packed_rows ? u * t_.rows_per_unit : u / t_.chunks;
+      const uint64_t off = packed_rows ? 0 : (u % t_.chunks) * t_.chunk;
+      const uint32_t seg = static_cast<uint32_t>(packed_rows ? t_.n : Min(t_.chunk, t_.n - off));
+      const uint32_t segs = static_cast<uint32_t>(packed_rows ? Min(t_.rows_per_unit, t_.rows - row0) : 1);
+      const uint64_t base = row0 * t_.n + off;
+      const uint32_t m = seg * segs;
       CopyIn(v[0], x_[base], m);
       Handoff<HardEvent::MTE2_S>();
-      int rv, ri;  // buffers holding the sorted values and indices
-      if constexpr (sizeof(T) <= 4) {
-        rv = 1, ri = SortPacked(v, ix, off, m, t_.descending != 0);
-      } else {
-        for (uint32_t j = 0; j < m; ++j) ix[0].SetValue(j, static_cast<int64_t>(off + j));
-        rv = ri = SortInUb(v, ix, m, t_.descending != 0);
-      }
+      int rv = 0, ri = 0;  // buffers holding the sorted values and indices (the same for equal segments)
+      for (uint32_t at = 0; at < m; at += seg) ri = SortSegment(v, ix, at, off, seg, rv);
       Handoff<HardEvent::S_MTE3>();
       CopyOut(v_[base], v[rv], m);
       CopyOut(i_[base], ix[ri], m);
@@ -206,6 +207,22 @@ class BlockSort {
   }
 
  private:
+  // Sorts the m elements at UB position `at` (row positions off..off+m);
+  // returns the index buffer and sets rv to the value buffer of the result.
+  __aicore__ int SortSegment(const LocalTensor<T>* v, const LocalTensor<int64_t>* ix, uint32_t at, uint64_t off,
+                             uint32_t m, int& rv) {
+    LocalTensor<T> sv[2] = {v[0][at], v[1][at]};
+    LocalTensor<int64_t> si[2] = {ix[0][at], ix[1][at]};
+    const bool desc = t_.descending != 0;
+    if constexpr (sizeof(T) <= 4) {
+      rv = 1;
+      return SortPacked(sv, si, off, m, desc);
+    } else {
+      for (uint32_t j = 0; j < m; ++j) si[0].SetValue(j, static_cast<int64_t>(off + j));
+      return rv = SortInUb(sv, si, m, desc);
+    }
+  }
+
   const SortBlockTiling& t_;
   AscendC::GlobalTensor<T> x_, v_;
   AscendC::GlobalTensor<int64_t> i_;

@@ -8,6 +8,7 @@
 // sort_merge with width = chunk, 2*chunk, ... until width >= n sorts whole
 // rows (npurt.sort / npurt.argsort do this). chunk = 0 picks the largest
 // chunk the UB holds; an explicit chunk must be a multiple of 64 that fits.
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -54,7 +55,14 @@ void block_tiling(const OpContext& ctx, TilingResult& r) {
                           str(most) + " for " + dtype_name(d) + " on " + ctx.profile().name);
   t.chunk = want ? static_cast<uint64_t>(want) : fit64(ctx.profile(), block_bytes(d), t.n);
   t.chunks = ceil_div(t.n, t.chunk);
-  t.units = t.rows * t.chunks;
+  // Rows that fit one chunk share a unit (one copy in and out for many rows)
+  // as far as the UB holds them, keeping at least one unit per core.
+  if (t.chunks == 1 && t.n > 0) {
+    const uint64_t by_cores = ceil_div(t.rows, std::max<uint32_t>(1, ctx.profile().vector_cores));
+    t.rows_per_unit = std::max<uint64_t>(1, std::min<uint64_t>(most / t.n, by_cores));
+  }
+  t.ub_elems = t.rows_per_unit > 1 ? std::max<uint64_t>(t.chunk, t.rows_per_unit * t.n) : t.chunk;
+  t.units = t.rows_per_unit > 1 ? ceil_div(t.rows, t.rows_per_unit) : t.rows * t.chunks;
   const CoreSplit cs = split_over_cores(t.units, 1, 1, ctx.profile());
   t.per_core = cs.per_core;
   r.num_blocks = cs.num_blocks;
@@ -91,7 +99,8 @@ void merge_tiling(const OpContext& ctx, TilingResult& r) {
 std::string describe_block(const OpContext&, const TilingResult& r) {
   SortBlockTiling t;
   std::memcpy(&t, r.tiling.data(), sizeof t);
-  return "rows=" + str(t.rows) + " n=" + str(t.n) + " chunk=" + str(t.chunk) + " units=" + str(t.units) +
+  return "rows=" + str(t.rows) + " n=" + str(t.n) + " chunk=" + str(t.chunk) + " rows_per_unit=" +
+         str(t.rows_per_unit) + " units=" + str(t.units) +
          " per_core=" + str(t.per_core);
 }
 

@@ -26,7 +26,9 @@ struct SortBlockTiling {
   uint64_t rows = 0, n = 0;
   uint64_t chunk = 0;       // elements sorted in UB at once
   uint64_t chunks = 0;      // per row: ceil(n / chunk)
-  uint64_t units = 0;       // rows * chunks
+  uint64_t rows_per_unit = 1;  // > 1: rows that fit one chunk go rows_per_unit to a unit
+  uint64_t ub_elems = 0;    // elements per UB buffer: max(chunk, rows_per_unit * n)
+  uint64_t units = 0;       // rows * chunks, or ceil(rows / rows_per_unit)
   uint64_t per_core = 0;
 };
 

@@ -29,34 +29,47 @@ std::vector<int32_t> random_ints(size_t n, int range, uint32_t seed) {
 // values, indices of every row sorted by sort_block + sort_merge passes.
 std::vector<Tensor> full_sort(const Tensor& x, int64_t chunk, bool desc) {
   std::vector<Tensor> r = ops::call("sort_block", {x}, {{"chunk", chunk}, {"descending", desc}});
-  for (int64_t w = chunk; w < x.shape().back(); w *= 2)
+  for (int64_t w = chunk; chunk > 0 && w < x.shape().back(); w *= 2)  // chunk 0: rows fit one chunk
     r = ops::call("sort_merge", {r[0], r[1]}, {{"width", w}, {"descending", desc}});
   return r;
 }
 
 }  // namespace
 
-TEST(SortKernels, BlockAndMergeMatchStableSort) {
-  for (int64_t n : {1, 15, 33, 64, 1023, 5000}) {
-    for (bool desc : {false, true}) {
-      const int64_t rows = 3;
-      auto host = random_ints(static_cast<size_t>(rows * n), 50, static_cast<uint32_t>(n));
-      auto r = full_sort(upload(host, {rows, n}, DType::kInt32), 64, desc);
-      auto v = download<int32_t>(r[0]);
-      auto ix = download<int64_t>(r[1]);
-      for (int64_t row = 0; row < rows; ++row) {
-        std::vector<int64_t> want(static_cast<size_t>(n));
-        std::iota(want.begin(), want.end(), 0);
-        const int32_t* h = host.data() + row * n;
-        std::stable_sort(want.begin(), want.end(),
-                         [&](int64_t a, int64_t b) { return desc ? h[a] > h[b] : h[a] < h[b]; });
-        for (int64_t k = 0; k < n; ++k) {
-          ASSERT_EQ(ix[row * n + k], want[k]) << n << " " << desc << " " << row << " " << k;
-          ASSERT_EQ(v[row * n + k], h[want[k]]);
-        }
-      }
+// Sorts rows x n random int32 (or their double copies) and checks every row.
+template <class T>
+void check_rows(int64_t rows, int64_t n, int64_t chunk, bool desc, DType dt) {
+  auto ints = random_ints(static_cast<size_t>(rows * n), 50, static_cast<uint32_t>(n + rows));
+  std::vector<T> host(ints.begin(), ints.end());
+  auto r = full_sort(upload(host, {rows, n}, dt), chunk, desc);
+  auto v = download<T>(r[0]);
+  auto ix = download<int64_t>(r[1]);
+  for (int64_t row = 0; row < rows; ++row) {
+    std::vector<int64_t> want(static_cast<size_t>(n));
+    std::iota(want.begin(), want.end(), 0);
+    const T* h = host.data() + row * n;
+    std::stable_sort(want.begin(), want.end(), [&](int64_t a, int64_t b) { return desc ? h[a] > h[b] : h[a] < h[b]; });
+    for (int64_t k = 0; k < n; ++k) {
+      ASSERT_EQ(ix[row * n + k], want[k]) << rows << "x" << n << " " << desc << " " << row << " " << k;
+      ASSERT_EQ(v[row * n + k], h[want[k]]);
     }
   }
+}
+
+TEST(SortKernels, BlockAndMergeMatchStableSort) {
+  for (int64_t n : {1, 15, 33, 64, 1023, 5000})
+    for (bool desc : {false, true}) {
+      check_rows<int32_t>(3, n, 64, desc, DType::kInt32);
+      check_rows<double>(3, n, 64, desc, DType::kFloat64);
+    }
+}
+
+TEST(SortKernels, ShortRowsShareUnits) {
+  for (int64_t n : {1, 5, 33, 200})
+    for (bool desc : {false, true}) {
+      check_rows<int32_t>(1001, n, 0, desc, DType::kInt32);  // chunk 0: auto, rows packed per unit
+      check_rows<double>(1001, n, 0, desc, DType::kFloat64);
+    }
 }
 
 TEST(SortKernels, DoubleNanLastAndAutoChunk) {
