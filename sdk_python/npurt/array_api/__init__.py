@@ -24,6 +24,11 @@ __array_api_version__ = "2024.12"
 
 __all__ = ["__array_api_version__", "__array_namespace_info__", "can_cast", "finfo", "iinfo", "isdtype",
            "result_type", "empty_like", "full", "full_like", "ones", "ones_like", "zeros_like"] + list(_ELEMENTWISE) + _STRUCTURE
+# searching, sorting, sets (kernels/sort, kernels/reduction/argreduce_*)
+from . import searching, sets  # noqa: E402
+from .searching import argmax, argmin, argsort, searchsorted, sort  # noqa: E402
+from .sets import isin, unique_all, unique_counts, unique_inverse, unique_values  # noqa: E402
+__all__ += searching.__all__ + sets.__all__
 
 
 def _array_namespace(self, /, *, api_version=None):

@@ -156,6 +156,8 @@ for _name, _fn in (("sum", reductions.sum), ("prod", reductions.prod), ("max", r
                    ("mean", reductions.mean), ("any", reductions.any), ("all", reductions.all),
                    ("var", reductions.var), ("std", reductions.std)):
     _FUNCTIONS[_name] = _reduction(_fn, _name)
+from . import searching as _searching, sets as _sets  # noqa: E402
+_FUNCTIONS.update(_searching.NUMPY_FUNCTIONS, **_sets.NUMPY_FUNCTIONS)
 
 
 def _array_function(self, func, types, args, kwargs):

@@ -1,0 +1,78 @@
+"""bench/sort.py: sort, argsort, unique_values, argmax and searchsorted on
+npurt next to numpy (and PyTorch CPU at 2 threads when installed): medians of
+repeated runs (each npurt run synchronized), ratios against numpy (> 1: npurt
+is faster).
+
+    python bench/sort.py [--n N] [--repeat R] [--check off|basic|full]
+
+On the sim backend the sort family's comparisons run on the simulated scalar
+unit (one checked UB access per element read or write), so expect npurt to be
+much slower than numpy here; the figure says nothing about NPU speed.
+"""
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+import npurt as nr
+
+try:
+    import torch
+    torch.set_num_threads(2)
+except ImportError:  # optional
+    torch = None
+
+
+def median_ms(fn, repeat):
+    fn()  # warm-up (tiling cache, pool)
+    runs = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        runs.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(runs)
+
+
+def row(name, npurt_ms, numpy_ms, torch_ms):
+    t = f"{torch_ms:10.2f}" if torch_ms is not None else "         -"
+    print(f"{name:32s} {npurt_ms:10.2f} {numpy_ms:10.2f} {t} {numpy_ms / npurt_ms:8.3f}x")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=1 << 20)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--check", default="off", choices=["off", "basic", "full"])
+    args = ap.parse_args()
+    n, rep = args.n, args.repeat
+    a = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+    dup = np.random.default_rng(1).integers(0, 1000, n).astype(np.float32)  # unique: 1000 distinct values
+    keys = np.sort(np.random.default_rng(2).standard_normal(4096).astype(np.float32))
+    x, xd, xk = nr.asarray(a), nr.asarray(dup), nr.asarray(keys)
+    ta, td, tk = (torch.from_numpy(a), torch.from_numpy(dup), torch.from_numpy(keys)) if torch else (None,) * 3
+
+    def sync(y):
+        return (y[0] if isinstance(y, tuple) else y).numpy()
+
+    cases = [
+        ("sort f32", lambda: sync(nr.sort(x)), lambda: np.sort(a, kind="stable"),
+         (lambda: torch.sort(ta, stable=True)) if torch else None),
+        ("argsort f32", lambda: sync(nr.argsort(x)), lambda: np.argsort(a, kind="stable"),
+         (lambda: torch.argsort(ta, stable=True)) if torch else None),
+        ("unique_values f32 (1000 distinct)", lambda: sync(nr.unique_values(xd)), lambda: np.unique(dup),
+         (lambda: torch.unique(td)) if torch else None),
+        ("argmax f32", lambda: sync(nr.argmax(x)), lambda: np.argmax(a), (lambda: torch.argmax(ta)) if torch else None),
+        ("searchsorted 4096 <- n", lambda: sync(nr.searchsorted(xk, x)), lambda: np.searchsorted(keys, a),
+         (lambda: torch.searchsorted(tk, ta)) if torch else None),
+    ]
+    print(f"n = {n} float32, median of {args.repeat} runs, NPURT_SIM_CHECK={args.check}, "
+          f"device {nr.current_device()}")
+    print(f"{'op':32s} {'npurt ms':>10s} {'numpy ms':>10s} {'torch ms':>10s} {'vs numpy':>9s}")
+    with nr.debug.sim_check_level(args.check):
+        for name, fn_nr, fn_np, fn_t in cases:
+            row(name, median_ms(fn_nr, rep), median_ms(fn_np, rep), median_ms(fn_t, rep) if fn_t else None)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+// kernels/sort/sort_tiling.h: tiling data of the sort family, shared by host
+// (sort_ops.cc, search_ops.cc, unique_ops.cc) and device code.
+//
+// Sort = sort_block, then sort_merge passes (the Python layer drives them):
+//   - sort_block views x as [rows, n] and cuts every row into chunks of
+//     `chunk` elements (the last one shorter); a unit is one (row, chunk),
+//     units are split over the cores; each chunk is sorted in UB (insertion
+//     runs of kRun, then ping-pong merges) with its row-relative int64 indices.
+//   - sort_merge merges neighbouring sorted runs of `width` elements of every
+//     row into runs of 2*width. A unit is one segment of <= `seg` outputs of
+//     one pair of runs; its inputs are found by a merge-path binary search
+//     (co-rank), so one long pair is split over many cores.
+// Invariants: chunk and seg are multiples of 64 elements (32-byte aligned UB
+// for every dtype); per_core > 0 whenever num_blocks > 0.
+#pragma once
+
+#include <cstdint>
+
+namespace npurt::kernels::sort {
+
+constexpr uint32_t kRun = 16;  // insertion-sorted run length inside a chunk
+
+struct SortBlockTiling {
+  uint32_t dtype = 0;       // npurt::DType
+  uint32_t descending = 0;
+  uint64_t rows = 0, n = 0;
+  uint64_t chunk = 0;       // elements sorted in UB at once
+  uint64_t chunks = 0;      // per row: ceil(n / chunk)
+  uint64_t rows_per_unit = 1;  // > 1: rows that fit one chunk go rows_per_unit to a unit
+  uint64_t ub_elems = 0;    // elements per UB buffer: max(chunk, rows_per_unit * n)
+  uint64_t units = 0;       // rows * chunks, or ceil(rows / rows_per_unit)
+  uint64_t per_core = 0;
+};
+
+struct SortMergeTiling {
+  uint32_t dtype = 0;
+  uint32_t descending = 0;
+  uint64_t rows = 0, n = 0;
+  uint64_t width = 0;       // input runs of this many sorted elements
+  uint64_t pairs = 0;       // per row: ceil(n / (2 * width))
+  uint64_t segs = 0;        // per pair: ceil(2 * width / seg)
+  uint64_t seg = 0;         // outputs per unit
+  uint64_t units = 0;       // rows * pairs * segs
+  uint64_t per_core = 0;
+};
+
+// searchsorted / isin: binary search of every x2 element in the sorted x1.
+enum class SearchMode : uint32_t { kLeft = 0, kRight = 1, kIsin = 2, kNotIn = 3 };
+
+struct SearchTiling {
+  uint32_t dtype = 0;
+  uint32_t mode = 0;        // SearchMode
+  uint32_t has_sorter = 0;  // x1 is read as x1[sorter[k]]
+  uint32_t tile = 0;        // x2 elements per UB tile
+  uint64_t n1 = 0, n2 = 0;
+  uint64_t per_core = 0;
+};
+
+// unique_count / unique_compact over one sorted vector of n elements, cut
+// into num_blocks ranges of `per_core` elements (the same cut in both).
+struct UniqueTiling {
+  uint32_t dtype = 0;
+  uint32_t tile = 0;        // elements per UB tile
+  uint64_t n = 0;
+  uint64_t per_core = 0;
+  uint64_t blocks = 0;      // number of ranges (= num_blocks of both launches)
+};
+
+}  // namespace npurt::kernels::sort

@@ -1,0 +1,98 @@
+"""Set functions: unique_all unique_counts unique_inverse unique_values isin, on the device.
+
+unique_*: x is flattened, sorted stably with its permutation (sort_block +
+sort_merge), then two run-boundary kernels find the distinct values:
+``unique_count`` counts the runs starting in each core's range and
+``unique_compact`` numbers them and writes values, first-occurrence indices,
+counts and the inverse. The host reads back one scalar (the number of
+distinct values) to slice the outputs. Results come out sorted ascending
+(the standard leaves the order unspecified; numpy sorts too). Every NaN is
+its own distinct value, as the standard says (numpy's np.unique collapses
+them by default); -0.0 and 0.0 are one value (the first in sorted order).
+
+isin(x1, x2): x2 is flattened and sorted, then every x1 element is binary
+searched in it (``isin_sorted``); NaN is never in anything.
+
+Invariants: no numpy on the data path; errors name the function and argument.
+"""
+import builtins
+from collections import namedtuple
+
+from .. import _npurt
+from .manipulation import _copy, reshape
+from .searching import check_array, promote_pair, sort_last
+
+__all__ = ["unique_all", "unique_counts", "unique_inverse", "unique_values", "isin"]
+
+UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+
+
+def _ops():
+    from .. import ops
+    return ops
+
+
+def _unique(x, where):
+    """(values, first indices, inverse shaped like x, counts), all on the device."""
+    check_array(x, where)
+    flat = reshape(x, (-1,))
+    if flat.size == 0:
+        empty = _npurt.empty((0,), _npurt.int64)
+        return _npurt.empty((0,), x.dtype), empty, _npurt.empty(tuple(x.shape), _npurt.int64), empty
+    ops = _ops()
+    s, perm = sort_last(flat)
+    values, index, counts, inverse, total = ops.unique_compact(s, perm, ops.unique_count(s))
+    k = builtins.int(total.item())  # the one host read: the number of distinct values sizes the results
+    if k < flat.size:
+        values, index, counts = (_copy(a[:k]) for a in (values, index, counts))
+    return values, index, reshape(inverse, tuple(x.shape)), counts
+
+
+def unique_all(x, /):
+    """The distinct values of x (sorted), the index of each one's first occurrence in
+    the flattened x, the inverse indices (x's shape) and the counts."""
+    v, i, inv, c = _unique(x, "npurt.unique_all")
+    return UniqueAllResult(v, i, inv, c)
+
+
+def unique_counts(x, /):
+    v, _, _, c = _unique(x, "npurt.unique_counts")
+    return UniqueCountsResult(v, c)
+
+
+def unique_inverse(x, /):
+    v, _, inv, _ = _unique(x, "npurt.unique_inverse")
+    return UniqueInverseResult(v, inv)
+
+
+def unique_values(x, /):
+    return _unique(x, "npurt.unique_values")[0]
+
+
+def isin(x1, x2, /, *, invert=False):
+    """Bool array of x1's shape: whether each x1 element is in x2 (NaN never is)."""
+    where = "npurt.isin"
+    x1, x2 = promote_pair(x1, x2, where)
+    flat = reshape(x2, (-1,))
+    s = sort_last(flat)[0] if flat.size else flat
+    return _ops().isin_sorted(s, x1, None, invert=builtins.bool(invert))
+
+
+# ---- numpy dispatch (NEP 18) ----
+
+def _np_unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+               equal_nan=True, sorted=True):
+    if axis is not None:
+        raise TypeError("numpy.unique: argument 'axis' is not supported for npurt arrays")
+    v, i, inv, c = _unique(ar, "numpy.unique")
+    out = [v] + [a for a, want in ((i, return_index), (inv, return_inverse), (c, return_counts)) if want]
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _np_isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
+    return isin(element, test_elements, invert=invert)
+
+
+NUMPY_FUNCTIONS = {"unique": _np_unique, "isin": _np_isin}
