@@ -139,9 +139,8 @@ class NormForward {
     } else {
       AscendC::Muls(dst, src, scale, n);
     }
-    LocalTensor<float> p = params_.Get<float>();
-    if (t_.has_gamma) AscendC::Mul(dst, dst, p, n);
-    if (t_.has_beta) AscendC::Add(dst, dst, p[d_.chunk_stride], n);
+    if (t_.has_gamma) AscendC::Mul(dst, dst, params_.Get<float>(), n);
+    if (t_.has_beta) AscendC::Add(dst, dst, params_.Get<float>()[d_.chunk_stride], n);
   }
 
   // Statistics out: stats_[0, n) mean, stats_[s, s + n) rstd (vector-written).
