@@ -4,9 +4,10 @@
 //   softmax:     y = exp(x - max) / sum(exp(x - max))
 //   log_softmax: y = (x - max) - ln(sum(exp(x - max)))
 //
-// float32 inside. Rows in UB: per row ReduceMax, Adds(-max), Exp, ReduceSum;
-// one vector pass turns the tile's sums into 1/sum (Reciprocal) or -ln(sum)
-// (Ln); then one Muls/Adds per row. Longer rows (multi-pass plan, "online
+// float32 inside. Rows in UB: per row ReduceMax, Adds(-max), Exp, ReduceSum,
+// Muls(1/sum) (the division on the scalar unit); log_softmax keeps x - max,
+// sums exp() into a row buffer, takes Ln of the tile's sums in one vector
+// call and subtracts per row. Longer rows (multi-pass plan, "online
 // softmax"): pass 1 keeps a running (max M, sum S) over the chunks, rescaling
 // S by exp(M_old - M_new) when the max grows; pass 2 re-reads each chunk and
 // writes exp(x - M) / S or x - M - ln S. A chunk whose max is -inf adds nothing
@@ -109,21 +110,18 @@ class SoftmaxForward {
       LocalTensor<float> fi = f[i * ls];
       const float m = Reduce(true, src[i * ls], len);
       AscendC::Adds(fi, src[i * ls], -m, cnt);
-      LocalTensor<float> ex = log_ ? e : fi;  // log_softmax keeps x - max for the output
-      AscendC::Exp(ex, fi, cnt);
-      sums.SetValue(i, Reduce(false, ex, len));
+      if (!log_) {  // one visit per row: the scalar unit divides, the vector unit scales
+        AscendC::Exp(fi, fi, cnt);
+        AscendC::Muls(fi, fi, 1.0f / Reduce(false, fi, len), cnt);
+        continue;
+      }
+      AscendC::Exp(e, fi, cnt);  // log_softmax keeps x - max for the output
+      sums.SetValue(i, Reduce(false, e, len));
     }
-    ScalarToVector();
-    if (log_) {
+    if (log_) {  // ln on the vector unit, once for the whole tile
+      ScalarToVector();
       AscendC::Ln(sums, sums, static_cast<int32_t>(n));
-      AscendC::Muls(sums, sums, -1.0f, static_cast<int32_t>(n));
-    } else {
-      AscendC::Reciprocal(sums, sums, static_cast<int32_t>(n));
-    }
-    for (uint32_t i = 0; i < n; ++i) {
-      const float v = ReadScalar(sums, i);
-      if (log_) AscendC::Adds(f[i * ls], f[i * ls], v, cnt);
-      else AscendC::Muls(f[i * ls], f[i * ls], v, cnt);
+      for (uint32_t i = 0; i < n; ++i) AscendC::Adds(f[i * ls], f[i * ls], -ReadScalar(sums, i), cnt);
     }
     Store(r, n, 0, len, ls, x, y, f);
   }
