@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "npurt/chip_profile.h"
+#include "npurt/ops.h"
 #include "npurt/status.h"
 #include "npurt/tiling.h"
+#include "op_test_util.h"
 
 namespace npurt::tiling {
 namespace {
@@ -206,6 +208,36 @@ TEST(TilingEngine, MalformedRequestsRaiseNamingTheArgument) {
   }
   req.buffers = {{"x", Scope::kTile, 4, true}, {"huge", Scope::kFixed, 1u << 20, false}};
   EXPECT_THROW(plan_rows(req, default_chip_profile()), InvalidArgument);
+}
+
+// The built-in row kernels use the engine: callable from C++ by name, and
+// describe() shows the engine's plan (chunked for rows longer than UB).
+TEST(TilingEngine, BuiltinRowOpsFromCppAndDescribe) {
+  const size_t rows = 3, cols = 70001;  // longer than UB: the multi-pass plan
+  std::vector<float> x(rows * cols);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 7919) % 1000) * 0.01f - 5.0f;
+  npurt::Tensor t = npurt_test::upload(x, {int64_t(rows), int64_t(cols)}, DType::kFloat32);
+  std::vector<npurt::Tensor> out = npurt::ops::call("layer_norm", {t, npurt::Tensor(), npurt::Tensor()},
+                                                    {{"eps", AttrValue(1e-5)}});
+  ASSERT_EQ(out.size(), 3u);
+  std::vector<float> y = npurt_test::download<float>(out[0]), mean = npurt_test::download<float>(out[1]);
+  std::vector<float> sm = npurt_test::download<float>(npurt::ops::call("softmax", {t})[0]);
+  for (size_t r = 0; r < rows; ++r) {
+    double m = 0, v = 0, mx = -1e300, se = 0;
+    for (size_t c = 0; c < cols; ++c) m += x[r * cols + c], mx = std::max<double>(mx, x[r * cols + c]);
+    m /= cols;
+    for (size_t c = 0; c < cols; ++c) v += (x[r * cols + c] - m) * (x[r * cols + c] - m);
+    for (size_t c = 0; c < cols; ++c) se += std::exp(x[r * cols + c] - mx);
+    const double rstd = 1 / std::sqrt(v / cols + 1e-5);
+    EXPECT_NEAR(mean[r], m, 1e-5);
+    for (size_t c = 0; c < cols; c += 997) {
+      EXPECT_NEAR(y[r * cols + c], (x[r * cols + c] - m) * rstd, 1e-4) << r << "," << c;
+      EXPECT_NEAR(sm[r * cols + c], std::exp(x[r * cols + c] - mx) / se, 1e-9) << r << "," << c;
+    }
+  }
+  const std::string text = npurt::ops::describe("rms_norm", {TensorSpec{true, DType::kFloat16, {4, 100000}, {}}});
+  EXPECT_NE(text.find("multi-pass"), std::string::npos) << text;
+  EXPECT_NE(text.find("chunks="), std::string::npos) << text;
 }
 
 }  // namespace
