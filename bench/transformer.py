@@ -32,13 +32,18 @@ except ImportError:  # bench only: PyTorch is optional
 BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
-def median_time(fn, repeat):
+def median_time(fn, repeat, cpu=None):
+    """Median wall time of fn; with a list `cpu`, also appends the median process CPU time
+    (all threads), the fairer figure on a shared machine where wall time mostly waits."""
     fn()  # warm-up (tiling cache, pool, page faults)
-    times = []
+    times, cpus = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    if cpu is not None:
+        cpu.append(statistics.median(cpus))
     return statistics.median(times)
 
 
@@ -155,14 +160,19 @@ def main():
         if only and group not in only:
             continue
         impl, nbytes, flops, memory_bound = build()
-        times = {k: median_time(fn, args.repeat) for k, fn in impl.items()}
+        cpu = {}
+        times = {}
+        for k, fn in impl.items():
+            c = []
+            times[k] = median_time(fn, args.repeat, c)
+            cpu[k] = c[0]
         base = times["npurt"]
         for k, t in times.items():
-            extra = f"  {nbytes / t / 1e9:6.1f} GB/s {flops / t / 1e9:7.1f} GFLOP/s"
+            extra = f"  {nbytes / t / 1e9:6.1f} GB/s {flops / t / 1e9:7.1f} GFLOP/s  cpu {cpu[k] * 1e3:8.2f} ms"
             if k == "npurt" and memory_bound:
                 extra += f"  {t / (nbytes / (bw * 1e9)):.2f}x the STREAM time of its bytes"
             if k != "npurt":
-                extra += f"  speed ratio {k}/npurt {t / base:.2f}x"
+                extra += f"  speed ratio {k}/npurt {t / base:.2f}x (cpu {cpu[k] / cpu['npurt']:.2f}x)"
             print(f"{label:34s} {k:6s} {t * 1e3:9.2f} ms{extra}")
 
 
