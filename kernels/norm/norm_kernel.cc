@@ -32,22 +32,16 @@ template <class T, class O>
 class NormForward {
  public:
   static constexpr bool kFloatIn = std::is_same<T, float>::value;
-  static constexpr bool kFloatOut = std::is_same<O, float>::value;
 
   __aicore__ NormForward(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y, GM_ADDR mean, GM_ADDR rstd,
                          const NormTiling& t)
       : t_(t), d_(t.rows_plan), layer_(t.kind == static_cast<uint32_t>(NormKind::kLayer)) {
-    const uint64_t n = d_.rows * d_.cols;
-    x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), n);
-    y_.SetGlobalBuffer(reinterpret_cast<__gm__ O*>(y), n);
+    io_.Init(pipe_, d_, x, y);
     if (t.has_gamma) gamma_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(gamma), d_.cols);
     if (t.has_beta) beta_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(beta), d_.cols);
     mean_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(mean), d_.rows);
     rstd_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(rstd), d_.rows);
-    const uint32_t tile = d_.rows_per_tile * d_.chunk_stride, cs = d_.chunk_stride;
-    pipe_.InitBuffer(qx_, d_.depth, tile * sizeof(T));
-    pipe_.InitBuffer(qy_, d_.depth, tile * sizeof(O));
-    if (!kFloatOut) pipe_.InitBuffer(f_, tile * sizeof(float));
+    const uint32_t cs = d_.chunk_stride;
     pipe_.InitBuffer(sq_, cs * sizeof(float));
     if (t.has_gamma || t.has_beta) pipe_.InitBuffer(params_, 2 * cs * sizeof(float));
     if (!kFloatIn && (t.has_gamma || t.has_beta)) pipe_.InitBuffer(stage_, cs * sizeof(T));
@@ -92,35 +86,6 @@ class NormForward {
         AscendC::WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);
       }
     }
-  }
-
-  // Loads x rows [r, r + n) columns [c0, c0 + len); returns the float view `src`
-  // (x itself for float inputs, else f) and the output tile y.
-  __aicore__ void Load(uint64_t r, uint32_t n, uint64_t c0, uint32_t len, uint32_t ls, LocalTensor<T>& x,
-                       LocalTensor<O>& y, LocalTensor<float>& f, LocalTensor<float>& src) {
-    x = qx_.template AllocTensor<T>();
-    LoadRows(x, x_[r * d_.cols + c0], n, len, d_.cols, ls);
-    qx_.EnQue(x);
-    x = qx_.template DeQue<T>();
-    y = qy_.template AllocTensor<O>();
-    if constexpr (kFloatOut) f = y;
-    else f = f_.Get<float>();
-    if constexpr (kFloatIn) {
-      src = x;
-    } else {
-      ToFloat(f, x, n * ls);
-      src = f;
-    }
-  }
-
-  __aicore__ void Store(uint64_t r, uint32_t n, uint64_t c0, uint32_t len, uint32_t ls, LocalTensor<T>& x,
-                        LocalTensor<O>& y, const LocalTensor<float>& f) {
-    if constexpr (!kFloatOut) FromFloat(y, f, n * ls);
-    qx_.FreeTensor(x);
-    qy_.EnQue(y);
-    y = qy_.template DeQue<O>();
-    StoreRows(y_[r * d_.cols + c0], y, n, len, d_.cols, ls);
-    qy_.FreeTensor(y);
   }
 
   __aicore__ float Sum(const LocalTensor<float>& v, uint32_t len) {
@@ -169,10 +134,8 @@ class NormForward {
 
   __aicore__ void WholeRows(uint64_t r, uint32_t n) {
     const uint32_t len = static_cast<uint32_t>(d_.cols), ls = d_.chunk_stride;
-    LocalTensor<T> x;
-    LocalTensor<O> y;
-    LocalTensor<float> f, src;
-    Load(r, n, 0, len, ls, x, y, f, src);
+    auto tile = io_.Load(r, n, 0, len, ls);
+    const LocalTensor<float>&f = tile.f, &src = tile.src;
     LocalTensor<float> st = stats_.Get<float>(), sq = sq_.Get<float>();
     const uint32_t s = RoundUp(d_.rows_per_tile, 8);
     for (uint32_t i = 0; i < n; ++i) {
@@ -195,7 +158,7 @@ class NormForward {
       const float rstd = ReadScalar(rs, i);
       Normalize(f[i * ls], layer_ ? f[i * ls] : src[i * ls], 0.0f, rstd, len);
     }
-    Store(r, n, 0, len, ls, x, y, f);
+    io_.Store(tile, r, n, 0, len, ls);
     StoreStats(r, n);
   }
 
@@ -206,10 +169,8 @@ class NormForward {
     LocalTensor<float> sq = sq_.Get<float>();
     for (uint32_t c = 0; c < d_.num_chunks; ++c) {
       const uint32_t len = tl::chunk_len(d_, d_.cols, c), ls = RoundUp(len, d_.align_elems);
-      LocalTensor<T> x;
-      LocalTensor<O> y;
-      LocalTensor<float> f, src;
-      Load(r, 1, uint64_t{c} * d_.chunk, len, ls, x, y, f, src);
+      auto tile = io_.Load(r, 1, uint64_t{c} * d_.chunk, len, ls);
+      const LocalTensor<float>& src = tile.src;
       float cm = 0.0f;
       if (layer_) {
         cm = Sum(src, len) / static_cast<float>(len);
@@ -223,8 +184,7 @@ class NormForward {
       mean += delta * (static_cast<float>(len) / n1);  // Chan et al.: merge (count, mean, m2) with the chunk's
       m2 += cm2 + delta * delta * (count * static_cast<float>(len) / n1);
       count = n1;
-      qx_.FreeTensor(x);
-      qy_.FreeTensor(y);
+      io_.Drop(tile);
     }
   }
 
@@ -242,12 +202,9 @@ class NormForward {
       const uint64_t c0 = uint64_t{c} * d_.chunk;
       const uint32_t len = tl::chunk_len(d_, d_.cols, c), ls = RoundUp(len, d_.align_elems);
       if (t_.has_gamma || t_.has_beta) LoadParams(c0, len);
-      LocalTensor<T> x;
-      LocalTensor<O> y;
-      LocalTensor<float> f, src;
-      Load(r, 1, c0, len, ls, x, y, f, src);
-      Normalize(f, src, layer_ ? mean : 0.0f, rstd, len);
-      Store(r, 1, c0, len, ls, x, y, f);
+      auto tile = io_.Load(r, 1, c0, len, ls);
+      Normalize(tile.f, tile.src, layer_ ? mean : 0.0f, rstd, len);
+      io_.Store(tile, r, 1, c0, len, ls);
       AscendC::SetFlag<HardEvent::V_MTE2>(EVENT_ID2);  // params_ is reloaded for the next chunk
       AscendC::WaitFlag<HardEvent::V_MTE2>(EVENT_ID2);
     }
@@ -257,13 +214,11 @@ class NormForward {
   const NormTiling& t_;
   const tl::RowTilingData& d_;
   bool layer_;
-  AscendC::GlobalTensor<T> x_, gamma_, beta_;
-  AscendC::GlobalTensor<O> y_;
+  AscendC::GlobalTensor<T> gamma_, beta_;
   AscendC::GlobalTensor<float> mean_, rstd_;
   AscendC::TPipe pipe_;
-  AscendC::TQue<AscendC::TPosition::VECIN, 2> qx_;
-  AscendC::TQue<AscendC::TPosition::VECOUT, 2> qy_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> f_, sq_, params_, stage_, stats_, work_, sc_;
+  RowStage<T, O> io_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> sq_, params_, stage_, stats_, work_, sc_;
 };
 
 template <class T, class O>

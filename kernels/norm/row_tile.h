@@ -107,6 +107,71 @@ __aicore__ inline void ScalarToVector() {
   AscendC::WaitFlag<HardEvent::S_V>(EVENT_ID3);
 }
 
+// The staging every forward row kernel does: x tiles of T through a VECIN
+// queue, y tiles of O through a VECOUT queue, and a float32 view of the tile:
+// `src` (what to read: x itself for float inputs, else x cast into `f`) and
+// `f` (where to compute: y itself for float outputs, else a float32 tile cast
+// into y on Store). Buffers: x and y with the plan's depth, f when O != float.
+template <class T, class O>
+class RowStage {
+ public:
+  static constexpr bool kFloatIn = std::is_same<T, float>::value;
+  static constexpr bool kFloatOut = std::is_same<O, float>::value;
+
+  struct Tile {
+    LocalTensor<T> x;
+    LocalTensor<O> y;
+    LocalTensor<float> f, src;
+  };
+
+  __aicore__ void Init(AscendC::TPipe& pipe, const npurt::tiling::RowTilingData& d, GM_ADDR x, GM_ADDR y) {
+    d_ = &d;
+    x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), d.rows * d.cols);
+    y_.SetGlobalBuffer(reinterpret_cast<__gm__ O*>(y), d.rows * d.cols);
+    const uint32_t tile = d.rows_per_tile * d.chunk_stride;
+    pipe.InitBuffer(qx_, d.depth, tile * sizeof(T));
+    pipe.InitBuffer(qy_, d.depth, tile * sizeof(O));
+    if (!kFloatOut) pipe.InitBuffer(f_, tile * sizeof(float));
+  }
+
+  // Rows [r, r + n) x columns [c0, c0 + len), UB rows `ls` apart.
+  __aicore__ Tile Load(uint64_t r, uint32_t n, uint64_t c0, uint32_t len, uint32_t ls) {
+    Tile t;
+    t.x = QueueLoad<T>(qx_, x_[r * d_->cols + c0], n, len, d_->cols, ls);
+    t.y = qy_.template AllocTensor<O>();
+    if constexpr (kFloatOut) t.f = t.y;
+    else t.f = f_.template Get<float>();
+    if constexpr (kFloatIn) {
+      t.src = t.x;
+    } else {
+      ToFloat(t.f, t.x, n * ls);
+      t.src = t.f;
+    }
+    return t;
+  }
+
+  // Casts f into y (when O != float) and writes the tile out.
+  __aicore__ void Store(Tile& t, uint64_t r, uint32_t n, uint64_t c0, uint32_t len, uint32_t ls) {
+    if constexpr (!kFloatOut) FromFloat(t.y, t.f, n * ls);
+    qx_.FreeTensor(t.x);
+    QueueStore<O>(qy_, t.y, y_[r * d_->cols + c0], n, len, d_->cols, ls);
+  }
+
+  // A tile that was only read (pass 1 of a multi-pass plan).
+  __aicore__ void Drop(Tile& t) {
+    qx_.FreeTensor(t.x);
+    qy_.FreeTensor(t.y);
+  }
+
+ private:
+  const npurt::tiling::RowTilingData* d_ = nullptr;
+  AscendC::GlobalTensor<T> x_;
+  AscendC::GlobalTensor<O> y_;
+  AscendC::TQue<AscendC::TPosition::VECIN, 2> qx_;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 2> qy_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> f_;
+};
+
 // Elements of the ReduceSum/ReduceMax work buffer for rows of up to `cols` float lanes.
 __aicore__ inline uint32_t ReduceWorkElems(uint32_t cols) { return RoundUp(2 * ((cols + 63) / 64), 8) + 8; }
 

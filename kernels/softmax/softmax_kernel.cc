@@ -30,17 +30,9 @@ namespace tl = npurt::tiling;
 template <class T, class O>
 class SoftmaxForward {
  public:
-  static constexpr bool kFloatIn = std::is_same<T, float>::value;
-  static constexpr bool kFloatOut = std::is_same<O, float>::value;
-
   __aicore__ SoftmaxForward(GM_ADDR x, GM_ADDR y, const SoftmaxTiling& t)
       : d_(t.plan), log_(t.kind == static_cast<uint32_t>(SoftmaxKind::kLogSoftmax)) {
-    x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), d_.rows * d_.cols);
-    y_.SetGlobalBuffer(reinterpret_cast<__gm__ O*>(y), d_.rows * d_.cols);
-    const uint32_t tile = d_.rows_per_tile * d_.chunk_stride;
-    pipe_.InitBuffer(qx_, d_.depth, tile * sizeof(T));
-    pipe_.InitBuffer(qy_, d_.depth, tile * sizeof(O));
-    if (!kFloatOut) pipe_.InitBuffer(f_, tile * sizeof(float));
+    io_.Init(pipe_, d_, x, y);
     pipe_.InitBuffer(e_, d_.chunk_stride * sizeof(float));
     pipe_.InitBuffer(sums_, RoundUp(d_.rows_per_tile, 8) * sizeof(float));
     pipe_.InitBuffer(work_, ReduceWorkElems(d_.chunk) * sizeof(float));
@@ -59,28 +51,6 @@ class SoftmaxForward {
   }
 
  private:
-  // x rows -> (x tile, y tile, float work view f, float source view src).
-  __aicore__ void Load(uint64_t r, uint32_t n, uint64_t c0, uint32_t len, uint32_t ls, LocalTensor<T>& x,
-                       LocalTensor<O>& y, LocalTensor<float>& f, LocalTensor<float>& src) {
-    x = QueueLoad<T>(qx_, x_[r * d_.cols + c0], n, len, d_.cols, ls);
-    y = qy_.template AllocTensor<O>();
-    if constexpr (kFloatOut) f = y;
-    else f = f_.Get<float>();
-    if constexpr (kFloatIn) {
-      src = x;
-    } else {
-      ToFloat(f, x, n * ls);
-      src = f;
-    }
-  }
-
-  __aicore__ void Store(uint64_t r, uint32_t n, uint64_t c0, uint32_t len, uint32_t ls, LocalTensor<T>& x,
-                        LocalTensor<O>& y, const LocalTensor<float>& f) {
-    if constexpr (!kFloatOut) FromFloat(y, f, n * ls);
-    qx_.FreeTensor(x);
-    QueueStore<O>(qy_, y, y_[r * d_.cols + c0], n, len, d_.cols, ls);
-  }
-
   __aicore__ float Reduce(bool max, const LocalTensor<float>& v, uint32_t len) {
     LocalTensor<float> sc = sc_.Get<float>();
     if (max) AscendC::ReduceMax(sc, v, work_.Get<float>(), static_cast<int32_t>(len));
@@ -101,10 +71,8 @@ class SoftmaxForward {
   __aicore__ void WholeRows(uint64_t r, uint32_t n) {
     const uint32_t len = static_cast<uint32_t>(d_.cols), ls = d_.chunk_stride;
     const int32_t cnt = static_cast<int32_t>(len);
-    LocalTensor<T> x;
-    LocalTensor<O> y;
-    LocalTensor<float> f, src;
-    Load(r, n, 0, len, ls, x, y, f, src);
+    auto tile = io_.Load(r, n, 0, len, ls);
+    const LocalTensor<float>&f = tile.f, &src = tile.src;
     LocalTensor<float> sums = sums_.Get<float>(), e = e_.Get<float>();
     for (uint32_t i = 0; i < n; ++i) {
       LocalTensor<float> fi = f[i * ls];
@@ -123,7 +91,7 @@ class SoftmaxForward {
       AscendC::Ln(sums, sums, static_cast<int32_t>(n));
       for (uint32_t i = 0; i < n; ++i) AscendC::Adds(f[i * ls], f[i * ls], -ReadScalar(sums, i), cnt);
     }
-    Store(r, n, 0, len, ls, x, y, f);
+    io_.Store(tile, r, n, 0, len, ls);
   }
 
   // Pass 1 of a long row: running max M and sum S of exp(x - M).
@@ -132,10 +100,8 @@ class SoftmaxForward {
     LocalTensor<float> e = e_.Get<float>();
     for (uint32_t c = 0; c < d_.num_chunks; ++c) {
       const uint32_t len = tl::chunk_len(d_, d_.cols, c), ls = RoundUp(len, d_.align_elems);
-      LocalTensor<T> x;
-      LocalTensor<O> y;
-      LocalTensor<float> f, src;
-      Load(r, 1, uint64_t{c} * d_.chunk, len, ls, x, y, f, src);
+      auto tile = io_.Load(r, 1, uint64_t{c} * d_.chunk, len, ls);
+      const LocalTensor<float>& src = tile.src;
       const float m = Reduce(true, src, len);
       if (m != m) {
         M = m, S = m;  // NaN: the whole row is NaN
@@ -146,8 +112,7 @@ class SoftmaxForward {
         if (m > M) S = S * VecScalar(false, M - m) + s, M = m;
         else S += s * VecScalar(false, m - M);
       }
-      qx_.FreeTensor(x);
-      qy_.FreeTensor(y);
+      io_.Drop(tile);
     }
   }
 
@@ -159,10 +124,8 @@ class SoftmaxForward {
       const uint64_t c0 = uint64_t{c} * d_.chunk;
       const uint32_t len = tl::chunk_len(d_, d_.cols, c), ls = RoundUp(len, d_.align_elems);
       const int32_t cnt = static_cast<int32_t>(len);
-      LocalTensor<T> x;
-      LocalTensor<O> y;
-      LocalTensor<float> f, src;
-      Load(r, 1, c0, len, ls, x, y, f, src);
+      auto tile = io_.Load(r, 1, c0, len, ls);
+      const LocalTensor<float>&f = tile.f, &src = tile.src;
       AscendC::Adds(f, src, -M, cnt);
       if (log_) {
         AscendC::Adds(f, f, scale, cnt);
@@ -170,18 +133,15 @@ class SoftmaxForward {
         AscendC::Exp(f, f, cnt);
         AscendC::Muls(f, f, scale, cnt);
       }
-      Store(r, 1, c0, len, ls, x, y, f);
+      io_.Store(tile, r, 1, c0, len, ls);
     }
   }
 
   const tl::RowTilingData& d_;
   bool log_;
-  AscendC::GlobalTensor<T> x_;
-  AscendC::GlobalTensor<O> y_;
   AscendC::TPipe pipe_;
-  AscendC::TQue<AscendC::TPosition::VECIN, 2> qx_;
-  AscendC::TQue<AscendC::TPosition::VECOUT, 2> qy_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> f_, e_, sums_, work_, sc_;
+  RowStage<T, O> io_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> e_, sums_, work_, sc_;
 };
 
 template <class T, class O>
