@@ -72,7 +72,7 @@ def check_forward(x, gamma, beta, eps=1e-5, rms=False, out_dtype=None, **kw):
         assert_within(mean, mref, k_int(d) * np.abs(x.astype(np.float64)).mean(-1) + 1e-37, "mean")
 
 
-SHAPES = [(1, 1), (4, 63), (3, 64), (5, 65), (7, 1023), (6, 1024), (3, 4096), (2, 100000), (1000, 33), (2, 3, 15)]
+SHAPES = [(17,), (1, 1), (4, 63), (3, 64), (5, 65), (7, 1023), (6, 1024), (3, 4096), (2, 100000), (1000, 33), (2, 3, 15)]
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)

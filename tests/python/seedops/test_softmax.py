@@ -60,7 +60,7 @@ def check(x, log, out_dtype=None, **kw):
     return y
 
 
-SHAPES = [(1, 1), (4, 63), (3, 64), (5, 65), (7, 1023), (6, 1024), (3, 4096), (2, 100000), (2000, 15), (2, 3, 33)]
+SHAPES = [(17,), (1, 1), (4, 63), (3, 64), (5, 65), (7, 1023), (6, 1024), (3, 4096), (2, 100000), (2000, 15), (2, 3, 33)]
 
 
 @pytest.mark.parametrize("log", [False, True], ids=["softmax", "log_softmax"])
