@@ -1,7 +1,9 @@
 // kernels/norm/row_tile.h: device-side helpers of the row-wise kernels (norm
 // and softmax families): moving a tile of [n rows, len columns] between a
-// row-major GM matrix and UB, converting it to and from float32, and reading a
-// vector result on the scalar unit.
+// row-major GM matrix and UB (LoadRows/StoreRows, through queues with
+// QueueLoad/QueueStore), converting it to and from float32, the forward
+// kernels' x -> float32 -> y staging (RowStage), and reading a vector result
+// on the scalar unit (ReadScalar).
 //
 // Layout invariant (from npurt/tiling.h): in UB a tile row starts every `ls`
 // elements, ls = len rounded up to the plan's align_elems, so every buffer's
