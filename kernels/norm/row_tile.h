@@ -1,0 +1,180 @@
+// kernels/norm/row_tile.h: device-side helpers of the row-wise kernels (norm
+// and softmax families): moving a tile of [n rows, len columns] between a
+// row-major GM matrix and UB (LoadRows/StoreRows, through queues with
+// QueueLoad/QueueStore), converting it to and from float32, the forward
+// kernels' x -> float32 -> y staging (RowStage), and reading a vector result
+// on the scalar unit (ReadScalar).
+//
+// Layout invariant (from npurt/tiling.h): in UB a tile row starts every `ls`
+// elements, ls = len rounded up to the plan's align_elems, so every buffer's
+// rows are 32-byte aligned whatever its element type. Loads fill each row up
+// to its 32-byte block end (DataCopyPad), so whole-tile vector ops over n * ls
+// lanes only ever read initialised UB; pad lanes carry junk that no result
+// uses (only lanes [0, len) of a row are stored or reduced).
+#pragma once
+
+#include <type_traits>
+
+#include "kernel_operator.h"
+#include "npurt/tiling.h"
+
+namespace npurt::kernels::rows {
+
+using AscendC::GlobalTensor;
+using AscendC::HardEvent;
+using AscendC::LocalTensor;
+
+__aicore__ inline uint32_t RoundUp(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
+
+// Row stride in UB for a chunk of `len` columns.
+__aicore__ inline uint32_t LocalStride(const npurt::tiling::RowTilingData& d, uint32_t len) {
+  return d.num_chunks == 1 && d.split == 0 ? d.chunk_stride : RoundUp(len, d.align_elems);
+}
+
+// GM rows [0, n) x columns [0, len) at `src` (rows `pitch` elements apart) -> UB rows `ls` apart.
+template <class T>
+__aicore__ inline void LoadRows(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t n, uint32_t len,
+                                uint64_t pitch, uint32_t ls) {
+  const uint32_t bytes = len * sizeof(T);
+  AscendC::DataCopyExtParams p(static_cast<uint16_t>(n), bytes, static_cast<uint32_t>((pitch - len) * sizeof(T)),
+                               (ls * static_cast<uint32_t>(sizeof(T)) - RoundUp(bytes, 32)) / 32, 0);
+  AscendC::DataCopyPad(dst, src, p, AscendC::DataCopyPadExtParams<T>(false, 0, 0, T{}));
+}
+
+// UB rows `ls` apart -> GM rows [0, n) x columns [0, len) at `dst`.
+template <class T>
+__aicore__ inline void StoreRows(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t n, uint32_t len,
+                                 uint64_t pitch, uint32_t ls) {
+  const uint32_t bytes = len * sizeof(T);
+  AscendC::DataCopyExtParams p(static_cast<uint16_t>(n), bytes,
+                               (ls * static_cast<uint32_t>(sizeof(T)) - RoundUp(bytes, 32)) / 32,
+                               static_cast<uint32_t>((pitch - len) * sizeof(T)), 0);
+  AscendC::DataCopyPad(dst, src, p);
+}
+
+// A tile loaded through a VECIN queue (Alloc -> DataCopyPad -> EnQue -> DeQue).
+template <class T, class Q>
+__aicore__ inline LocalTensor<T> QueueLoad(Q& q, const GlobalTensor<T>& src, uint32_t n, uint32_t len, uint64_t pitch,
+                                           uint32_t ls) {
+  LocalTensor<T> t = q.template AllocTensor<T>();
+  LoadRows(t, src, n, len, pitch, ls);
+  q.EnQue(t);
+  return q.template DeQue<T>();
+}
+
+// A finished tile stored through a VECOUT queue (EnQue -> DeQue -> DataCopyPad -> Free).
+template <class T, class Q>
+__aicore__ inline void QueueStore(Q& q, LocalTensor<T>& t, const GlobalTensor<T>& dst, uint32_t n, uint32_t len,
+                                  uint64_t pitch, uint32_t ls) {
+  q.EnQue(t);
+  t = q.template DeQue<T>();
+  StoreRows(dst, t, n, len, pitch, ls);
+  q.FreeTensor(t);
+}
+
+// dst (float) = src over `count` lanes; a copy for float sources.
+template <class T>
+__aicore__ inline void ToFloat(const LocalTensor<float>& dst, const LocalTensor<T>& src, uint32_t count) {
+  if constexpr (std::is_same<T, float>::value) {
+    if (dst.GetPhyAddr() != src.GetPhyAddr()) AscendC::Adds(dst, src, 0.0f, static_cast<int32_t>(count));
+  } else {
+    AscendC::Cast(dst, src, AscendC::RoundMode::CAST_NONE, count);
+  }
+}
+
+// dst (O) = src (float), rounding to nearest even; nothing when O is float and dst is src.
+template <class O>
+__aicore__ inline void FromFloat(const LocalTensor<O>& dst, const LocalTensor<float>& src, uint32_t count) {
+  if constexpr (std::is_same<O, float>::value) {
+    if (dst.GetPhyAddr() != src.GetPhyAddr()) AscendC::Adds(dst, src, 0.0f, static_cast<int32_t>(count));
+  } else {
+    AscendC::Cast(dst, src, AscendC::RoundMode::CAST_RINT, count);
+  }
+}
+
+// Element i of a vector result, read on the scalar unit (waits for V, and makes
+// the next vector write wait for the read).
+__aicore__ inline float ReadScalar(const LocalTensor<float>& t, uint32_t i = 0) {
+  AscendC::SetFlag<HardEvent::V_S>(EVENT_ID3);
+  AscendC::WaitFlag<HardEvent::V_S>(EVENT_ID3);
+  const float v = t.GetValue(i);
+  AscendC::SetFlag<HardEvent::S_V>(EVENT_ID3);
+  AscendC::WaitFlag<HardEvent::S_V>(EVENT_ID3);
+  return v;
+}
+
+// Scalar writes (SetValue) visible to the vector unit.
+__aicore__ inline void ScalarToVector() {
+  AscendC::SetFlag<HardEvent::S_V>(EVENT_ID3);
+  AscendC::WaitFlag<HardEvent::S_V>(EVENT_ID3);
+}
+
+// The staging every forward row kernel does: x tiles of T through a VECIN
+// queue, y tiles of O through a VECOUT queue, and a float32 view of the tile:
+// `src` (what to read: x itself for float inputs, else x cast into `f`) and
+// `f` (where to compute: y itself for float outputs, else a float32 tile cast
+// into y on Store). Buffers: x and y with the plan's depth, f when O != float.
+template <class T, class O>
+class RowStage {
+ public:
+  static constexpr bool kFloatIn = std::is_same<T, float>::value;
+  static constexpr bool kFloatOut = std::is_same<O, float>::value;
+
+  struct Tile {
+    LocalTensor<T> x;
+    LocalTensor<O> y;
+    LocalTensor<float> f, src;
+  };
+
+  __aicore__ void Init(AscendC::TPipe& pipe, const npurt::tiling::RowTilingData& d, GM_ADDR x, GM_ADDR y) {
+    d_ = &d;
+    x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), d.rows * d.cols);
+    y_.SetGlobalBuffer(reinterpret_cast<__gm__ O*>(y), d.rows * d.cols);
+    const uint32_t tile = d.rows_per_tile * d.chunk_stride;
+    pipe.InitBuffer(qx_, d.depth, tile * sizeof(T));
+    pipe.InitBuffer(qy_, d.depth, tile * sizeof(O));
+    if (!kFloatOut) pipe.InitBuffer(f_, tile * sizeof(float));
+  }
+
+  // Rows [r, r + n) x columns [c0, c0 + len), UB rows `ls` apart.
+  __aicore__ Tile Load(uint64_t r, uint32_t n, uint64_t c0, uint32_t len, uint32_t ls) {
+    Tile t;
+    t.x = QueueLoad<T>(qx_, x_[r * d_->cols + c0], n, len, d_->cols, ls);
+    t.y = qy_.template AllocTensor<O>();
+    if constexpr (kFloatOut) t.f = t.y;
+    else t.f = f_.template Get<float>();
+    if constexpr (kFloatIn) {
+      t.src = t.x;
+    } else {
+      ToFloat(t.f, t.x, n * ls);
+      t.src = t.f;
+    }
+    return t;
+  }
+
+  // Casts f into y (when O != float) and writes the tile out.
+  __aicore__ void Store(Tile& t, uint64_t r, uint32_t n, uint64_t c0, uint32_t len, uint32_t ls) {
+    if constexpr (!kFloatOut) FromFloat(t.y, t.f, n * ls);
+    qx_.FreeTensor(t.x);
+    QueueStore<O>(qy_, t.y, y_[r * d_->cols + c0], n, len, d_->cols, ls);
+  }
+
+  // A tile that was only read (pass 1 of a multi-pass plan).
+  __aicore__ void Drop(Tile& t) {
+    qx_.FreeTensor(t.x);
+    qy_.FreeTensor(t.y);
+  }
+
+ private:
+  const npurt::tiling::RowTilingData* d_ = nullptr;
+  AscendC::GlobalTensor<T> x_;
+  AscendC::GlobalTensor<O> y_;
+  AscendC::TQue<AscendC::TPosition::VECIN, 2> qx_;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 2> qy_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> f_;
+};
+
+// Elements of the ReduceSum/ReduceMax work buffer for rows of up to `cols` float lanes.
+__aicore__ inline uint32_t ReduceWorkElems(uint32_t cols) { return RoundUp(2 * ((cols + 63) / 64), 8) + 8; }
+
+}  // namespace npurt::kernels::rows

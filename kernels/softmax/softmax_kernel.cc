@@ -1,0 +1,171 @@
+// kernels/softmax/softmax_kernel.cc: the softmax / log_softmax forward Ascend C
+// kernel (one template SoftmaxForward<T, O> for every dtype pair).
+//
+//   softmax:     y = exp(x - max) / sum(exp(x - max))
+//   log_softmax: y = (x - max) - ln(sum(exp(x - max)))
+//
+// float32 inside. Rows in UB: per row ReduceMax, Adds(-max), Exp, ReduceSum,
+// Muls(1/sum) (the division on the scalar unit); log_softmax keeps x - max,
+// sums exp() into a row buffer, takes Ln of the tile's sums in one vector
+// call and subtracts per row. Longer rows (multi-pass plan, "online
+// softmax"): pass 1 keeps a running (max M, sum S) over the chunks, rescaling
+// S by exp(M_old - M_new) when the max grows; pass 2 re-reads each chunk and
+// writes exp(x - M) / S or x - M - ln S. A chunk whose max is -inf adds nothing
+// (so a row is NaN only when numpy's would be: all -inf, a NaN, or +inf).
+#include <type_traits>
+
+#include "kernel_operator.h"
+#include "norm/row_tile.h"
+#include "npurt/backend.h"
+#include "npurt/dtype.h"
+#include "softmax/softmax_tiling.h"
+
+namespace npurt::kernels {
+namespace {
+
+using AscendC::LocalTensor;
+using namespace npurt::kernels::rows;
+namespace tl = npurt::tiling;
+
+template <class T, class O>
+class SoftmaxForward {
+ public:
+  __aicore__ SoftmaxForward(GM_ADDR x, GM_ADDR y, const SoftmaxTiling& t)
+      : d_(t.plan), log_(t.kind == static_cast<uint32_t>(SoftmaxKind::kLogSoftmax)) {
+    io_.Init(pipe_, d_, x, y);
+    pipe_.InitBuffer(e_, d_.chunk_stride * sizeof(float));
+    pipe_.InitBuffer(sums_, RoundUp(d_.rows_per_tile, 8) * sizeof(float));
+    pipe_.InitBuffer(work_, ReduceWorkElems(d_.chunk) * sizeof(float));
+    pipe_.InitBuffer(sc_, 64);
+  }
+
+  __aicore__ void Run() {
+    const uint32_t b = AscendC::GetBlockIdx();
+    const uint64_t r0 = tl::core_begin(d_, b), nr = tl::core_count(d_, b);
+    for (uint64_t r = r0; r < r0 + nr; r += d_.rows_per_tile) {
+      if (d_.num_chunks == 1)
+        WholeRows(r, static_cast<uint32_t>(r0 + nr - r < d_.rows_per_tile ? r0 + nr - r : d_.rows_per_tile));
+      else
+        OnlineRow(r);
+    }
+  }
+
+ private:
+  __aicore__ float Reduce(bool max, const LocalTensor<float>& v, uint32_t len) {
+    LocalTensor<float> sc = sc_.Get<float>();
+    if (max) AscendC::ReduceMax(sc, v, work_.Get<float>(), static_cast<int32_t>(len));
+    else AscendC::ReduceSum(sc, v, work_.Get<float>(), static_cast<int32_t>(len));
+    return ReadScalar(sc);
+  }
+
+  // exp(v) or ln(v) of one scalar on the vector unit (the scalar unit has neither).
+  __aicore__ float VecScalar(bool ln, float v) {
+    LocalTensor<float> sc = sc_.Get<float>();
+    sc.SetValue(0, v);
+    ScalarToVector();
+    if (ln) AscendC::Ln(sc, sc, 1);
+    else AscendC::Exp(sc, sc, 1);
+    return ReadScalar(sc);
+  }
+
+  __aicore__ void WholeRows(uint64_t r, uint32_t n) {
+    const uint32_t len = static_cast<uint32_t>(d_.cols), ls = d_.chunk_stride;
+    const int32_t cnt = static_cast<int32_t>(len);
+    auto tile = io_.Load(r, n, 0, len, ls);
+    const LocalTensor<float>&f = tile.f, &src = tile.src;
+    LocalTensor<float> sums = sums_.Get<float>(), e = e_.Get<float>();
+    for (uint32_t i = 0; i < n; ++i) {
+      LocalTensor<float> fi = f[i * ls];
+      const float m = Reduce(true, src[i * ls], len);
+      AscendC::Adds(fi, src[i * ls], -m, cnt);
+      if (!log_) {  // one visit per row: the scalar unit divides, the vector unit scales
+        AscendC::Exp(fi, fi, cnt);
+        AscendC::Muls(fi, fi, 1.0f / Reduce(false, fi, len), cnt);
+        continue;
+      }
+      AscendC::Exp(e, fi, cnt);  // log_softmax keeps x - max for the output
+      sums.SetValue(i, Reduce(false, e, len));
+    }
+    if (log_) {  // ln on the vector unit, once for the whole tile
+      ScalarToVector();
+      AscendC::Ln(sums, sums, static_cast<int32_t>(n));
+      for (uint32_t i = 0; i < n; ++i) AscendC::Adds(f[i * ls], f[i * ls], -ReadScalar(sums, i), cnt);
+    }
+    io_.Store(tile, r, n, 0, len, ls);
+  }
+
+  // Pass 1 of a long row: running max M and sum S of exp(x - M).
+  __aicore__ void OnlineStats(uint64_t r, float& M, float& S) {
+    M = -__builtin_inff(), S = 0.0f;
+    LocalTensor<float> e = e_.Get<float>();
+    for (uint32_t c = 0; c < d_.num_chunks; ++c) {
+      const uint32_t len = tl::chunk_len(d_, d_.cols, c), ls = RoundUp(len, d_.align_elems);
+      auto tile = io_.Load(r, 1, uint64_t{c} * d_.chunk, len, ls);
+      const LocalTensor<float>& src = tile.src;
+      const float m = Reduce(true, src, len);
+      if (m != m) {
+        M = m, S = m;  // NaN: the whole row is NaN
+      } else if (m != -__builtin_inff()) {
+        AscendC::Adds(e, src, -m, static_cast<int32_t>(len));
+        AscendC::Exp(e, e, static_cast<int32_t>(len));
+        const float s = Reduce(false, e, len);
+        if (m > M) S = S * VecScalar(false, M - m) + s, M = m;
+        else S += s * VecScalar(false, m - M);
+      }
+      io_.Drop(tile);
+    }
+  }
+
+  __aicore__ void OnlineRow(uint64_t r) {
+    float M, S;
+    OnlineStats(r, M, S);
+    const float scale = log_ ? -VecScalar(true, S) : 1.0f / S;
+    for (uint32_t c = 0; c < d_.num_chunks; ++c) {
+      const uint64_t c0 = uint64_t{c} * d_.chunk;
+      const uint32_t len = tl::chunk_len(d_, d_.cols, c), ls = RoundUp(len, d_.align_elems);
+      const int32_t cnt = static_cast<int32_t>(len);
+      auto tile = io_.Load(r, 1, c0, len, ls);
+      const LocalTensor<float>&f = tile.f, &src = tile.src;
+      AscendC::Adds(f, src, -M, cnt);
+      if (log_) {
+        AscendC::Adds(f, f, scale, cnt);
+      } else {
+        AscendC::Exp(f, f, cnt);
+        AscendC::Muls(f, f, scale, cnt);
+      }
+      io_.Store(tile, r, 1, c0, len, ls);
+    }
+  }
+
+  const tl::RowTilingData& d_;
+  bool log_;
+  AscendC::TPipe pipe_;
+  RowStage<T, O> io_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> e_, sums_, work_, sc_;
+};
+
+template <class T, class O>
+__aicore__ void Launch(GM_ADDR x, GM_ADDR y, const SoftmaxTiling& t) {
+  SoftmaxForward<T, O> k(x, y, t);
+  k.Run();
+}
+
+}  // namespace
+}  // namespace npurt::kernels
+
+extern "C" __global__ __aicore__ void npurt_softmax_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+  (void)workspace;
+  using namespace npurt::kernels;
+  using npurt::DType;
+  GET_TILING_DATA_WITH_STRUCT(SoftmaxTiling, t, tiling);
+  const auto in = static_cast<DType>(t.in_dtype), out = static_cast<DType>(t.out_dtype);
+  if (in == DType::kFloat32) Launch<float, float>(x, y, t);
+  else if (in == DType::kFloat16 && out == DType::kFloat32) Launch<half, float>(x, y, t);
+  else if (in == DType::kFloat16) Launch<half, half>(x, y, t);
+  else if (out == DType::kFloat32) Launch<bfloat16_t, float>(x, y, t);
+  else Launch<bfloat16_t, bfloat16_t>(x, y, t);
+}
+
+namespace npurt::kernels {
+extern const SimKernelEntry kSoftmaxEntry = NPURT_SIM_ENTRY(npurt_softmax_kernel);
+}  // namespace npurt::kernels

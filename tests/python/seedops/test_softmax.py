@@ -1,0 +1,214 @@
+"""softmax / log_softmax and their backward kernels against float64 numpy references.
+
+Error bounds (reference in float64 from the dtype-rounded inputs; float32 inside the
+kernels; K(D) = 2^-24 * (64 + D / 16) covers the 64-lane tree + sequential ReduceSum,
+Exp's 2 ulp and the x - max rounding; u = 0 / 2^-11 / 2^-8 output rounding for
+float32 / float16 / bfloat16, plus 2^-24 absolute for float16 subnormals):
+  softmax:      |y - ref| <= (u + K(D) (1 + |x - max|)) |ref|
+  log_softmax:  |y - ref| <= u |ref| + K(D) (|x - max| + |ln s| + 1)
+  softmax_backward:     |dx - ref| <= u |ref| + 4 K(D) y (|dy| + sum|dy y|)
+  log_softmax_backward: |dx - ref| <= u |ref| + 4 K(D) (|dy| + exp(y) sum|dy|)
+"""
+import ml_dtypes
+import numpy as np
+import pytest
+
+import npurt as nr
+
+BF16 = np.dtype(ml_dtypes.bfloat16)
+F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
+DTYPES = [F32, F16, BF16]
+U_OUT = {F32: 0.0, F16: 2.0**-11, BF16: 2.0**-8}
+ATOL = {F32: 1e-37, F16: 2.0**-24, BF16: 1e-37}
+
+
+def k_int(d):
+    return 2.0**-24 * (64 + d / 16)
+
+
+def assert_within(got, ref, tol, what):
+    got = np.asarray(got, np.float64)
+    err = np.abs(got - ref)
+    same_nonfinite = (np.isnan(got) & np.isnan(ref)) | (got == ref)
+    bad = ~((err <= tol) | same_nonfinite)
+    assert not bad.any(), f"{what}: {bad.sum()} of {bad.size} off, worst err {err[bad].max():.3g} (tol {tol[bad].min():.3g})"
+
+
+def ref_softmax(x):
+    x64 = x.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        shifted = x64 - x64.max(-1, keepdims=True)
+        e = np.exp(shifted)
+        s = e.sum(-1, keepdims=True)
+        return e / s, shifted - np.log(s), shifted, np.log(s)
+
+
+def check(x, log, out_dtype=None, **kw):
+    op = nr.ops.log_softmax if log else nr.ops.softmax
+    y = op(nr.asarray(x), **kw).numpy()
+    dt = out_dtype or x.dtype
+    assert y.dtype == dt and y.shape == x.shape
+    sm, lsm, shifted, lns = ref_softmax(x)
+    d = x.shape[-1] if x.ndim else 1
+    np.seterr(invalid="ignore")  # inf * 0 in the bounds of -inf entries (exact matches are accepted first)
+    if log:
+        tol = U_OUT[dt] * np.abs(lsm) + k_int(d) * (np.abs(shifted) + np.abs(lns) + 1) + ATOL[dt]
+        assert_within(y, lsm, tol, "log_softmax")
+    else:
+        tol = (U_OUT[dt] + k_int(d) * (1 + np.abs(shifted))) * sm + ATOL[dt]
+        assert_within(y, sm, tol, "softmax")
+    return y
+
+
+SHAPES = [(17,), (1, 1), (4, 63), (3, 64), (5, 65), (7, 1023), (6, 1024), (3, 4096), (2, 100000), (2000, 15), (2, 3, 33)]
+
+
+@pytest.mark.parametrize("log", [False, True], ids=["softmax", "log_softmax"])
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_forward(log, dtype, shape):
+    rng = np.random.default_rng(sum(shape) + log)
+    x = (rng.standard_normal(shape) * 4).astype(dtype)
+    check(x, log)
+
+
+@pytest.mark.parametrize("log", [False, True], ids=["softmax", "log_softmax"])
+@pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
+def test_float32_output_on_request(log, dtype):
+    x = (np.random.default_rng(1).standard_normal((5, 300)) * 4).astype(dtype)
+    check(x, log, out_dtype=F32, dtype="float32")
+
+
+@pytest.mark.parametrize("d", [8, 100000])
+def test_special_values_match_numpy(d):
+    """-inf entries get 0 / -inf, a row of -inf or any NaN / +inf gives NaN (as numpy);
+    a long row whose first chunks are all -inf still normalizes over the rest."""
+    x = np.random.default_rng(2).standard_normal((6, d)).astype(np.float32)
+    x[0, : d // 2] = -np.inf
+    x[1, :] = -np.inf
+    x[2, 1] = np.nan
+    x[3, 0] = np.inf
+    x[4, 2] = 80.0  # large, but finite after subtracting the max
+    for log in (False, True):
+        y = check(x, log)
+        assert np.isnan(y[1:4]).all()
+        assert np.isfinite(y[[4, 5]]).all()
+        assert (y[0, : d // 2] == (-np.inf if log else 0)).all()
+
+
+def test_large_magnitudes_do_not_overflow():
+    x = np.array([[1e4, 1e4 - 1, -1e4], [-1e38, 2e38, 0]], np.float32)  # x - max stays finite
+    check(x, False)
+    check(x, True)
+
+
+def test_axis_attribute():
+    x = np.random.default_rng(3).standard_normal((4, 6, 1)).astype(np.float32)
+    # an axis followed only by size-1 dims: still contiguous rows
+    sm, lsm = ref_softmax(x[..., 0])[:2]
+    np.testing.assert_allclose(nr.ops.softmax(nr.asarray(x), axis=1).numpy()[..., 0], sm, rtol=1e-5, atol=1e-8)
+    np.testing.assert_allclose(nr.ops.log_softmax(nr.asarray(x), axis=-2).numpy()[..., 0], lsm, rtol=1e-5, atol=1e-6)
+    y = nr.asarray(np.random.default_rng(4).standard_normal((4, 6)).astype(np.float32))
+    with pytest.raises(nr.InvalidArgumentError, match="softmax.*'axis'.*last axis.*moveaxis"):
+        nr.ops.softmax(y, axis=0)
+    with pytest.raises(nr.InvalidArgumentError, match="log_softmax.*'axis'.*out of bounds"):
+        nr.ops.log_softmax(y, axis=2)
+    # the documented workaround: move the axis last with the array API, then back
+    moved = nr.moveaxis(nr.ops.softmax(nr.moveaxis(y, 0, -1)), -1, 0).numpy()
+    np.testing.assert_allclose(moved, ref_softmax(y.numpy().T)[0].T, rtol=1e-5, atol=1e-7)
+
+
+def test_empty_views_and_errors():
+    for shape in [(0, 8), (3, 0), (0,)]:
+        assert nr.ops.softmax(nr.asarray(np.zeros(shape, np.float32))).shape == shape
+    base = np.random.default_rng(5).standard_normal((8, 70)).astype(np.float32)
+    view = nr.asarray(base)[1::3, ::-2]
+    np.testing.assert_allclose(nr.ops.softmax(view).numpy(), ref_softmax(base[1::3, ::-2])[0], rtol=1e-5, atol=1e-8)
+    bc = nr.broadcast_to(nr.asarray(base[0]), (3, 70))
+    np.testing.assert_allclose(nr.ops.log_softmax(bc).numpy(), ref_softmax(np.broadcast_to(base[0], (3, 70)))[1],
+                               rtol=1e-5, atol=1e-5)
+    with pytest.raises(nr.InvalidArgumentError, match="softmax.*'x'.*rank"):
+        nr.ops.softmax(nr.asarray(np.float32(2.0)))
+    with pytest.raises(nr.InvalidArgumentError, match="softmax.*'x'"):
+        nr.ops.softmax(nr.asarray(np.ones((2, 3), np.int32)))
+    with pytest.raises(nr.InvalidArgumentError, match="softmax_backward.*'y'.*shape"):
+        nr.ops.softmax_backward(nr.asarray(base), nr.asarray(base[:, :5].copy()))
+    with pytest.raises(nr.InvalidArgumentError, match="log_softmax_backward.*'y'.*dtype"):
+        nr.ops.log_softmax_backward(nr.asarray(base), nr.asarray(base.astype(np.float16)))
+    check(base, False)  # the runtime is still usable
+
+
+def test_describe_shows_the_plan():
+    text = nr.ops.describe("softmax", (4096, 1024))
+    assert "rows in UB" in text and "blocks=40" in text and "depth=2" in text
+    text = nr.ops.describe("log_softmax", (4, 100000), dtype="float16")
+    assert "online softmax" in text and "multi-pass" in text
+
+
+# ---- backward --------------------------------------------------------------------------
+
+
+def check_backward(dy, y, log, **kw):
+    op = nr.ops.log_softmax_backward if log else nr.ops.softmax_backward
+    dx = op(nr.asarray(dy), nr.asarray(y), **kw).numpy()
+    dt = np.dtype(kw.get("dtype") or dy.dtype)
+    assert dx.dtype == dt and dx.shape == dy.shape
+    d64, y64 = dy.astype(np.float64), y.astype(np.float64)
+    d = dy.shape[-1]
+    if log:
+        ref = d64 - np.exp(y64) * d64.sum(-1, keepdims=True)
+        scale = np.abs(d64) + np.exp(y64) * np.abs(d64).sum(-1, keepdims=True)
+    else:
+        ref = y64 * (d64 - (d64 * y64).sum(-1, keepdims=True))
+        scale = np.abs(y64) * (np.abs(d64) + np.abs(d64 * y64).sum(-1, keepdims=True))
+    assert_within(dx, ref, U_OUT[dt] * np.abs(ref) + 4 * k_int(d) * scale + ATOL[dt], "dx")
+
+
+@pytest.mark.parametrize("log", [False, True], ids=["softmax", "log_softmax"])
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("shape", [(1, 1), (4, 63), (3, 64), (5, 65), (9, 1024), (2, 4096), (2, 100000), (700, 33)],
+                         ids=str)
+def test_backward_vs_analytic(log, dtype, shape):
+    rng = np.random.default_rng(sum(shape) + 7 * log)
+    x = (rng.standard_normal(shape) * 2).astype(dtype)
+    y = (nr.ops.log_softmax if log else nr.ops.softmax)(nr.asarray(x)).numpy()
+    check_backward(rng.standard_normal(shape).astype(dtype), y, log)
+
+
+def test_backward_float32_output():
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((6, 90)).astype(BF16)
+    y = nr.ops.softmax(nr.asarray(x)).numpy()
+    check_backward(rng.standard_normal((6, 90)).astype(BF16), y, False, dtype="float32")
+
+
+@pytest.mark.parametrize("log", [False, True], ids=["softmax", "log_softmax"])
+def test_backward_by_finite_differences(log):
+    """Central differences of the float64 forward give the analytic gradient the
+    reference uses; the kernel's float32 dx matches it within the float32 bound."""
+    rng = np.random.default_rng(9)
+    x, w = rng.standard_normal((3, 9)), rng.standard_normal((3, 9))
+    f = lambda x_: float((w * ref_softmax(x_)[1 if log else 0]).sum())
+    h, num = 1e-6, np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        xp, xm = x.copy(), x.copy()
+        xp[i] += h
+        xm[i] -= h
+        num[i] = (f(xp) - f(xm)) / (2 * h)
+    y64 = ref_softmax(x)[1 if log else 0]
+    ana = w - np.exp(y64) * w.sum(-1, keepdims=True) if log else y64 * (w - (w * y64).sum(-1, keepdims=True))
+    np.testing.assert_allclose(ana, num, rtol=1e-6, atol=1e-8)
+    y32 = (nr.ops.log_softmax if log else nr.ops.softmax)(nr.asarray(x.astype(np.float32))).numpy()
+    dx = (nr.ops.log_softmax_backward if log else nr.ops.softmax_backward)(
+        nr.asarray(w.astype(np.float32)), nr.asarray(y32)).numpy()
+    np.testing.assert_allclose(dx, num, rtol=1e-4, atol=1e-5)
+
+
+def test_clean_under_full_checks():
+    rng = np.random.default_rng(10)
+    with nr.debug.sim_check_level("full"):
+        for shape, dt in [((37, 65), F16), ((6, 1024), F32), ((2, 70000), BF16), ((3, 15), F32)]:
+            x = (rng.standard_normal(shape) * 3).astype(dt)
+            for log in (False, True):
+                y = check(x, log)
+                check_backward(rng.standard_normal(shape).astype(dt), y, log)
