@@ -1,0 +1,150 @@
+// kernels/indexing/index_kernel.cc: device code of the index producers of the
+// indexing family: index_check (normalize negative indices, count the ones
+// out of bounds) and mask_positions (the compaction of a boolean mask).
+#include <cstdint>
+#include <type_traits>
+
+#include "common/kernel_util.h"
+#include "indexing/indexing_tiling.h"
+#include "kernel_operator.h"
+#include "npurt/backend.h"
+
+namespace npurt::kernels {
+namespace {
+
+using AscendC::GlobalTensor;
+using AscendC::LocalTensor;
+
+__aicore__ inline void CoreRange(uint64_t total, uint64_t per_core, uint64_t& begin, uint64_t& count) {
+  begin = static_cast<uint64_t>(AscendC::GetBlockIdx()) * per_core;
+  count = begin >= total ? 0 : (total - begin < per_core ? total - begin : per_core);
+}
+
+// idx (I) -> int64 with idx + size where idx < 0; status slot of this block =
+// (number out of [-size, size), the first of them).
+template <class I>
+__aicore__ void IndexCheck(GM_ADDR idx, GM_ADDR y, GM_ADDR status, const GatherTiling& t) {
+  uint64_t begin, count;
+  CoreRange(t.total, t.per_core, begin, count);
+  GlobalTensor<I> in;
+  GlobalTensor<int64_t> out, st;
+  in.SetGlobalBuffer(reinterpret_cast<__gm__ I*>(idx), t.total);
+  out.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(y), t.total);
+  st.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(status), 2 * kIndexSlots);
+  AscendC::TPipe pipe;
+  AscendC::TQue<AscendC::TPosition::VECIN, 2> qin;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 2> qout;
+  pipe.InitBuffer(qin, 2, t.tile * static_cast<uint32_t>(sizeof(I)));
+  pipe.InitBuffer(qout, 2, t.tile * 8 > 2 * 8 * kIndexSlots + 64 ? t.tile * 8 : 2 * 8 * kIndexSlots + 64);
+  int64_t bad = 0, first_bad = 0;
+  for (uint64_t off = 0; off < count; off += t.tile) {
+    const uint32_t n = static_cast<uint32_t>(count - off < t.tile ? count - off : t.tile);
+    LocalTensor<I> a = qin.template AllocTensor<I>();
+    CopyIn(a, in[begin + off], n);
+    qin.EnQue(a);
+    a = qin.template DeQue<I>();
+    LocalTensor<int64_t> b = qout.template AllocTensor<int64_t>();
+    for (uint32_t j = 0; j < n; ++j) {
+      const I raw = a.GetValue(j);
+      const bool neg = std::is_signed<I>::value && raw < I(0);
+      const bool ok = neg ? static_cast<int64_t>(raw) >= -t.size : static_cast<uint64_t>(raw) < static_cast<uint64_t>(t.size);
+      int64_t v = neg ? static_cast<int64_t>(raw) + t.size : static_cast<int64_t>(raw);
+      if (!ok) {
+        if (bad++ == 0) first_bad = static_cast<int64_t>(raw);
+        v = 0;  // keeps later gathers inside the array; the host raises before using it
+      }
+      b.SetValue(j, v);
+    }
+    qin.FreeTensor(a);
+    qout.EnQue(b);
+    b = qout.template DeQue<int64_t>();
+    CopyOut(out[begin + off], b, n);
+    qout.FreeTensor(b);
+  }
+  // This block's slot; block 0 also clears the slots of blocks that do not run.
+  const uint32_t block = static_cast<uint32_t>(AscendC::GetBlockIdx());
+  const uint32_t nblocks = static_cast<uint32_t>(AscendC::GetBlockNum());
+  const uint32_t idle = block == 0 ? kIndexSlots - nblocks : 0;
+  LocalTensor<int64_t> s = qout.template AllocTensor<int64_t>();
+  s.SetValue(0, bad);
+  s.SetValue(1, first_bad);
+  for (uint32_t i = 0; i < 2 * idle; ++i) s.SetValue(4 + i, 0);  // 32-B aligned start for DataCopyPad
+  qout.EnQue(s);
+  s = qout.template DeQue<int64_t>();
+  CopyOut(st[2 * block], s, 2);
+  if (idle > 0) CopyOut(st[2 * nblocks], s[4], 2 * idle);
+  qout.FreeTensor(s);
+}
+
+// Every true mask element i (cumsum c[i] = its 1-based rank) writes i, or its
+// coordinates, at column c[i] - 1 of y [ndim, count].
+__aicore__ void MaskPositions(GM_ADDR mask, GM_ADDR csum, GM_ADDR y, const MaskTiling& t) {
+  uint64_t begin, count;
+  CoreRange(t.total, t.per_core, begin, count);
+  GlobalTensor<uint8_t> m;
+  GlobalTensor<int64_t> c, out;
+  m.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(mask), t.total);
+  c.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(csum), t.total);
+  out.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(y), t.ndim * t.count);
+  AscendC::TPipe pipe;
+  AscendC::TQue<AscendC::TPosition::VECIN, 1> qm, qc;
+  pipe.InitBuffer(qm, 2, t.tile);
+  pipe.InitBuffer(qc, 2, t.tile * 8);
+  for (uint64_t off = 0; off < count; off += t.tile) {
+    const uint32_t n = static_cast<uint32_t>(count - off < t.tile ? count - off : t.tile);
+    LocalTensor<uint8_t> a = qm.AllocTensor<uint8_t>();
+    LocalTensor<int64_t> b = qc.AllocTensor<int64_t>();
+    CopyIn(a, m[begin + off], n);
+    CopyIn(b, c[begin + off], n);
+    qm.EnQue(a);
+    qc.EnQue(b);
+    a = qm.DeQue<uint8_t>();
+    b = qc.DeQue<int64_t>();
+    for (uint32_t j = 0; j < n; ++j) {
+      if (a.GetValue(j) == 0) continue;
+      const uint64_t col = static_cast<uint64_t>(b.GetValue(j) - 1);
+      uint64_t flat = begin + off + j;
+      if (t.ndim == 1) {
+        out.SetValue(col, static_cast<int64_t>(flat));
+        continue;
+      }
+      for (int d = static_cast<int>(t.ndim) - 1; d >= 0; --d) {  // unravel, C order
+        const uint64_t extent = static_cast<uint64_t>(t.shape[d]);
+        out.SetValue(static_cast<uint64_t>(d) * t.count + col, static_cast<int64_t>(flat % extent));
+        flat /= extent;
+      }
+    }
+    qm.FreeTensor(a);
+    qc.FreeTensor(b);
+  }
+}
+
+}  // namespace
+}  // namespace npurt::kernels
+
+extern "C" __global__ __aicore__ void npurt_index_check_kernel(GM_ADDR idx, GM_ADDR y, GM_ADDR status,
+                                                               GM_ADDR workspace, GM_ADDR tiling) {
+  (void)workspace;
+  using namespace npurt::kernels;
+  GET_TILING_DATA_WITH_STRUCT(GatherTiling, t, tiling);
+  const bool s = t.idx_signed != 0;
+  switch (t.idx_unit) {
+    case 1: if (s) IndexCheck<int8_t>(idx, y, status, t); else IndexCheck<uint8_t>(idx, y, status, t); break;
+    case 2: if (s) IndexCheck<int16_t>(idx, y, status, t); else IndexCheck<uint16_t>(idx, y, status, t); break;
+    case 4: if (s) IndexCheck<int32_t>(idx, y, status, t); else IndexCheck<uint32_t>(idx, y, status, t); break;
+    default: if (s) IndexCheck<int64_t>(idx, y, status, t); else IndexCheck<uint64_t>(idx, y, status, t); break;
+  }
+}
+
+extern "C" __global__ __aicore__ void npurt_mask_positions_kernel(GM_ADDR mask, GM_ADDR csum, GM_ADDR y,
+                                                                  GM_ADDR workspace, GM_ADDR tiling) {
+  (void)workspace;
+  using namespace npurt::kernels;
+  GET_TILING_DATA_WITH_STRUCT(MaskTiling, t, tiling);
+  MaskPositions(mask, csum, y, t);
+}
+
+namespace npurt::kernels {
+extern const SimKernelEntry kIndexCheckKernelEntry = NPURT_SIM_ENTRY(npurt_index_check_kernel);
+extern const SimKernelEntry kMaskPositionsKernelEntry = NPURT_SIM_ENTRY(npurt_mask_positions_kernel);
+}
