@@ -1,0 +1,108 @@
+"""Cumulative functions: cumulative_sum, cumulative_prod (the scan kernel
+family, kernels/scan: ``nr.ops.cumsum`` / ``nr.ops.cumprod``) and diff
+(subtract/not_equal of two shifted views, elementwise kernels).
+
+Dtype rules (array API 2024.12): signed integers and bool accumulate in and
+return the default integer dtype int64, unsigned integers uint64, floats keep
+their dtype (float16/bfloat16 accumulate in float32 inside the kernel). An
+explicit ``dtype`` is the accumulation and result dtype: the input is cast to
+it on the device first unless the kernel takes the pair directly.
+
+A long 1-D float32 scan is split into rows scanned in parallel plus a second
+pass that adds each row's offset (the scan of the row totals): the result
+differs from a sequential float32 scan by rounding only.
+"""
+import builtins
+
+from .. import _npurt
+from .. import ops as _ops
+from . import _convert, _dtypes
+
+__all__ = ["cumulative_sum", "cumulative_prod", "diff"]
+
+_SPLIT_MIN = 1 << 18
+_SPLIT_ROWS = 64
+
+
+def _default_dtype(dt):
+    k = _dtypes.kind(dt)
+    if k in "ib":
+        return _dtypes.DEFAULT_INT
+    if k == "u":
+        return _npurt.uint64
+    return dt
+
+
+def _split_scan(kernel, x):
+    """A long 1-D float32 sum as [k, n/k] row scans + the scan of the row totals."""
+    import npurt
+    from .manipulation import reshape
+    n = x.shape[0]
+    rows = reshape(x, (_SPLIT_ROWS, n // _SPLIT_ROWS))
+    part = kernel(rows, axis=1)
+    totals = part[:, -1]
+    offsets = _ops.cumsum(totals, axis=0, include_initial=True)[:-1]
+    return reshape(npurt.add(part, reshape(offsets, (_SPLIT_ROWS, 1))), (n,))
+
+
+def _scan(name, kernel, x, axis, dtype, include_initial):
+    where = f"npurt.{name}"
+    x = _convert.array(where, x)
+    if x.ndim == 0:
+        raise ValueError(f"{where}: argument 'x': a 0-d array has no axis to accumulate along (reshape it to 1-d)")
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"{where}: argument 'axis': required for a {x.ndim}-d array (None only for 1-d)")
+        axis = 0
+    from .manipulation import normalize_axis
+    axis = normalize_axis(axis, x.ndim, where)
+    if _dtypes.kind(x.dtype) == "c" or (dtype is not None and _dtypes.kind(dtype) == "c"):
+        raise TypeError(f"{where}: argument 'x': complex dtypes are not supported")
+    out = _default_dtype(x.dtype) if dtype is None else dtype
+    if str(out) == "bool":
+        raise TypeError(f"{where}: argument 'dtype': bool cannot accumulate")
+    widening = _dtypes.kind(x.dtype) in "iub" and str(out) in ("int64", "uint64") and \
+        str(out) == str(_default_dtype(x.dtype))
+    if str(out) != str(x.dtype) and not widening:
+        from .indexing import device_astype
+        x = device_astype(x, out, f"{where}: argument 'x'")
+    if (kernel.__name__ == "cumsum" and not include_initial and x.ndim == 1 and str(x.dtype) == "float32"
+            and x.shape[0] >= _SPLIT_MIN and x.shape[0] % _SPLIT_ROWS == 0):
+        return _split_scan(kernel, x)
+    try:
+        return kernel(x, axis=axis, include_initial=builtins.bool(include_initial),
+                      dtype=str(out) if widening else "")
+    except (ValueError, TypeError) as e:
+        raise type(e)(str(e).replace(f"npurt.ops.{kernel.__name__}", where)) from None
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """Cumulative sum along axis (optional for 1-d), on the device (kernels/scan)."""
+    return _scan("cumulative_sum", _ops.cumsum, x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    """Cumulative product along axis (optional for 1-d), on the device (kernels/scan)."""
+    return _scan("cumulative_prod", _ops.cumprod, x, axis, dtype, include_initial)
+
+
+def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    """n-th discrete difference along axis: x[1:] - x[:-1] (x[1:] != x[:-1] for bool), repeated n times."""
+    import npurt
+    from .manipulation import concat, normalize_axis
+    where = "npurt.diff"
+    x = _convert.array(where, x)
+    if x.ndim == 0:
+        raise ValueError(f"{where}: argument 'x': needs at least 1 dimension")
+    if isinstance(n, builtins.bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"{where}: argument 'n': must be a non-negative int, got {n!r}")
+    axis = normalize_axis(axis, x.ndim, where)
+    parts = [p for p in (prepend, x, append) if p is not None]
+    if len(parts) > 1:
+        parts = [_convert.array(where, p, "prepend/append") for p in parts]
+        x = concat(parts, axis=axis)
+    for _ in range(n):
+        hi = tuple(slice(1, None) if d == axis else slice(None) for d in range(x.ndim))
+        lo = tuple(slice(None, -1) if d == axis else slice(None) for d in range(x.ndim))
+        x = npurt.not_equal(x[hi], x[lo]) if str(x.dtype) == "bool" else npurt.subtract(x[hi], x[lo])
+    return x
