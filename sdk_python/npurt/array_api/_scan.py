@@ -70,8 +70,7 @@ def _scan(name, kernel, x, axis, dtype, include_initial):
             and x.shape[0] >= _SPLIT_MIN and x.shape[0] % _SPLIT_ROWS == 0):
         return _split_scan(kernel, x)
     try:
-        return kernel(x, axis=axis, include_initial=builtins.bool(include_initial),
-                      dtype=str(out) if widening else "")
+        return kernel(x, axis=axis, include_initial=builtins.bool(include_initial), dtype=str(out))
     except (ValueError, TypeError) as e:
         raise type(e)(str(e).replace(f"npurt.ops.{kernel.__name__}", where)) from None
 
