@@ -59,7 +59,7 @@ def _index_array(k, where):
 def _is_array_entry(k):
     if isinstance(k, _npurt.ndarray):
         return not (k.ndim == 0 and _dtypes.kind(k.dtype) in "iu")  # a 0-d integer array is an integer
-    if isinstance(k, list):
+    if isinstance(k, (list, tuple)):  # a sequence inside the key stands for an array, as in numpy
         return True
     if k is None or k is Ellipsis or isinstance(k, (slice, builtins.bool)) or _is_integer(k):
         return False

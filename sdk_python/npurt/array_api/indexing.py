@@ -76,9 +76,6 @@ def _expand_key(key, ndim, where):
 
 
 def _unsupported(k, where):
-    if isinstance(k, tuple):
-        raise IndexError(f"{where}: argument 'key': a tuple inside the key is not a valid index (use a list "
-                         "or an array for integer-array indexing)")
     raise IndexError(f"{where}: argument 'key': only integers, slices (`:`), ellipsis (`...`), None "
                      f"(`newaxis`) and 0-d integer arrays are valid indices, got {type(k).__name__}")
 
