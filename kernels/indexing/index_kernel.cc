@@ -1,6 +1,7 @@
 // kernels/indexing/index_kernel.cc: device code of the index producers of the
 // indexing family: index_check (normalize negative indices, count the ones
-// out of bounds) and mask_positions (the compaction of a boolean mask).
+// out of bounds), mask_count and mask_positions (the two passes of the
+// compaction of a boolean mask).
 #include <cstdint>
 #include <type_traits>
 
@@ -76,46 +77,88 @@ __aicore__ void IndexCheck(GM_ADDR idx, GM_ADDR y, GM_ADDR status, const GatherT
   qout.FreeTensor(s);
 }
 
-// Every true mask element i (cumsum c[i] = its 1-based rank) writes i, or its
-// coordinates, at column c[i] - 1 of y [ndim, count].
-__aicore__ void MaskPositions(GM_ADDR mask, GM_ADDR csum, GM_ADDR y, const MaskTiling& t) {
+// mask_count: the number of true elements in this block's range, at
+// counts[block]; block 0 also zeroes the slots of blocks that do not run.
+__aicore__ void MaskCount(GM_ADDR mask, GM_ADDR counts, const MaskTiling& t) {
   uint64_t begin, count;
   CoreRange(t.total, t.per_core, begin, count);
   GlobalTensor<uint8_t> m;
-  GlobalTensor<int64_t> c, out;
+  GlobalTensor<int64_t> out;
   m.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(mask), t.total);
-  c.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(csum), t.total);
-  out.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(y), t.ndim * t.count);
+  out.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(counts), kIndexSlots);
   AscendC::TPipe pipe;
-  AscendC::TQue<AscendC::TPosition::VECIN, 1> qm, qc;
+  AscendC::TQue<AscendC::TPosition::VECIN, 2> qm;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 1> qo;
   pipe.InitBuffer(qm, 2, t.tile);
-  pipe.InitBuffer(qc, 2, t.tile * 8);
+  pipe.InitBuffer(qo, 1, 8 * kIndexSlots + 64);
+  int64_t trues = 0;
   for (uint64_t off = 0; off < count; off += t.tile) {
     const uint32_t n = static_cast<uint32_t>(count - off < t.tile ? count - off : t.tile);
     LocalTensor<uint8_t> a = qm.AllocTensor<uint8_t>();
-    LocalTensor<int64_t> b = qc.AllocTensor<int64_t>();
     CopyIn(a, m[begin + off], n);
-    CopyIn(b, c[begin + off], n);
     qm.EnQue(a);
-    qc.EnQue(b);
     a = qm.DeQue<uint8_t>();
-    b = qc.DeQue<int64_t>();
+    for (uint32_t j = 0; j < n; ++j) trues += a.GetValue(j) != 0 ? 1 : 0;
+    qm.FreeTensor(a);
+  }
+  const uint32_t block = static_cast<uint32_t>(AscendC::GetBlockIdx());
+  const uint32_t nblocks = static_cast<uint32_t>(AscendC::GetBlockNum());
+  const uint32_t idle = block == 0 ? kIndexSlots - nblocks : 0;
+  LocalTensor<int64_t> s = qo.AllocTensor<int64_t>();
+  s.SetValue(0, trues);
+  for (uint32_t i = 0; i < idle; ++i) s.SetValue(4 + i, 0);  // 32-B aligned start for DataCopyPad
+  qo.EnQue(s);
+  s = qo.DeQue<int64_t>();
+  CopyOut(out[block], s, 1);
+  if (idle > 0) CopyOut(out[nblocks], s[4], idle);
+  qo.FreeTensor(s);
+}
+
+// mask_positions: block b's true elements take columns offsets[b], ... of
+// y [ndim, count] in order; they are collected in UB (one row per output
+// dim) and written as contiguous runs.
+__aicore__ void MaskPositions(GM_ADDR mask, GM_ADDR offsets, GM_ADDR y, const MaskTiling& t) {
+  uint64_t begin, count;
+  CoreRange(t.total, t.per_core, begin, count);
+  GlobalTensor<uint8_t> m;
+  GlobalTensor<int64_t> offs, out;
+  m.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(mask), t.total);
+  offs.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(offsets), kIndexSlots + 1);
+  out.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(y), t.ndim * t.count);
+  AscendC::TPipe pipe;
+  AscendC::TQue<AscendC::TPosition::VECIN, 2> qm;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 1> qo;
+  pipe.InitBuffer(qm, 2, t.tile);
+  pipe.InitBuffer(qo, 1, t.tile * 8 * t.ndim);
+  uint64_t col = static_cast<uint64_t>(offs.GetValue(AscendC::GetBlockIdx()));
+  for (uint64_t off = 0; off < count; off += t.tile) {
+    const uint32_t n = static_cast<uint32_t>(count - off < t.tile ? count - off : t.tile);
+    LocalTensor<uint8_t> a = qm.AllocTensor<uint8_t>();
+    CopyIn(a, m[begin + off], n);
+    qm.EnQue(a);
+    a = qm.DeQue<uint8_t>();
+    LocalTensor<int64_t> b = qo.AllocTensor<int64_t>();
+    uint32_t found = 0;
     for (uint32_t j = 0; j < n; ++j) {
       if (a.GetValue(j) == 0) continue;
-      const uint64_t col = static_cast<uint64_t>(b.GetValue(j) - 1);
       uint64_t flat = begin + off + j;
       if (t.ndim == 1) {
-        out.SetValue(col, static_cast<int64_t>(flat));
+        b.SetValue(found++, static_cast<int64_t>(flat));
         continue;
       }
       for (int d = static_cast<int>(t.ndim) - 1; d >= 0; --d) {  // unravel, C order
         const uint64_t extent = static_cast<uint64_t>(t.shape[d]);
-        out.SetValue(static_cast<uint64_t>(d) * t.count + col, static_cast<int64_t>(flat % extent));
+        b.SetValue(static_cast<uint32_t>(d) * t.tile + found, static_cast<int64_t>(flat % extent));
         flat /= extent;
       }
+      ++found;
     }
     qm.FreeTensor(a);
-    qc.FreeTensor(b);
+    qo.EnQue(b);
+    b = qo.DeQue<int64_t>();
+    for (uint32_t d = 0; d < t.ndim && found > 0; ++d) CopyOut(out[d * t.count + col], b[d * t.tile], found);
+    qo.FreeTensor(b);
+    col += found;
   }
 }
 
@@ -136,15 +179,24 @@ extern "C" __global__ __aicore__ void npurt_index_check_kernel(GM_ADDR idx, GM_A
   }
 }
 
-extern "C" __global__ __aicore__ void npurt_mask_positions_kernel(GM_ADDR mask, GM_ADDR csum, GM_ADDR y,
+extern "C" __global__ __aicore__ void npurt_mask_count_kernel(GM_ADDR mask, GM_ADDR counts, GM_ADDR workspace,
+                                                              GM_ADDR tiling) {
+  (void)workspace;
+  using namespace npurt::kernels;
+  GET_TILING_DATA_WITH_STRUCT(MaskTiling, t, tiling);
+  MaskCount(mask, counts, t);
+}
+
+extern "C" __global__ __aicore__ void npurt_mask_positions_kernel(GM_ADDR mask, GM_ADDR offsets, GM_ADDR y,
                                                                   GM_ADDR workspace, GM_ADDR tiling) {
   (void)workspace;
   using namespace npurt::kernels;
   GET_TILING_DATA_WITH_STRUCT(MaskTiling, t, tiling);
-  MaskPositions(mask, csum, y, t);
+  MaskPositions(mask, offsets, y, t);
 }
 
 namespace npurt::kernels {
 extern const SimKernelEntry kIndexCheckKernelEntry = NPURT_SIM_ENTRY(npurt_index_check_kernel);
+extern const SimKernelEntry kMaskCountKernelEntry = NPURT_SIM_ENTRY(npurt_mask_count_kernel);
 extern const SimKernelEntry kMaskPositionsKernelEntry = NPURT_SIM_ENTRY(npurt_mask_positions_kernel);
 }

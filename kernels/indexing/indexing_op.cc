@@ -4,8 +4,9 @@
 //
 // The Python layer (sdk_python/npurt/array_api/indexing.py) composes them:
 // x[idx] = index_check + gather; x[idx] = v: index_check + scatter into x;
-// x[mask]: cumsum (scan family) + a one-element read of the count +
-// mask_positions + gather. Indices are int64 after index_check.
+// x[mask]: mask_count + cumsum of the 64 block counts (scan family) + a
+// one-element read of the total + mask_positions + gather. Indices are int64
+// after index_check.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -22,6 +23,7 @@ namespace npurt::kernels {
 extern const SimKernelEntry kGatherKernelEntry;
 extern const SimKernelEntry kScatterKernelEntry;
 extern const SimKernelEntry kIndexCheckKernelEntry;
+extern const SimKernelEntry kMaskCountKernelEntry;
 extern const SimKernelEntry kMaskPositionsKernelEntry;
 
 namespace {
@@ -156,13 +158,30 @@ void index_check_tiling(const OpContext& ctx, TilingResult& r) {
 
 // ---- mask_positions -------------------------------------------------------------
 
+// The block split both mask passes share (mask_positions reads mask_count's slots).
+void mask_split(const OpContext& ctx, MaskTiling& t, TilingResult& r, uint64_t bytes_per_elem) {
+  CoreSplit cs = split_over_cores(t.total, 32, 16384, ctx.profile());
+  if (cs.num_blocks > kIndexSlots) ctx.fail("mask", "more cores than count slots");
+  t.per_core = cs.per_core;
+  t.tile = fit_tile(ub_budget(ctx.profile()), bytes_per_elem, 32, 4096);
+  r.num_blocks = cs.num_blocks;
+}
+
+void mask_count_tiling(const OpContext& ctx, TilingResult& r) {
+  MaskTiling t;
+  t.total = static_cast<uint64_t>(ctx.input(0).numel());
+  mask_split(ctx, t, r, 2);
+  r.set_tiling(t);
+}
+
 void mask_infer(const OpContext& ctx) {
   const Dims& ms = ctx.input(0).shape;
-  if (ctx.input(1).numel() != ctx.input(0).numel())
-    ctx.fail("csum", "must have as many elements as mask (its inclusive cumulative sum)");
+  if (ctx.input(1).numel() != kIndexSlots + 1)
+    ctx.fail("offsets", "must hold " + std::to_string(kIndexSlots + 1) +
+                            " values (the exclusive scan of mask_count's slots, with the total last)");
   if (ms.size() > kMaskMaxDims) ctx.fail("mask", "more than " + std::to_string(kMaskMaxDims) + " dims");
   if (ctx.attr_int("count") < 0 || ctx.attr_int("count") > ctx.input(0).numel())
-    ctx.fail("count", "must be the number of true elements (the last csum value)");
+    ctx.fail("count", "must be the number of true elements (the last offset)");
   const int64_t rows = ctx.attr_bool("unravel") ? static_cast<int64_t>(ms.size()) : 1;
   ctx.set_output(0, Dims{rows, ctx.attr_int("count")}, DType::kInt64);
 }
@@ -174,10 +193,8 @@ void mask_tiling(const OpContext& ctx, TilingResult& r) {
   t.count = static_cast<uint64_t>(ctx.attr_int("count"));
   t.ndim = ctx.attr_bool("unravel") ? static_cast<uint32_t>(ms.size()) : 1;
   for (size_t i = 0; i < ms.size(); ++i) t.shape[i] = ms[i];
-  CoreSplit cs = split_over_cores(t.count == 0 || t.ndim == 0 ? 0 : t.total, 32, 16384, ctx.profile());
-  t.per_core = cs.per_core;
-  t.tile = fit_tile(ub_budget(ctx.profile()) / 2, 9, 32, std::min<uint64_t>(8192, std::max<uint64_t>(cs.per_core, 1)));
-  r.num_blocks = cs.num_blocks;
+  mask_split(ctx, t, r, 2 + 8 * std::max<uint32_t>(t.ndim, 1));
+  if (t.count == 0 || t.ndim == 0) r.num_blocks = 0;  // nothing to write
   r.set_tiling(t);
 }
 
@@ -240,12 +257,23 @@ NPURT_REGISTER_OP("index_check")
     .cost([](const OpContext& ctx, OpCost& c) { c.bytes = 16.0 * static_cast<double>(ctx.input(0).numel()); })
     .sim_kernel("npurt_index_check_kernel", kIndexCheckKernelEntry);
 
-NPURT_REGISTER_OP("mask_positions")
-    .doc("The compaction of a boolean mask: for every true element, its flat index (unravel=False,\n"
-         "y [1, count]) or its coordinates (unravel=True, y [mask.ndim, count]), in C order. csum is\n"
-         "the mask's inclusive cumulative sum (int64) and count its last value.")
+NPURT_REGISTER_OP("mask_count")
+    .doc("First pass of the compaction of a boolean mask: counts[b] = the true elements in block b's\n"
+         "part of the mask (64 slots, unused ones 0). Scan them (include_initial) for mask_positions.")
     .input("mask", {DType::kBool})
-    .input("csum", {DType::kInt64})
+    .output("counts")
+    .infer([](const OpContext& ctx) { ctx.set_output(0, Dims{kIndexSlots}, DType::kInt64); })
+    .tiling(mask_count_tiling)
+    .cost([](const OpContext& ctx, OpCost& c) { c.bytes = static_cast<double>(ctx.input(0).numel()); })
+    .sim_kernel("npurt_mask_count_kernel", kMaskCountKernelEntry);
+
+NPURT_REGISTER_OP("mask_positions")
+    .doc("Second pass of the compaction of a boolean mask: for every true element, its flat index\n"
+         "(unravel=False, y [1, count]) or its coordinates (unravel=True, y [mask.ndim, count]), in C\n"
+         "order. offsets: the exclusive scan of mask_count's slots with the total last (65 values);\n"
+         "count: that total.")
+    .input("mask", {DType::kBool})
+    .input("offsets", {DType::kInt64})
     .output("y")
     .attr("count", AttrType::kInt)
     .attr("unravel", AttrType::kBool, AttrValue(false))

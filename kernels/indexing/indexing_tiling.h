@@ -11,9 +11,12 @@
 //   index_check  idx (any integer dtype) -> int64 idx + n where idx < 0, and a
 //           status of kIndexSlots (bad count, first bad index) pairs, one per
 //           block (block 0 also zeroes the slots of blocks that do not run).
-//   mask_positions  mask (bool [total]) and its inclusive cumsum -> the flat
-//           index of every true element, or its coordinates (unravel), as
-//           int64 [rows, count].
+//   mask_count  mask (bool [total]) -> the true elements of each block's
+//           range, int64 [kIndexSlots] (idle slots zeroed by block 0);
+//   mask_positions  mask and the exclusive scan of those counts (the block
+//           offsets, [kIndexSlots + 1]) -> the flat index of every true
+//           element, or its coordinates (unravel), as int64 [rows, count].
+//           Both passes split the mask over blocks identically (mask_split).
 // Indices reaching gather/scatter are normalized (index_check ran first); an
 // index outside the array still cannot corrupt memory: the GM access check
 // faults the launch.
@@ -45,7 +48,7 @@ struct GatherTiling {
 
 struct MaskTiling {
   uint64_t total = 0;      // mask elements
-  uint64_t count = 0;      // true elements (the last cumsum value, read by the host)
+  uint64_t count = 0;      // true elements (the last offset, read by the host)
   uint64_t per_core = 0;
   uint32_t tile = 0;
   uint32_t ndim = 1;       // rows of the output: 1 (flat) or the mask's rank (unravel)

@@ -13,8 +13,9 @@ Boolean arrays combined with other entries raise IndexError.
 
 Invariants: indices are checked on the device (index_check): the host reads
 only a 64-slot status and raises IndexError naming the axis and the index;
-masks are compacted on the device (cumsum + mask_positions): the host reads
-only the count, which sizes the result. Writes go through scatter into the
+masks are compacted on the device (mask_count per block, a scan of the 64
+block counts, mask_positions): the host reads only the total, which sizes the
+result. Writes go through scatter into the
 array itself (or a contiguous copy of a non-contiguous view, copied back).
 """
 import builtins
@@ -133,11 +134,12 @@ def take_along_axis(x, indices, /, *, axis=-1):
 
 def _mask_positions(mask, unravel):
     """(positions [rows, count] int64, count) of the true elements of a bool mask."""
-    from .manipulation import reshape
-    flat = reshape(mask, (mask.size,))
-    csum = _ops.cumsum(flat)
-    count = int(csum[-1].tolist()) if mask.size else 0  # the one value the host reads
-    return _ops.mask_positions(mask, csum, count=count, unravel=unravel), count
+    if mask.size == 0:
+        return _npurt.zeros((mask.ndim if unravel else 1, 0), _npurt.int64), 0
+    counts = _ops.mask_count(mask)  # per block, in parallel
+    offsets = _ops.cumsum(counts, include_initial=True)  # 65 block offsets, the total last
+    count = int(offsets[-1].tolist())  # the one value the host reads: it sizes the result
+    return _ops.mask_positions(mask, offsets, count=count, unravel=unravel), count
 
 
 def _truth(x):

@@ -8,9 +8,10 @@ their dtype (float16/bfloat16 accumulate in float32 inside the kernel). An
 explicit ``dtype`` is the accumulation and result dtype: the input is cast to
 it on the device first unless the kernel takes the pair directly.
 
-A long 1-D float32 scan is split into rows scanned in parallel plus a second
-pass that adds each row's offset (the scan of the row totals): the result
-differs from a sequential float32 scan by rounding only.
+A long 1-D float32 scan is split into k rows scanned in parallel (one core
+each) plus a second pass that combines each row with its offset (the
+exclusive scan of the row totals): the result differs from a sequential
+float32 scan by rounding only.
 """
 import builtins
 
@@ -21,7 +22,6 @@ from . import _convert, _dtypes
 __all__ = ["cumulative_sum", "cumulative_prod", "diff"]
 
 _SPLIT_MIN = 1 << 18
-_SPLIT_ROWS = 64
 
 
 def _default_dtype(dt):
@@ -33,16 +33,18 @@ def _default_dtype(dt):
     return dt
 
 
-def _split_scan(kernel, x):
-    """A long 1-D float32 sum as [k, n/k] row scans + the scan of the row totals."""
+def _split_scan(kernel, x, out):
+    """A long 1-D scan as [k, n/k] row scans + the exclusive scan of the row totals, or None."""
     import npurt
     from .manipulation import reshape
     n = x.shape[0]
-    rows = reshape(x, (_SPLIT_ROWS, n // _SPLIT_ROWS))
-    part = kernel(rows, axis=1)
-    totals = part[:, -1]
-    offsets = _ops.cumsum(totals, axis=0, include_initial=True)[:-1]
-    return reshape(npurt.add(part, reshape(offsets, (_SPLIT_ROWS, 1))), (n,))
+    k = next((k for k in (64, 32, 16, 8) if n % k == 0), None)
+    if n < _SPLIT_MIN or k is None or str(out) != "float32":  # the combine pass is a vector add for float32 only
+        return None
+    part = kernel(reshape(x, (k, n // k)), axis=1, include_initial=False, dtype=str(out))
+    offsets = kernel(part[:, -1], axis=0, include_initial=True, dtype=str(out))[:-1]
+    combine = npurt.add if kernel.__name__ == "cumsum" else npurt.multiply
+    return reshape(combine(part, reshape(offsets, (k, 1))), (n,))
 
 
 def _scan(name, kernel, x, axis, dtype, include_initial):
@@ -66,9 +68,9 @@ def _scan(name, kernel, x, axis, dtype, include_initial):
     if str(out) != str(x.dtype) and not widening:
         from .indexing import device_astype
         x = device_astype(x, out, f"{where}: argument 'x'")
-    if (kernel.__name__ == "cumsum" and not include_initial and x.ndim == 1 and str(x.dtype) == "float32"
-            and x.shape[0] >= _SPLIT_MIN and x.shape[0] % _SPLIT_ROWS == 0):
-        return _split_scan(kernel, x)
+    y = _split_scan(kernel, x, out) if x.ndim == 1 and not include_initial else None
+    if y is not None:
+        return y
     try:
         return kernel(x, axis=axis, include_initial=builtins.bool(include_initial), dtype=str(out))
     except (ValueError, TypeError) as e:
