@@ -32,6 +32,9 @@ class GatherScatter {
     idx_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(idx),
                          static_cast<GatherMode>(t.mode) == GatherMode::kTake ? t.m : small);
     pipe_.InitBuffer(q_, 2, t.tile * static_cast<uint32_t>(sizeof(U)));
+    // Element-wise indices (take_along_axis, a flat take) are read a tile at a time into UB.
+    tiled_idx_ = static_cast<GatherMode>(t.mode) == GatherMode::kAlong || (t.inner == 1 && t.outer == 1);
+    if (tiled_idx_) pipe_.InitBuffer(qi_, 1, t.tile * 8);
   }
 
   // y (small) elements [begin, begin + count) from x (big).
@@ -39,6 +42,14 @@ class GatherScatter {
     for (uint64_t off = 0; off < count_; off += t_.tile) {
       const uint32_t n = static_cast<uint32_t>(count_ - off < t_.tile ? count_ - off : t_.tile);
       LocalTensor<U> b = q_.template AllocTensor<U>();
+      if (tiled_idx_) {
+        GatherTiled(b, begin_ + off, n);
+        q_.EnQue(b);
+        b = q_.template DeQue<U>();
+        CopyOut(small_[begin_ + off], b, n);
+        q_.FreeTensor(b);
+        continue;
+      }
       Walk(begin_ + off, n, [&](uint64_t src, uint32_t pos, uint32_t run, bool last) {
         const uint32_t bytes = run * static_cast<uint32_t>(sizeof(U));
         if ((pos * sizeof(U)) % 32 == 0 && (last || bytes % 32 == 0) && run > 1) {
@@ -76,6 +87,20 @@ class GatherScatter {
   }
 
  private:
+  // One index per element, indices [first, first + n) loaded with one copy.
+  __aicore__ void GatherTiled(const LocalTensor<U>& b, uint64_t first, uint32_t n) {
+    LocalTensor<int64_t> ix = qi_.template AllocTensor<int64_t>();
+    CopyIn(ix, idx_[first], n);
+    qi_.EnQue(ix);
+    ix = qi_.template DeQue<int64_t>();
+    for (uint32_t pos = 0; pos < n; ++pos) {
+      const uint64_t e = first + pos;
+      const uint64_t i = e % t_.inner, o = e / t_.inner / t_.m;
+      b.SetValue(pos, big_.GetValue((o * t_.n + static_cast<uint64_t>(ix.GetValue(pos))) * t_.inner + i));
+    }
+    qi_.FreeTensor(ix);
+  }
+
   // Calls f(big offset, UB position, run length, is last run) for the runs of
   // small elements [first, first + n): a run stays inside one (o, j) row in
   // kTake mode and is one element in kAlong mode.
@@ -95,10 +120,12 @@ class GatherScatter {
 
   GatherTiling t_;
   uint64_t begin_ = 0, count_ = 0;
+  bool tiled_idx_ = false;
   GlobalTensor<U> big_, small_;
   GlobalTensor<int64_t> idx_;
   AscendC::TPipe pipe_;
   AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1> q_;
+  AscendC::TQue<AscendC::TPosition::VECIN, 1> qi_;
 };
 
 template <class F>
