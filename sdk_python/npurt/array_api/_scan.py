@@ -50,8 +50,9 @@ def _split_scan(kernel, x, out):
 def _scan(name, kernel, x, axis, dtype, include_initial):
     where = f"npurt.{name}"
     x = _convert.array(where, x)
-    if x.ndim == 0:
-        raise ValueError(f"{where}: argument 'x': a 0-d array has no axis to accumulate along (reshape it to 1-d)")
+    if x.ndim == 0:  # like array-api-strict: a 0-d array scans as one element
+        from .manipulation import reshape
+        x = reshape(x, (1,))
     if axis is None:
         if x.ndim > 1:
             raise ValueError(f"{where}: argument 'axis': required for a {x.ndim}-d array (None only for 1-d)")

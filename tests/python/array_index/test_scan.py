@@ -130,8 +130,8 @@ def test_errors_name_function_and_argument():
         nr.cumulative_sum(x)
     with pytest.raises(IndexError, match="npurt.cumulative_prod: argument 'axis': axis 2 is out of bounds"):
         nr.cumulative_prod(x, axis=2)
-    with pytest.raises(ValueError, match="npurt.cumulative_sum: argument 'x': a 0-d array"):
-        nr.cumulative_sum(nr.asarray(np.float32(1)))
+    zero_d = nr.cumulative_sum(nr.asarray(np.float32(2.5)), include_initial=True)  # as a 1-element array
+    assert zero_d.shape == (2,) and zero_d.tolist() == [0.0, 2.5]
     with pytest.raises(TypeError, match="npurt.cumulative_sum: argument 'x'"):
         nr.cumulative_sum([1, 2])
     with pytest.raises(TypeError, match="npurt.cumulative_sum"):
