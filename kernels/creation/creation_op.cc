@@ -5,10 +5,10 @@
 // The host only chooses the mode and sends start/step/shape: every element is
 // computed on the device. Length rules (the array API's ceil((stop - start) /
 // step) for arange) are the Python layer's; these ops take the length `num`.
-#include <cmath>
+#include <algorithm>
 #include <cstring>
-#include <limits>
 #include <string>
+#include <vector>
 
 #include "common/tiling_util.h"
 #include "creation/creation_tiling.h"

@@ -281,6 +281,8 @@ def _write(view, merged_shape, flat, src, axis, unique, where):
     scattered through a dense copy that is then written back (copy kernel)."""
     from .indexing import assign
     from .manipulation import reshape
+    if _npurt._shares_storage(src, view):  # values read from the array being written: copy them first
+        src = _ops.copy(src)
     if view.is_contiguous:
         _ops.scatter(flat, src, shape=list(merged_shape), axis=axis, unique=unique, out=reshape(view, merged_shape))
         return

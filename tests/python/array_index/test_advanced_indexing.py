@@ -130,6 +130,16 @@ def test_setitem_through_views_writes_the_base():
     np.testing.assert_array_equal(x.numpy(), host)
 
 
+def test_setitem_from_an_overlapping_view_of_itself():
+    host = _base((5, 6))
+    x = nr.asarray(host)
+    x[[2, 0, 1]] = x[1:4]   # reads rows the scatter overwrites: the values are copied first
+    host[[2, 0, 1]] = host[1:4].copy()
+    x[nr.asarray(host > 50)] = x[nr.asarray(host > 50)][::-1]
+    host[host > 50] = host[host > 50][::-1]
+    np.testing.assert_array_equal(x.numpy(), host)
+
+
 def test_setitem_casts_and_broadcasts_values():
     host = np.zeros((4, 3), np.int32)
     x = nr.asarray(host)
