@@ -228,6 +228,14 @@ class _Plan:
             else:
                 adv_pos.append(pos)
                 xaxis += 1
+        if len(arrays) > 1:
+            from .manipulation import broadcast_shapes
+            try:
+                broadcast_shapes(*(tuple(a.shape) for a, _, _ in arrays), where=where)
+            except ValueError:
+                shapes = " ".join(str(tuple(a.shape)) for a, _, _ in arrays)
+                raise IndexError(f"{where}: argument 'key': shape mismatch: indexing arrays could not be broadcast "
+                                 f"together with shapes {shapes}") from None
         self.view = basic_view(x, tuple(basic), where)
         adjacent = adv_pos[-1] - adv_pos[0] + 1 == len(adv_pos)
         v_axes = [a for _, a, _ in arrays]

@@ -168,7 +168,8 @@ def test_large_mask_and_index_roundtrip():
     (([0.5],), IndexError, "arrays used as indices must be of integer or boolean type"),
     ((np.ones((3, 4), bool), 0), IndexError, "a boolean array index must be the whole key"),
     ((np.ones((4,), bool),), IndexError, "boolean index of shape (4,) does not match"),
-    (([0, 1], [0, 1, 2]), ValueError, "cannot be broadcast"),
+    (([0, 1], [0, 1, 2]), IndexError, "shape mismatch: indexing arrays could not be broadcast together with "
+                                      "shapes (2,) (3,)"),
 ])
 def test_bad_advanced_keys(key, err, message):
     x = nr.asarray(np.zeros((3, 4), np.float32))
