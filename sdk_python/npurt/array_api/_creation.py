@@ -12,6 +12,8 @@ current device (arrays are made on the current stream).
 """
 import builtins
 import math
+import numbers
+import operator
 
 from .. import _npurt
 from .. import ops as _ops
@@ -68,11 +70,18 @@ def _check_device(device, where):
 
 
 def _real_scalar(v, where, arg):
+    """v as a Python int or float (numpy scalars and 0-d arrays accepted)."""
     if isinstance(v, _npurt.ndarray) and v.ndim == 0:
         v = v.item()
-    if isinstance(v, complex) or not isinstance(v, (builtins.bool, int, float)):
-        raise TypeError(f"{where}: argument '{arg}': expected a real Python number, got {type(v).__name__}")
-    return v
+    if isinstance(v, (builtins.bool, int, float)):
+        return v
+    try:
+        return operator.index(v)
+    except TypeError:
+        pass
+    if isinstance(v, numbers.Real):
+        return float(v)
+    raise TypeError(f"{where}: argument '{arg}': expected a real number, got {type(v).__name__}")
 
 
 def _arange_length(start, stop, step, where):
@@ -116,10 +125,7 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     _check_device(device, where)
     start = _real_scalar(start, where, "start")
     stop = _real_scalar(stop, where, "stop")
-    if isinstance(num, builtins.bool) or not isinstance(num, int):
-        raise TypeError(f"{where}: argument 'num': expected an int, got {type(num).__name__}")
-    if num < 0:
-        raise ValueError(f"{where}: argument 'num': must be >= 0, got {num}")
+    num = _count(num, where, "num")
     dt = dtype if dtype is not None else _dtypes.DEFAULT_FLOAT
     if _dtypes.kind(dt) == "c":
         raise TypeError(f"{where}: argument 'dtype': complex dtypes are not supported")
@@ -127,8 +133,12 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
 
 
 def _count(v, where, arg):
-    if isinstance(v, builtins.bool) or not isinstance(v, int):
-        raise TypeError(f"{where}: argument '{arg}': expected an int, got {type(v).__name__}")
+    try:
+        v = operator.index(v) if not isinstance(v, builtins.bool) else None
+    except TypeError:
+        v = None
+    if v is None:
+        raise TypeError(f"{where}: argument '{arg}': expected an int")
     if v < 0:
         raise ValueError(f"{where}: argument '{arg}': must be >= 0, got {v}")
     return v

@@ -74,6 +74,12 @@ def test_linspace_integer_dtype_floors_like_numpy():
                                   np.linspace(-3, 4, 9, dtype=np.int32))
 
 
+def test_numpy_scalars_are_accepted():
+    np.testing.assert_array_equal(nr.arange(np.int64(2), np.int32(9), np.int8(3)).numpy(), np.arange(2, 9, 3))
+    np.testing.assert_allclose(nr.linspace(np.float32(0), np.float64(1), np.int64(3)).numpy(), [0, 0.5, 1])
+    assert nr.eye(np.int64(2)).shape == (2, 2)
+
+
 def test_linspace_errors():
     with pytest.raises(ValueError, match="npurt.linspace: argument 'num': must be >= 0"):
         nr.linspace(0, 1, -1)
