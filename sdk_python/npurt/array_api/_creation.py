@@ -73,8 +73,8 @@ def _real_scalar(v, where, arg):
     """v as a Python int or float (numpy scalars and 0-d arrays accepted)."""
     if isinstance(v, _npurt.ndarray) and v.ndim == 0:
         v = v.item()
-    if isinstance(v, (builtins.bool, int, float)):
-        return v
+    if isinstance(v, (int, float)):
+        return int(v) if isinstance(v, builtins.bool) else v  # a bool is the int it stands for
     try:
         return operator.index(v)
     except TypeError:
@@ -106,7 +106,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
         start, stop = 0, start
     stop = _real_scalar(stop, where, "stop")
     n = _arange_length(start, stop, step, where)
-    integral = all(isinstance(v, int) and not isinstance(v, builtins.bool) for v in (start, stop, step))
+    integral = all(isinstance(v, int) for v in (start, stop, step))
     dt = dtype if dtype is not None else (_dtypes.DEFAULT_INT if integral else _dtypes.DEFAULT_FLOAT)
     if _dtypes.kind(dt) == "c":
         raise TypeError(f"{where}: argument 'dtype': complex dtypes are not supported")
