@@ -5,7 +5,8 @@
 // partner address comes from its (outer, j, inner) position and the index;
 // runs along `inner` that start a 32-byte UB block move with DataCopyPad
 // (rows of a `take` along a leading axis), single elements through the scalar
-// unit (a flat take, take_along_axis, boolean masks).
+// unit. With one index per element (take_along_axis, a flat take, boolean
+// masks) the indices are read a tile at a time into UB.
 #include <cstdint>
 
 #include "common/kernel_util.h"
@@ -26,11 +27,11 @@ class GatherScatter {
     t_ = t;
     begin_ = static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.per_core;
     count_ = begin_ >= t.total ? 0 : (t.total - begin_ < t.per_core ? t.total - begin_ : t.per_core);
-    const uint64_t big = t.outer * t.n * t.inner, small = t.outer * t.m * t.inner;
+    const uint64_t big = t.outer * t.n * t.inner * t.sub, small = t.outer * t.m * t.inner * t.sub;
     big_.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(scatter ? y : x), big);
     small_.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(scatter ? x : y), small);
     idx_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(idx),
-                         static_cast<GatherMode>(t.mode) == GatherMode::kTake ? t.m : small);
+                         static_cast<GatherMode>(t.mode) == GatherMode::kTake ? t.m : small / t.sub);
     pipe_.InitBuffer(q_, 2, t.tile * static_cast<uint32_t>(sizeof(U)));
     // Element-wise indices (take_along_axis, a flat take) are read a tile at a time into UB.
     tiled_idx_ = static_cast<GatherMode>(t.mode) == GatherMode::kAlong || (t.inner == 1 && t.outer == 1);
@@ -87,32 +88,34 @@ class GatherScatter {
   }
 
  private:
-  // One index per element, indices [first, first + n) loaded with one copy.
+  // One index per element, the indices of units [first, first + n) loaded with
+  // one copy (first is a multiple of 32 units, so of `sub`).
   __aicore__ void GatherTiled(const LocalTensor<U>& b, uint64_t first, uint32_t n) {
+    const uint32_t sub = t_.sub;
+    const uint64_t e0 = first / sub;
     LocalTensor<int64_t> ix = qi_.template AllocTensor<int64_t>();
-    CopyIn(ix, idx_[first], n);
+    CopyIn(ix, idx_[e0], (n + sub - 1) / sub);
     qi_.EnQue(ix);
     ix = qi_.template DeQue<int64_t>();
     for (uint32_t pos = 0; pos < n; ++pos) {
-      const uint64_t e = first + pos;
+      const uint64_t e = (first + pos) / sub, part = (first + pos) % sub;
       const uint64_t i = e % t_.inner, o = e / t_.inner / t_.m;
-      b.SetValue(pos, big_.GetValue((o * t_.n + static_cast<uint64_t>(ix.GetValue(pos))) * t_.inner + i));
+      const uint64_t v = static_cast<uint64_t>(ix.GetValue(static_cast<uint32_t>(e - e0)));
+      b.SetValue(pos, big_.GetValue(((o * t_.n + v) * t_.inner + i) * sub + part));
     }
     qi_.FreeTensor(ix);
   }
 
-  // Calls f(big offset, UB position, run length, is last run) for the runs of
-  // small elements [first, first + n): a run stays inside one (o, j) row in
-  // kTake mode and is one element in kAlong mode.
+  // kTake: calls f(big offset, UB position, run length, is last run) for the
+  // runs of small elements [first, first + n), each inside one (o, j) row.
   template <class F>
   __aicore__ void Walk(uint64_t first, uint32_t n, F&& f) {
-    const bool along = static_cast<GatherMode>(t_.mode) == GatherMode::kAlong;
     for (uint32_t pos = 0; pos < n;) {
       const uint64_t e = first + pos;
       const uint64_t i = e % t_.inner, oj = e / t_.inner;
       const uint64_t o = oj / t_.m, j = oj % t_.m;
-      const int64_t v = idx_.GetValue(along ? e : j);
-      uint32_t run = along ? 1u : static_cast<uint32_t>(t_.inner - i < n - pos ? t_.inner - i : n - pos);
+      const int64_t v = idx_.GetValue(j);
+      const uint32_t run = static_cast<uint32_t>(t_.inner - i < n - pos ? t_.inner - i : n - pos);
       f((o * t_.n + static_cast<uint64_t>(v)) * t_.inner + i, pos, run, pos + run == n);
       pos += run;
     }

@@ -87,7 +87,6 @@ void gather_infer(const OpContext& ctx) {
       if (i != axis && is[i] != xs[i])
         ctx.fail("indices", "dimension " + std::to_string(i) + " is " + std::to_string(is[i]) + " but x has " +
                                 std::to_string(xs[i]) + " (broadcast the indices first)");
-    if (itemsize(ctx.input(0).dtype) > 8) ctx.fail("x", "16-byte dtypes are not supported in 'along' mode");
     ctx.set_output(0, is, ctx.input(0).dtype);
     return;
   }
@@ -107,7 +106,11 @@ void gather_tiling(const OpContext& ctx, TilingResult& r) {
   t.outer = a.outer, t.n = a.n, t.inner = a.inner;
   t.m = along(ctx) ? static_cast<uint64_t>(ctx.input(1).shape[axis]) : static_cast<uint64_t>(ctx.input(1).numel());
   set_units(t, ctx.input(0).dtype);
-  t.total = t.outer * t.m * t.inner;
+  if (along(ctx) && t.unit < itemsize(ctx.input(0).dtype)) {  // one index per 16-byte element
+    t.sub = static_cast<uint32_t>(itemsize(ctx.input(0).dtype) / t.unit);
+    t.inner /= t.sub;
+  }
+  t.total = t.outer * t.m * t.inner * t.sub;
   split(ctx, t, r, false);
 }
 

@@ -2,7 +2,8 @@
 // (index_check, gather, scatter, mask_positions), shared by host and device.
 //
 // Data is moved in `unit`-byte elements (1/2/4/8; 16-byte dtypes as two 8-byte
-// units along a doubled inner dim), so one kernel serves every dtype.
+// units: along a doubled inner dim in kTake mode, `sub` = 2 units per element
+// in kAlong mode), so one kernel serves every dtype.
 //   gather  x [outer, n, inner] -> y [outer, m, inner]:
 //           kTake:  y[o, j, i] = x[o, idx[j], i]            (idx: m values)
 //           kAlong: y[o, j, i] = x[o, idx[o, j, i], i]      (idx: y's shape)
@@ -41,6 +42,7 @@ struct GatherTiling {
   uint64_t total = 0;      // gather: y elements; scatter: v elements (units)
   uint64_t per_core = 0;   // elements per core
   uint32_t tile = 0;       // elements per UB tile
+  uint32_t sub = 1;        // kAlong: units per element (2 for 16-byte dtypes; inner stays in elements)
   uint32_t idx_unit = 8;   // index_check: bytes of the input index dtype
   uint32_t idx_signed = 1; // index_check: the index dtype is signed
   int64_t size = 0;        // index_check: the axis length

@@ -85,7 +85,7 @@ def test_take_argument_errors():
         nr.take(x, [0], axis=0)
 
 
-@pytest.mark.parametrize("dtype", ["float32", "int64", "bool", "float16", "uint8"])
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool", "float16", "uint8", "complex128", "complex64"])
 @pytest.mark.parametrize("xshape,ishape,axis", [((5,), (7,), 0), ((4, 6), (4, 3), 1), ((4, 6), (9, 6), 0),
                                                 ((3, 4, 5), (3, 2, 5), 1), ((3, 4, 5), (1, 4, 2), -1),
                                                 ((3, 1, 5), (3, 6, 5), 2), ((2, 3), (2, 0), 1)])
