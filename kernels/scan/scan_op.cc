@@ -5,7 +5,9 @@
 // Contract: input x (contiguous: the dispatcher copies views; rank >= 1),
 // attrs axis (int, negative allowed), include_initial (bool), dtype (str: ""
 // = the array API default: signed integers and bool -> int64, unsigned ->
-// uint64, floats keep their dtype; else the input's dtype or that widening).
+// uint64, floats and complex keep their dtype; else the input's dtype or that
+// widening). Complex inputs (cumsum only) scan as interleaved real/imaginary
+// float lanes: the tiling doubles `inner` and hands the kernel float dtypes.
 #include <cstring>
 #include <string>
 #include <vector>
@@ -36,8 +38,13 @@ bool is_unsigned(DType d) {
 }
 bool is_integral_or_bool(DType d) { return d == DType::kBool || (ew::bit(d) & ew::kInts) != 0; }
 
+bool is_complex_dtype(DType d) { return d == DType::kComplex64 || d == DType::kComplex128; }
+
 DType scan_out_dtype(const OpContext& ctx) {
   const DType in = ctx.input(0).dtype;
+  if (is_complex_dtype(in) && ctx.op_name() != std::string("cumsum"))
+    ctx.fail("x", std::string(dtype_name(in)) + " is supported by cumsum only (a complex product is not a "
+                                                 "componentwise one)");
   const DType wide = is_unsigned(in) ? DType::kUInt64 : DType::kInt64;
   const std::string& want = ctx.attr("dtype").as_string();
   if (want.empty()) return is_integral_or_bool(in) ? wide : in;
@@ -68,8 +75,13 @@ void scan_tiling(const OpContext& ctx, TilingResult& r, ScanKind kind) {
     else t.inner *= n;
   }
   t.include_initial = ctx.attr_bool("include_initial") ? 1 : 0;
-  // UB per element: two input and two output buffers, the 8-byte accumulator.
-  const uint64_t per_elem = 2 * itemsize(ctx.input(0).dtype) + 2 * 8 + 8;
+  if (is_complex_dtype(ctx.input(0).dtype)) {  // a complex sum is the sums of its real and imaginary parts
+    const DType part = ctx.input(0).dtype == DType::kComplex64 ? DType::kFloat32 : DType::kFloat64;
+    t.in_dtype = t.out_dtype = static_cast<uint32_t>(part);
+    t.inner *= 2;
+  }
+  // UB per element (lane): two input and two output buffers, the 8-byte accumulator.
+  const uint64_t per_elem = 2 * 8 + 2 * 8 + 8;
   t.tile = fit_tile(ub_budget(ctx.profile()), per_elem, 32, 4096);
   t.mode = static_cast<uint32_t>(t.inner == 1 ? ScanMode::kRows : ScanMode::kColumns);
   t.units = t.inner == 1 ? t.outer : t.outer * ceil_div(t.inner, t.tile);
@@ -109,8 +121,8 @@ std::vector<OpDefBuilder> scan_defs() {
     b.doc(std::string(row.doc) + "\n`include_initial` prepends the identity (output one longer along axis); "
                                  "`dtype` \"\" = int64 for signed integers and bool, uint64 for unsigned, "
                                  "else the input dtype.")
-        .input("x", ew::kNumeric | ew::kBool)
-        .sim_only({DType::kFloat64})
+        .input("x", ew::kNumeric | ew::kBool | dtype_mask({DType::kComplex64, DType::kComplex128}))
+        .sim_only({DType::kFloat64, DType::kComplex128})
         .rank(1)
         .output("y")
         .attr("axis", AttrType::kInt, AttrValue(int64_t{-1}))
