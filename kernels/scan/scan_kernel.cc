@@ -113,24 +113,51 @@ class ScanRun {
     }
   }
 
+  // One row of a complex product: acc[j, j+1] = acc * in as (real, imag) pairs.
+  __aicore__ void ComplexProduct(const LocalTensor<Acc>& acc, const LocalTensor<In>& in,
+                                 const LocalTensor<Out>& out, uint32_t n) {
+    for (uint32_t j = 0; j + 1 < n; j += 2) {
+      const Acc ar = acc.GetValue(j), ai = acc.GetValue(j + 1);
+      const Acc xr = ToAcc<Acc>(in.GetValue(j)), xi = ToAcc<Acc>(in.GetValue(j + 1));
+      const Acc re = ar * xr - ai * xi, im = ar * xi + ai * xr;
+      acc.SetValue(j, re);
+      acc.SetValue(j + 1, im);
+      out.SetValue(j, FromAcc<Out>(re));
+      out.SetValue(j + 1, FromAcc<Out>(im));
+    }
+  }
+
+  // The identity of lane j: 1 for a product's real lanes, else Identity().
+  __aicore__ Acc LaneIdentity(uint64_t lane) const {
+    return t_.complex_pairs && kind_ == ScanKind::kProd && lane % 2 == 1 ? Acc(0) : Identity();
+  }
+
   // kColumns: a run of n inner elements of one outer index, every row in turn.
   __aicore__ void ScanColumns(uint64_t unit) {
     const uint64_t runs = (t_.inner + t_.tile - 1) / t_.tile;
     const uint64_t o = unit / runs, i0 = (unit % runs) * t_.tile;
     const uint32_t n = static_cast<uint32_t>(t_.inner - i0 < t_.tile ? t_.inner - i0 : t_.tile);
     LocalTensor<Acc> acc = acc_.template Get<Acc>();
-    if constexpr (kVector) AscendC::Duplicate(acc, Identity(), static_cast<int32_t>(n));
-    else for (uint32_t j = 0; j < n; ++j) acc.SetValue(j, Identity());
+    const bool pairs = t_.complex_pairs && kind_ == ScanKind::kProd;  // tile is even: pairs stay in a run
+    bool filled = false;
+    if constexpr (kVector) {
+      if (!pairs) AscendC::Duplicate(acc, Identity(), static_cast<int32_t>(n));
+      filled = !pairs;
+    }
+    if (!filled)
+      for (uint32_t j = 0; j < n; ++j) acc.SetValue(j, LaneIdentity(i0 + j));
     const uint64_t out0 = o * rowlen_ * t_.inner + i0;
     if (t_.include_initial) {
       LocalTensor<Out> out = qout_.template AllocTensor<Out>();
-      for (uint32_t j = 0; j < n; ++j) out.SetValue(j, FromAcc<Out>(Identity()));
+      for (uint32_t j = 0; j < n; ++j) out.SetValue(j, FromAcc<Out>(LaneIdentity(i0 + j)));
       Store(out, out0, n);
     }
     for (uint64_t r = 0; r < t_.len; ++r) {
       LocalTensor<In> in = Load((o * t_.len + r) * t_.inner + i0, n);
       LocalTensor<Out> out = qout_.template AllocTensor<Out>();
-      if constexpr (kVector) {
+      if (pairs) {
+        ComplexProduct(acc, in, out, n);
+      } else if constexpr (kVector) {
         if (kind_ == ScanKind::kProd) AscendC::Mul(acc, acc, in, static_cast<int32_t>(n));
         else AscendC::Add(acc, acc, in, static_cast<int32_t>(n));
         AscendC::Muls(out, acc, 1.0f, static_cast<int32_t>(n));  // a copy that keeps -0, inf and NaN

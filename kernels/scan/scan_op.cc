@@ -6,8 +6,8 @@
 // attrs axis (int, negative allowed), include_initial (bool), dtype (str: ""
 // = the array API default: signed integers and bool -> int64, unsigned ->
 // uint64, floats and complex keep their dtype; else the input's dtype or that
-// widening). Complex inputs (cumsum only) scan as interleaved real/imaginary
-// float lanes: the tiling doubles `inner` and hands the kernel float dtypes.
+// widening). Complex inputs scan as interleaved real/imaginary float lanes:
+// the tiling doubles `inner` and hands the kernel float dtypes.
 #include <cstring>
 #include <string>
 #include <vector>
@@ -42,9 +42,6 @@ bool is_complex_dtype(DType d) { return d == DType::kComplex64 || d == DType::kC
 
 DType scan_out_dtype(const OpContext& ctx) {
   const DType in = ctx.input(0).dtype;
-  if (is_complex_dtype(in) && ctx.op_name() != std::string("cumsum"))
-    ctx.fail("x", std::string(dtype_name(in)) + " is supported by cumsum only (a complex product is not a "
-                                                 "componentwise one)");
   const DType wide = is_unsigned(in) ? DType::kUInt64 : DType::kInt64;
   const std::string& want = ctx.attr("dtype").as_string();
   if (want.empty()) return is_integral_or_bool(in) ? wide : in;
@@ -75,10 +72,11 @@ void scan_tiling(const OpContext& ctx, TilingResult& r, ScanKind kind) {
     else t.inner *= n;
   }
   t.include_initial = ctx.attr_bool("include_initial") ? 1 : 0;
-  if (is_complex_dtype(ctx.input(0).dtype)) {  // a complex sum is the sums of its real and imaginary parts
+  if (is_complex_dtype(ctx.input(0).dtype)) {  // (real, imag) float lanes; sums are componentwise
     const DType part = ctx.input(0).dtype == DType::kComplex64 ? DType::kFloat32 : DType::kFloat64;
     t.in_dtype = t.out_dtype = static_cast<uint32_t>(part);
     t.inner *= 2;
+    t.complex_pairs = 1;
   }
   // UB per element (lane): two input and two output buffers, the 8-byte accumulator.
   const uint64_t per_elem = 2 * 8 + 2 * 8 + 8;

@@ -10,6 +10,8 @@
 //     elements); the core keeps a vector of `tile` running values and folds
 //     the `len` rows into it one by one (elementwise), writing every row.
 // With include_initial the output row starts with the identity (0 or 1).
+// Complex inputs arrive as float lanes (inner doubled, complex_pairs set):
+// sums are componentwise; products multiply (real, imag) lane pairs.
 // Accumulation: float for float16/bfloat16/float32, double for float64, int64
 // for signed integers and bool, uint64 for unsigned (wrapping, like numpy).
 //
@@ -31,6 +33,7 @@ struct ScanTiling {
   uint32_t out_dtype = 0;  // npurt::DType
   uint64_t outer = 0, len = 0, inner = 0;
   uint32_t include_initial = 0;
+  uint32_t complex_pairs = 0;  // complex input: lanes are (real, imag) pairs; prod multiplies pairs
   uint32_t tile = 0;       // elements per UB chunk
   uint64_t units = 0;      // kRows: outer; kColumns: outer * ceil(inner / tile)
   uint64_t per_core = 0;   // units per core

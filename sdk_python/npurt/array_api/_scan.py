@@ -59,9 +59,6 @@ def _scan(name, kernel, x, axis, dtype, include_initial):
         axis = 0
     from .manipulation import normalize_axis
     axis = normalize_axis(axis, x.ndim, where)
-    if name == "cumulative_prod" and (_dtypes.kind(x.dtype) == "c" or (dtype is not None and
-                                                                       _dtypes.kind(dtype) == "c")):
-        raise TypeError(f"{where}: argument 'x': complex dtypes are not supported (cumulative_sum takes them)")
     out = _default_dtype(x.dtype) if dtype is None else dtype
     if str(out) == "bool":
         raise TypeError(f"{where}: argument 'dtype': bool cannot accumulate")
