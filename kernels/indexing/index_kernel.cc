@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "common/kernel_util.h"
+#include "elementwise/ew_types.h"
 #include "indexing/indexing_tiling.h"
 #include "kernel_operator.h"
 #include "npurt/backend.h"
@@ -77,38 +78,54 @@ __aicore__ void IndexCheck(GM_ADDR idx, GM_ADDR y, GM_ADDR status, const GatherT
   qout.FreeTensor(s);
 }
 
+// The truth of a mask element stored as kLanes values of T (complex: 2 lanes):
+// any lane != 0 (NaN counts as true, -0.0 as false, like numpy).
+template <class T, uint32_t kLanes>
+__aicore__ inline bool Truth(const LocalTensor<T>& a, uint32_t j) {
+  for (uint32_t l = 0; l < kLanes; ++l) {
+    const T v = a.GetValue(j * kLanes + l);
+    if constexpr (std::is_same<T, ew::Bool8>::value) {
+      if (v.v != 0) return true;
+    } else {
+      if (static_cast<ew::Wide<T>>(v) != ew::Wide<T>(0)) return true;
+    }
+  }
+  return false;
+}
+
 // mask_count: the number of true elements in this block's range, at
 // counts[block]; block 0 also zeroes the slots of blocks that do not run.
+template <class T, uint32_t kLanes>
 __aicore__ void MaskCount(GM_ADDR mask, GM_ADDR counts, const MaskTiling& t) {
   uint64_t begin, count;
   CoreRange(t.total, t.per_core, begin, count);
-  GlobalTensor<uint8_t> m;
+  GlobalTensor<T> m;
   GlobalTensor<int64_t> out;
-  m.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(mask), t.total);
+  m.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(mask), t.total * kLanes);
   out.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(counts), kIndexSlots);
   AscendC::TPipe pipe;
   AscendC::TQue<AscendC::TPosition::VECIN, 2> qm;
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> qo;
-  pipe.InitBuffer(qm, 2, t.tile);
+  pipe.InitBuffer(qm, 2, t.tile * static_cast<uint32_t>(sizeof(T)) * kLanes);
   pipe.InitBuffer(qo, 1, 8 * kIndexSlots + 64);
   int64_t trues = 0;
   for (uint64_t off = 0; off < count; off += t.tile) {
     const uint32_t n = static_cast<uint32_t>(count - off < t.tile ? count - off : t.tile);
-    LocalTensor<uint8_t> a = qm.AllocTensor<uint8_t>();
-    CopyIn(a, m[begin + off], n);
+    LocalTensor<T> a = qm.template AllocTensor<T>();
+    CopyIn(a, m[(begin + off) * kLanes], n * kLanes);
     qm.EnQue(a);
-    a = qm.DeQue<uint8_t>();
-    for (uint32_t j = 0; j < n; ++j) trues += a.GetValue(j) != 0 ? 1 : 0;
+    a = qm.template DeQue<T>();
+    for (uint32_t j = 0; j < n; ++j) trues += Truth<T, kLanes>(a, j) ? 1 : 0;
     qm.FreeTensor(a);
   }
   const uint32_t block = static_cast<uint32_t>(AscendC::GetBlockIdx());
   const uint32_t nblocks = static_cast<uint32_t>(AscendC::GetBlockNum());
   const uint32_t idle = block == 0 ? kIndexSlots - nblocks : 0;
-  LocalTensor<int64_t> s = qo.AllocTensor<int64_t>();
+  LocalTensor<int64_t> s = qo.template AllocTensor<int64_t>();
   s.SetValue(0, trues);
   for (uint32_t i = 0; i < idle; ++i) s.SetValue(4 + i, 0);  // 32-B aligned start for DataCopyPad
   qo.EnQue(s);
-  s = qo.DeQue<int64_t>();
+  s = qo.template DeQue<int64_t>();
   CopyOut(out[block], s, 1);
   if (idle > 0) CopyOut(out[nblocks], s[4], idle);
   qo.FreeTensor(s);
@@ -117,30 +134,31 @@ __aicore__ void MaskCount(GM_ADDR mask, GM_ADDR counts, const MaskTiling& t) {
 // mask_positions: block b's true elements take columns offsets[b], ... of
 // y [ndim, count] in order; they are collected in UB (one row per output
 // dim) and written as contiguous runs.
+template <class T, uint32_t kLanes>
 __aicore__ void MaskPositions(GM_ADDR mask, GM_ADDR offsets, GM_ADDR y, const MaskTiling& t) {
   uint64_t begin, count;
   CoreRange(t.total, t.per_core, begin, count);
-  GlobalTensor<uint8_t> m;
+  GlobalTensor<T> m;
   GlobalTensor<int64_t> offs, out;
-  m.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(mask), t.total);
+  m.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(mask), t.total * kLanes);
   offs.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(offsets), kIndexSlots + 1);
   out.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(y), t.ndim * t.count);
   AscendC::TPipe pipe;
   AscendC::TQue<AscendC::TPosition::VECIN, 2> qm;
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> qo;
-  pipe.InitBuffer(qm, 2, t.tile);
+  pipe.InitBuffer(qm, 2, t.tile * static_cast<uint32_t>(sizeof(T)) * kLanes);
   pipe.InitBuffer(qo, 1, t.tile * 8 * t.ndim);
   uint64_t col = static_cast<uint64_t>(offs.GetValue(AscendC::GetBlockIdx()));
   for (uint64_t off = 0; off < count; off += t.tile) {
     const uint32_t n = static_cast<uint32_t>(count - off < t.tile ? count - off : t.tile);
-    LocalTensor<uint8_t> a = qm.AllocTensor<uint8_t>();
-    CopyIn(a, m[begin + off], n);
+    LocalTensor<T> a = qm.template AllocTensor<T>();
+    CopyIn(a, m[(begin + off) * kLanes], n * kLanes);
     qm.EnQue(a);
-    a = qm.DeQue<uint8_t>();
-    LocalTensor<int64_t> b = qo.AllocTensor<int64_t>();
+    a = qm.template DeQue<T>();
+    LocalTensor<int64_t> b = qo.template AllocTensor<int64_t>();
     uint32_t found = 0;
     for (uint32_t j = 0; j < n; ++j) {
-      if (a.GetValue(j) == 0) continue;
+      if (!Truth<T, kLanes>(a, j)) continue;
       uint64_t flat = begin + off + j;
       if (t.ndim == 1) {
         b.SetValue(found++, static_cast<int64_t>(flat));
@@ -155,10 +173,24 @@ __aicore__ void MaskPositions(GM_ADDR mask, GM_ADDR offsets, GM_ADDR y, const Ma
     }
     qm.FreeTensor(a);
     qo.EnQue(b);
-    b = qo.DeQue<int64_t>();
+    b = qo.template DeQue<int64_t>();
     for (uint32_t d = 0; d < t.ndim && found > 0; ++d) CopyOut(out[d * t.count + col], b[d * t.tile], found);
     qo.FreeTensor(b);
     col += found;
+  }
+}
+
+// Runs f(T{}, lanes) for the mask's dtype (complex: its float part, 2 lanes).
+template <class F>
+__aicore__ inline void VisitMask(uint32_t dtype, F&& f) {
+  if (dtype == static_cast<uint32_t>(DType::kComplex64)) {
+    f(float{}, std::integral_constant<uint32_t, 2>{});
+  } else if (dtype == static_cast<uint32_t>(DType::kComplex128)) {
+    f(double{}, std::integral_constant<uint32_t, 2>{});
+  } else {
+    ew::visit_dtype<ew::kAll>(dtype, [&](auto tag) {
+      f(typename ew::Elem<decltype(tag)::value>::T{}, std::integral_constant<uint32_t, 1>{});
+    });
   }
 }
 
@@ -184,7 +216,7 @@ extern "C" __global__ __aicore__ void npurt_mask_count_kernel(GM_ADDR mask, GM_A
   (void)workspace;
   using namespace npurt::kernels;
   GET_TILING_DATA_WITH_STRUCT(MaskTiling, t, tiling);
-  MaskCount(mask, counts, t);
+  VisitMask(t.dtype, [&](auto v, auto lanes) { MaskCount<decltype(v), decltype(lanes)::value>(mask, counts, t); });
 }
 
 extern "C" __global__ __aicore__ void npurt_mask_positions_kernel(GM_ADDR mask, GM_ADDR offsets, GM_ADDR y,
@@ -192,7 +224,9 @@ extern "C" __global__ __aicore__ void npurt_mask_positions_kernel(GM_ADDR mask, 
   (void)workspace;
   using namespace npurt::kernels;
   GET_TILING_DATA_WITH_STRUCT(MaskTiling, t, tiling);
-  MaskPositions(mask, offsets, y, t);
+  VisitMask(t.dtype, [&](auto v, auto lanes) {
+    MaskPositions<decltype(v), decltype(lanes)::value>(mask, offsets, y, t);
+  });
 }
 
 namespace npurt::kernels {

@@ -172,8 +172,9 @@ void mask_split(const OpContext& ctx, MaskTiling& t, TilingResult& r, uint64_t b
 
 void mask_count_tiling(const OpContext& ctx, TilingResult& r) {
   MaskTiling t;
+  t.dtype = static_cast<uint32_t>(ctx.input(0).dtype);
   t.total = static_cast<uint64_t>(ctx.input(0).numel());
-  mask_split(ctx, t, r, 2);
+  mask_split(ctx, t, r, 2 * itemsize(ctx.input(0).dtype));
   r.set_tiling(t);
 }
 
@@ -192,11 +193,12 @@ void mask_infer(const OpContext& ctx) {
 void mask_tiling(const OpContext& ctx, TilingResult& r) {
   MaskTiling t;
   const Dims& ms = ctx.input(0).shape;
+  t.dtype = static_cast<uint32_t>(ctx.input(0).dtype);
   t.total = static_cast<uint64_t>(ctx.input(0).numel());
   t.count = static_cast<uint64_t>(ctx.attr_int("count"));
   t.ndim = ctx.attr_bool("unravel") ? static_cast<uint32_t>(ms.size()) : 1;
   for (size_t i = 0; i < ms.size(); ++i) t.shape[i] = ms[i];
-  mask_split(ctx, t, r, 2 + 8 * std::max<uint32_t>(t.ndim, 1));
+  mask_split(ctx, t, r, 2 * itemsize(ctx.input(0).dtype) + 8 * std::max<uint32_t>(t.ndim, 1));
   if (t.count == 0 || t.ndim == 0) r.num_blocks = 0;  // nothing to write
   r.set_tiling(t);
 }
@@ -261,9 +263,11 @@ NPURT_REGISTER_OP("index_check")
     .sim_kernel("npurt_index_check_kernel", kIndexCheckKernelEntry);
 
 NPURT_REGISTER_OP("mask_count")
-    .doc("First pass of the compaction of a boolean mask: counts[b] = the true elements in block b's\n"
-         "part of the mask (64 slots, unused ones 0). Scan them (include_initial) for mask_positions.")
-    .input("mask", {DType::kBool})
+    .doc("First pass of the compaction of a mask (any dtype; an element is true when != 0):\n"
+         "counts[b] = the true elements in block b's part (64 slots, unused ones 0). Scan them\n"
+         "(include_initial) for mask_positions.")
+    .input("mask", all_dtypes_mask())
+    .sim_only({DType::kFloat64, DType::kComplex128})
     .output("counts")
     .infer([](const OpContext& ctx) { ctx.set_output(0, Dims{kIndexSlots}, DType::kInt64); })
     .tiling(mask_count_tiling)
@@ -275,7 +279,8 @@ NPURT_REGISTER_OP("mask_positions")
          "(unravel=False, y [1, count]) or its coordinates (unravel=True, y [mask.ndim, count]), in C\n"
          "order. offsets: the exclusive scan of mask_count's slots with the total last (65 values);\n"
          "count: that total.")
-    .input("mask", {DType::kBool})
+    .input("mask", all_dtypes_mask())
+    .sim_only({DType::kFloat64, DType::kComplex128})
     .input("offsets", {DType::kInt64})
     .output("y")
     .attr("count", AttrType::kInt)

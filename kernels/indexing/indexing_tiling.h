@@ -12,7 +12,7 @@
 //   index_check  idx (any integer dtype) -> int64 idx + n where idx < 0, and a
 //           status of kIndexSlots (bad count, first bad index) pairs, one per
 //           block (block 0 also zeroes the slots of blocks that do not run).
-//   mask_count  mask (bool [total]) -> the true elements of each block's
+//   mask_count  mask ([total], any dtype: true = != 0) -> the true elements of each block's
 //           range, int64 [kIndexSlots] (idle slots zeroed by block 0);
 //   mask_positions  mask and the exclusive scan of those counts (the block
 //           offsets, [kIndexSlots + 1]) -> the flat index of every true
@@ -49,6 +49,7 @@ struct GatherTiling {
 };
 
 struct MaskTiling {
+  uint32_t dtype = 0;      // npurt::DType of the mask: any; an element is true when != 0
   uint64_t total = 0;      // mask elements
   uint64_t count = 0;      // true elements (the last offset, read by the host)
   uint64_t per_core = 0;

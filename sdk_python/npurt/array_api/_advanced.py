@@ -142,13 +142,6 @@ def _mask_positions(mask, unravel):
     return _ops.mask_positions(mask, offsets, count=count, unravel=unravel), count
 
 
-def _truth(x):
-    if str(x.dtype) == "bool":
-        return x
-    import npurt
-    return npurt.not_equal(x, 0)
-
-
 def nonzero(x, /):
     """Indices of the nonzero elements: a tuple of x.ndim int64 arrays (C order), found on the device."""
     where = "npurt.nonzero"
@@ -156,9 +149,7 @@ def nonzero(x, /):
         raise TypeError(f"{where}: argument 'x': expected an npurt.ndarray, got {type(x).__name__}")
     if x.ndim == 0:
         raise ValueError(f"{where}: argument 'x': nonzero of a 0-d array is not defined (use x[None])")
-    if _dtypes.kind(x.dtype) == "c":
-        raise TypeError(f"{where}: argument 'x': complex dtypes are not supported")
-    pos, _ = _mask_positions(_truth(x), True)
+    pos, _ = _mask_positions(x, True)  # the kernels test != 0 in x's own dtype
     return tuple(pos[d] for d in range(x.ndim))
 
 

@@ -128,6 +128,18 @@ def test_nonzero_matches_numpy(shape, dtype):
         np.testing.assert_array_equal(g.numpy(), r)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64", "complex64", "complex128", "int8", "uint64"])
+def test_nonzero_special_values(dtype):
+    if dtype.startswith(("int", "uint")):
+        host = np.array([0, 1, 0, 2, 0, 0, 3], dtype)
+    else:
+        host = np.array([0.0, -0.0, np.nan, 1e-30, 0.0, np.inf, -2.0], dtype)
+        if dtype.startswith("complex"):
+            host[0] = 1j  # imaginary part only: nonzero
+    for g, r in zip(nr.nonzero(nr.asarray(host.reshape(7, 1))), np.nonzero(host.reshape(7, 1))):
+        np.testing.assert_array_equal(g.numpy(), r)
+
+
 def test_nonzero_of_views_large_and_errors():
     host = np.random.default_rng(9).standard_normal((300, 700)).astype(np.float32) > 1.0
     x = nr.asarray(host)
