@@ -5,6 +5,11 @@ nr.ndarray, creation. Everything it exports is re-exported by `npurt`, so
 """
 from . import _operators
 from ._creation import empty_like, full, full_like, ones, ones_like, zeros_like
+from ._creation import arange, eye, linspace, meshgrid, tril, triu
+from ._scan import cumulative_prod, cumulative_sum, diff
+from ._advanced import nonzero, take, take_along_axis
+from .manipulation import broadcast_shapes
+from ._constants import e, inf, nan, newaxis, pi
 from ._dtypes import can_cast, finfo, iinfo, isdtype, result_type
 from ._elementwise import *  # noqa: F401,F403  (the standard's elementwise names)
 from ._elementwise import __all__ as _ELEMENTWISE
@@ -22,8 +27,11 @@ _STRUCTURE = ["from_dlpack", "broadcast_arrays", "broadcast_to", "concat", "expa
 
 __array_api_version__ = "2024.12"
 
+_INDEXING = ["arange", "eye", "linspace", "meshgrid", "tril", "triu", "cumulative_prod", "cumulative_sum", "diff",
+             "nonzero", "take", "take_along_axis", "broadcast_shapes", "e", "inf", "nan", "newaxis", "pi"]
+
 __all__ = ["__array_api_version__", "__array_namespace_info__", "can_cast", "finfo", "iinfo", "isdtype",
-           "result_type", "empty_like", "full", "full_like", "ones", "ones_like", "zeros_like"] + list(_ELEMENTWISE) + _STRUCTURE
+           "result_type", "empty_like", "full", "full_like", "ones", "ones_like", "zeros_like"] + list(_ELEMENTWISE) + _STRUCTURE + _INDEXING
 # searching, sorting, sets (kernels/sort, kernels/reduction/argreduce_*)
 from . import searching, sets  # noqa: E402
 from .searching import argmax, argmin, argsort, searchsorted, sort  # noqa: E402

@@ -1,8 +1,19 @@
-"""Creation functions available now: empty, zeros (bound from C++), full, ones
-and the *_like forms, all device-side (`fill` kernel). arange, eye, linspace,
-meshgrid, tril and triu need the creation kernel family (not built yet).
+"""Creation functions, all device-side: empty, zeros (bound from C++), full,
+ones and the *_like forms (`fill` kernel); arange, linspace, eye, tril, triu
+(the creation kernel family, kernels/creation: every value is computed by the
+kernel from start/step); meshgrid (broadcast views made contiguous by the
+`copy` kernel).
+
+Invariants: dtype rules follow the array API standard (arange: the default
+integer dtype int64 when start/stop/step are all ints, else the default
+float32; linspace and eye: float32); arange's length is
+ceil((stop - start) / step) (0 when negative); `device` must be None or the
+current device (arrays are made on the current stream).
 """
 import builtins
+import math
+import numbers
+import operator
 
 from .. import _npurt
 from .. import ops as _ops
@@ -50,3 +61,143 @@ def ones_like(x, /, *, dtype=None, device=None):
 def full_like(x, /, fill_value, *, dtype=None, device=None):
     x = _convert.array("npurt.full_like", x)
     return full(x.shape, fill_value, dtype=dtype or x.dtype)
+
+
+def _check_device(device, where):
+    if device is not None and device != _npurt.current_device():
+        raise ValueError(f"{where}: argument 'device': {device} is not the current device "
+                         f"({_npurt.current_device()}); switch with npurt.set_device first")
+
+
+def _real_scalar(v, where, arg):
+    """v as a Python int or float (numpy scalars and 0-d arrays accepted)."""
+    if isinstance(v, _npurt.ndarray) and v.ndim == 0:
+        v = v.item()
+    if isinstance(v, (int, float)):
+        return int(v) if isinstance(v, builtins.bool) else v  # a bool is the int it stands for
+    try:
+        return operator.index(v)
+    except TypeError:
+        pass
+    if isinstance(v, numbers.Real):
+        return float(v)
+    raise TypeError(f"{where}: argument '{arg}': expected a real number, got {type(v).__name__}")
+
+
+def _arange_length(start, stop, step, where):
+    if step == 0:
+        raise ValueError(f"{where}: argument 'step': must not be zero")
+    if all(isinstance(v, int) for v in (start, stop, step)):
+        return len(range(start, stop, step))
+    try:
+        n = math.ceil((stop - start) / step)
+    except (OverflowError, ValueError):  # inf or NaN bounds
+        raise ValueError(f"{where}: the range from {start} to {stop} by {step} has no finite length") from None
+    return builtins.max(0, n)
+
+
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+    """Values start + i * step for i < ceil((stop - start) / step), computed on the device."""
+    where = "npurt.arange"
+    _check_device(device, where)
+    start = _real_scalar(start, where, "start")
+    step = _real_scalar(step, where, "step")
+    if stop is None:
+        start, stop = 0, start
+    stop = _real_scalar(stop, where, "stop")
+    n = _arange_length(start, stop, step, where)
+    integral = all(isinstance(v, int) for v in (start, stop, step))
+    dt = dtype if dtype is not None else (_dtypes.DEFAULT_INT if integral else _dtypes.DEFAULT_FLOAT)
+    if _dtypes.kind(dt) == "c":
+        raise TypeError(f"{where}: argument 'dtype': complex dtypes are not supported")
+    exact = integral and _dtypes.kind(dt) in "iu"
+    if exact and n > 0:
+        for v in (start, start + (n - 1) * step):
+            _convert._check_range(v, dt, where)
+    if exact:
+        return _ops.arange(num=n, dtype=dt, integral=True, int_start=start, int_step=step)
+    return _ops.arange(num=n, dtype=dt, start=float(start), step=float(step))
+
+
+def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+    """num evenly spaced values over [start, stop] (or [start, stop) without endpoint), like numpy."""
+    where = "npurt.linspace"
+    _check_device(device, where)
+    start = _real_scalar(start, where, "start")
+    stop = _real_scalar(stop, where, "stop")
+    num = _count(num, where, "num")
+    dt = dtype if dtype is not None else _dtypes.DEFAULT_FLOAT
+    if _dtypes.kind(dt) == "c":
+        raise TypeError(f"{where}: argument 'dtype': complex dtypes are not supported")
+    return _ops.linspace(num=num, dtype=dt, start=float(start), stop=float(stop), endpoint=builtins.bool(endpoint))
+
+
+def _count(v, where, arg):
+    try:
+        v = operator.index(v) if not isinstance(v, builtins.bool) else None
+    except TypeError:
+        v = None
+    if v is None:
+        raise TypeError(f"{where}: argument '{arg}': expected an int")
+    if v < 0:
+        raise ValueError(f"{where}: argument '{arg}': must be >= 0, got {v}")
+    return v
+
+
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    """A [n_rows, n_cols] array with ones on diagonal k, computed on the device."""
+    where = "npurt.eye"
+    _check_device(device, where)
+    n_rows = _count(n_rows, where, "n_rows")
+    n_cols = n_rows if n_cols is None else _count(n_cols, where, "n_cols")
+    if isinstance(k, builtins.bool) or not isinstance(k, int):
+        raise TypeError(f"{where}: argument 'k': expected an int, got {type(k).__name__}")
+    return _ops.eye(n_rows=n_rows, n_cols=n_cols, k=k, dtype=dtype or _dtypes.DEFAULT_FLOAT)
+
+
+def _triangle(name, x, k):
+    where = f"npurt.{name}"
+    x = _convert.array(where, x)
+    if isinstance(k, builtins.bool) or not isinstance(k, int):
+        raise TypeError(f"{where}: argument 'k': expected an int, got {type(k).__name__}")
+    if x.ndim < 2:
+        raise ValueError(f"{where}: argument 'x': needs at least 2 dimensions (a stack of matrices), got {x.ndim}")
+    return getattr(_ops, name)(x, k=k)
+
+
+def tril(x, /, *, k=0):
+    """x with the elements above diagonal k of every matrix (last two dims) zeroed."""
+    return _triangle("tril", x, k)
+
+
+def triu(x, /, *, k=0):
+    """x with the elements below diagonal k of every matrix (last two dims) zeroed."""
+    return _triangle("triu", x, k)
+
+
+def meshgrid(*arrays, indexing="xy"):
+    """Coordinate matrices from 1-D arrays: a tuple (2024.12) of new contiguous arrays, like numpy's default."""
+    from .manipulation import broadcast_to, reshape
+    where = "npurt.meshgrid"
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"{where}: argument 'indexing': must be 'xy' or 'ij', got {indexing!r}")
+    for i, a in enumerate(arrays):
+        _convert.array(where, a, f"arrays[{i}]")
+        if a.ndim != 1:
+            raise ValueError(f"{where}: argument 'arrays[{i}]': must be 1-D, got {a.ndim} dimensions")
+    if not arrays:
+        return ()
+    dt = _dtypes.result_type(*arrays)
+    shape = [a.shape[0] for a in arrays]
+    if indexing == "xy" and len(arrays) > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, a in enumerate(arrays):
+        axis = i
+        if indexing == "xy" and len(arrays) > 1 and i < 2:
+            axis = 1 - i
+        view_shape = [1] * len(shape)
+        view_shape[axis] = a.shape[0]
+        a = _convert.cast(a, dt)
+        out.append(_ops.copy(broadcast_to(reshape(a, tuple(view_shape)), tuple(shape))))
+    return tuple(out)

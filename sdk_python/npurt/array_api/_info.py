@@ -5,7 +5,8 @@ from . import _dtypes
 
 class Info:
     def capabilities(self):
-        return {"boolean indexing": False, "data-dependent shapes": False, "max dimensions": 64}
+        # Boolean masks and nonzero: the result size comes from the device (a read of one count).
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
 
     def default_device(self):
         return _npurt.current_device()

@@ -1,8 +1,9 @@
-"""Basic indexing (views) and assignment for nr.ndarray.
+"""Indexing (views, gathers) and assignment for nr.ndarray.
 
     y = x[1:, ::-2, None, ..., 0]     # a view: only shape/strides/offset change
     x[0, :] = 3.0                     # device copy/fill kernels, no host round trip
     x[::-1] = x                       # overlapping source is copied first
+    y = x[idx, 1:3]; x[mask] = 0      # advanced: gather/scatter kernels (_advanced.py)
 
 Invariants:
   * ``x[key]`` with integers, slices (any step, negative too), ``...``, ``None``
@@ -12,8 +13,8 @@ Invariants:
     broadcast (stride-0) source view); v may be a Python scalar, a numpy array
     (uploaded, a data movement) or an nr.ndarray (cast on the device when its
     dtype differs).
-  * Integer-array and boolean-mask indices need the gather/scatter kernel
-    family, which does not exist yet: they raise IndexError saying so.
+  * Keys holding integer arrays or a boolean mask go to _advanced.py (the
+    gather/scatter kernel family): the result is a new array, never a view.
 """
 import builtins
 import operator
@@ -75,10 +76,6 @@ def _expand_key(key, ndim, where):
 
 
 def _unsupported(k, where):
-    if isinstance(k, _npurt.ndarray) or hasattr(k, "__array__") or isinstance(k, (list, tuple)):
-        raise IndexError(f"{where}: argument 'key': integer-array and boolean-mask indexing ({type(k).__name__}) "
-                         "needs the gather kernel family, which npurt does not have yet; use integers, "
-                         "slices, ..., None")
     raise IndexError(f"{where}: argument 'key': only integers, slices (`:`), ellipsis (`...`), None "
                      f"(`newaxis`) and 0-d integer arrays are valid indices, got {type(k).__name__}")
 
@@ -117,10 +114,17 @@ def basic_view(x, key, where=_GET):
 
 
 def getitem(x, key):
+    from . import _advanced
+    if _advanced.is_advanced(key):
+        return _advanced.advanced_getitem(x, key, _GET)
     return basic_view(x, key, _GET)
 
 
 def setitem(x, key, value):
+    from . import _advanced
+    if _advanced.is_advanced(key):
+        _advanced.advanced_setitem(x, key, value, _SET)
+        return
     assign(basic_view(x, key, _SET), value, _SET)
 
 
@@ -299,6 +303,17 @@ def _iterate(x):
     return (basic_view(x, i) for i in range(x.shape[0]))
 
 
+def to_device(x, device, /, *, stream=None):
+    """x on `device`: the same device returns x itself (no copy, `stream` unused); another device gets
+    a copy through the host (a synchronizing data movement)."""
+    if not isinstance(device, _npurt.Device):
+        raise TypeError(f"npurt.ndarray.to_device: argument 'device': expected an npurt.Device, got "
+                        f"{type(device).__name__}")
+    if device == x.device:
+        return x
+    return _npurt.asarray(x.numpy(), device=device, stream=stream)
+
+
 def install(cls=_npurt.ndarray):
     """Attaches indexing and the scalar conversions to nr.ndarray."""
     cls.__getitem__ = getitem
@@ -311,6 +326,7 @@ def install(cls=_npurt.ndarray):
     cls.__complex__ = _to_complex
     cls.__bool__ = _to_bool
     cls.__index__ = _to_index
+    cls.to_device = to_device
 
 
 install()

@@ -51,7 +51,7 @@ def test_zero_d_integer_array_is_an_index():
     ((0, 0, 0), "too many indices for array: array is 2-dimensional, but 3 were indexed"),
     ((Ellipsis, Ellipsis), "single ellipsis"),
     (1.5, "only integers, slices"),
-    ([0, 1], "integer-array and boolean-mask indexing"),
+    ([0.5, 1.5], "arrays used as indices must be of integer or boolean type"),
 ])
 def test_bad_keys_raise_index_error_naming_the_function(key, message):
     x = nr.asarray(np.zeros((3, 4), np.float32))

@@ -1,0 +1,174 @@
+// kernels/indexing/gather_kernel.cc: device code of gather and scatter, the
+// two data movers of the indexing family (indexing_tiling.h).
+//
+// Both walk their core's share of elements tile by tile. An element's
+// partner address comes from its (outer, j, inner) position and the index;
+// runs along `inner` that start a 32-byte UB block move with DataCopyPad
+// (rows of a `take` along a leading axis), single elements through the scalar
+// unit. With one index per element (take_along_axis, a flat take, boolean
+// masks) the indices are read a tile at a time into UB.
+#include <cstdint>
+
+#include "common/kernel_util.h"
+#include "indexing/indexing_tiling.h"
+#include "kernel_operator.h"
+#include "npurt/backend.h"
+
+namespace npurt::kernels {
+namespace {
+
+using AscendC::GlobalTensor;
+using AscendC::LocalTensor;
+
+template <class U>
+class GatherScatter {
+ public:
+  __aicore__ void Init(GM_ADDR x, GM_ADDR idx, GM_ADDR y, const GatherTiling& t, bool scatter) {
+    t_ = t;
+    begin_ = static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.per_core;
+    count_ = begin_ >= t.total ? 0 : (t.total - begin_ < t.per_core ? t.total - begin_ : t.per_core);
+    const uint64_t big = t.outer * t.n * t.inner * t.sub, small = t.outer * t.m * t.inner * t.sub;
+    big_.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(scatter ? y : x), big);
+    small_.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(scatter ? x : y), small);
+    idx_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(idx),
+                         static_cast<GatherMode>(t.mode) == GatherMode::kTake ? t.m : small / t.sub);
+    pipe_.InitBuffer(q_, 2, t.tile * static_cast<uint32_t>(sizeof(U)));
+    // Element-wise indices (take_along_axis, a flat take) are read a tile at a time into UB.
+    tiled_idx_ = static_cast<GatherMode>(t.mode) == GatherMode::kAlong || (t.inner == 1 && t.outer == 1);
+    if (tiled_idx_) pipe_.InitBuffer(qi_, 1, t.tile * 8);
+  }
+
+  // y (small) elements [begin, begin + count) from x (big).
+  __aicore__ void Gather() {
+    for (uint64_t off = 0; off < count_; off += t_.tile) {
+      const uint32_t n = static_cast<uint32_t>(count_ - off < t_.tile ? count_ - off : t_.tile);
+      LocalTensor<U> b = q_.template AllocTensor<U>();
+      if (tiled_idx_) {
+        GatherTiled(b, begin_ + off, n);
+        q_.EnQue(b);
+        b = q_.template DeQue<U>();
+        CopyOut(small_[begin_ + off], b, n);
+        q_.FreeTensor(b);
+        continue;
+      }
+      Walk(begin_ + off, n, [&](uint64_t src, uint32_t pos, uint32_t run, bool last) {
+        const uint32_t bytes = run * static_cast<uint32_t>(sizeof(U));
+        if ((pos * sizeof(U)) % 32 == 0 && (last || bytes % 32 == 0) && run > 1) {
+          AscendC::DataCopyExtParams p(1, bytes, 0, 0, 0);
+          AscendC::DataCopyPad(b[pos], big_[src], p, AscendC::DataCopyPadExtParams<U>(false, 0, 0, U{}));
+        } else {
+          for (uint32_t k = 0; k < run; ++k) b.SetValue(pos + k, big_.GetValue(src + k));
+        }
+      });
+      q_.EnQue(b);
+      b = q_.template DeQue<U>();
+      CopyOut(small_[begin_ + off], b, n);
+      q_.FreeTensor(b);
+    }
+  }
+
+  // v (small) elements [begin, begin + count) into y (big).
+  __aicore__ void Scatter() {
+    for (uint64_t off = 0; off < count_; off += t_.tile) {
+      const uint32_t n = static_cast<uint32_t>(count_ - off < t_.tile ? count_ - off : t_.tile);
+      LocalTensor<U> b = q_.template AllocTensor<U>();
+      CopyIn(b, small_[begin_ + off], n);
+      q_.EnQue(b);
+      b = q_.template DeQue<U>();
+      Walk(begin_ + off, n, [&](uint64_t dst, uint32_t pos, uint32_t run, bool) {
+        if ((pos * sizeof(U)) % 32 == 0 && run > 1) {
+          AscendC::DataCopyExtParams p(1, run * static_cast<uint32_t>(sizeof(U)), 0, 0, 0);
+          AscendC::DataCopyPad(big_[dst], b[pos], p);
+        } else {
+          for (uint32_t k = 0; k < run; ++k) big_.SetValue(dst + k, b.GetValue(pos + k));
+        }
+      });
+      q_.FreeTensor(b);
+    }
+  }
+
+ private:
+  // One index per element, the indices of units [first, first + n) loaded with
+  // one copy (first is a multiple of 32 units, so of `sub`).
+  __aicore__ void GatherTiled(const LocalTensor<U>& b, uint64_t first, uint32_t n) {
+    const uint32_t sub = t_.sub;
+    const uint64_t e0 = first / sub;
+    LocalTensor<int64_t> ix = qi_.template AllocTensor<int64_t>();
+    CopyIn(ix, idx_[e0], (n + sub - 1) / sub);
+    qi_.EnQue(ix);
+    ix = qi_.template DeQue<int64_t>();
+    for (uint32_t pos = 0; pos < n; ++pos) {
+      const uint64_t e = (first + pos) / sub, part = (first + pos) % sub;
+      const uint64_t i = e % t_.inner, o = e / t_.inner / t_.m;
+      const uint64_t v = static_cast<uint64_t>(ix.GetValue(static_cast<uint32_t>(e - e0)));
+      b.SetValue(pos, big_.GetValue(((o * t_.n + v) * t_.inner + i) * sub + part));
+    }
+    qi_.FreeTensor(ix);
+  }
+
+  // kTake: calls f(big offset, UB position, run length, is last run) for the
+  // runs of small elements [first, first + n), each inside one (o, j) row.
+  template <class F>
+  __aicore__ void Walk(uint64_t first, uint32_t n, F&& f) {
+    for (uint32_t pos = 0; pos < n;) {
+      const uint64_t e = first + pos;
+      const uint64_t i = e % t_.inner, oj = e / t_.inner;
+      const uint64_t o = oj / t_.m, j = oj % t_.m;
+      const int64_t v = idx_.GetValue(j);
+      const uint32_t run = static_cast<uint32_t>(t_.inner - i < n - pos ? t_.inner - i : n - pos);
+      f((o * t_.n + static_cast<uint64_t>(v)) * t_.inner + i, pos, run, pos + run == n);
+      pos += run;
+    }
+  }
+
+  GatherTiling t_;
+  uint64_t begin_ = 0, count_ = 0;
+  bool tiled_idx_ = false;
+  GlobalTensor<U> big_, small_;
+  GlobalTensor<int64_t> idx_;
+  AscendC::TPipe pipe_;
+  AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1> q_;
+  AscendC::TQue<AscendC::TPosition::VECIN, 1> qi_;
+};
+
+template <class F>
+__aicore__ inline void VisitUnit(uint32_t unit, F&& f) {
+  switch (unit) {
+    case 1: f(uint8_t{}); break;
+    case 2: f(uint16_t{}); break;
+    case 4: f(uint32_t{}); break;
+    default: f(uint64_t{}); break;
+  }
+}
+
+}  // namespace
+}  // namespace npurt::kernels
+
+extern "C" __global__ __aicore__ void npurt_gather_kernel(GM_ADDR x, GM_ADDR idx, GM_ADDR y, GM_ADDR workspace,
+                                                          GM_ADDR tiling) {
+  (void)workspace;
+  using namespace npurt::kernels;
+  GET_TILING_DATA_WITH_STRUCT(GatherTiling, t, tiling);
+  VisitUnit(t.unit, [&](auto u) {
+    GatherScatter<decltype(u)> k;
+    k.Init(x, idx, y, t, false);
+    k.Gather();
+  });
+}
+
+extern "C" __global__ __aicore__ void npurt_scatter_kernel(GM_ADDR idx, GM_ADDR values, GM_ADDR y,
+                                                           GM_ADDR workspace, GM_ADDR tiling) {
+  (void)workspace;
+  using namespace npurt::kernels;
+  GET_TILING_DATA_WITH_STRUCT(GatherTiling, t, tiling);
+  VisitUnit(t.unit, [&](auto u) {
+    GatherScatter<decltype(u)> k;
+    k.Init(values, idx, y, t, true);
+    k.Scatter();
+  });
+}
+
+namespace npurt::kernels {
+extern const SimKernelEntry kGatherKernelEntry = NPURT_SIM_ENTRY(npurt_gather_kernel);
+extern const SimKernelEntry kScatterKernelEntry = NPURT_SIM_ENTRY(npurt_scatter_kernel);
+}

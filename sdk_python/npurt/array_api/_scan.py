@@ -1,0 +1,108 @@
+"""Cumulative functions: cumulative_sum, cumulative_prod (the scan kernel
+family, kernels/scan: ``nr.ops.cumsum`` / ``nr.ops.cumprod``) and diff
+(subtract/not_equal of two shifted views, elementwise kernels).
+
+Dtype rules (array API 2024.12): signed integers and bool accumulate in and
+return the default integer dtype int64, unsigned integers uint64, floats keep
+their dtype (float16/bfloat16 accumulate in float32 inside the kernel). An
+explicit ``dtype`` is the accumulation and result dtype: the input is cast to
+it on the device first unless the kernel takes the pair directly.
+
+A long 1-D float32 scan is split into k rows scanned in parallel (one core
+each) plus a second pass that combines each row with its offset (the
+exclusive scan of the row totals): the result differs from a sequential
+float32 scan by rounding only.
+"""
+import builtins
+
+from .. import _npurt
+from .. import ops as _ops
+from . import _convert, _dtypes
+
+__all__ = ["cumulative_sum", "cumulative_prod", "diff"]
+
+_SPLIT_MIN = 1 << 18
+
+
+def _default_dtype(dt):
+    k = _dtypes.kind(dt)
+    if k in "ib":
+        return _dtypes.DEFAULT_INT
+    if k == "u":
+        return _npurt.uint64
+    return dt
+
+
+def _split_scan(kernel, x, out):
+    """A long 1-D scan as [k, n/k] row scans + the exclusive scan of the row totals, or None."""
+    import npurt
+    from .manipulation import reshape
+    n = x.shape[0]
+    k = next((k for k in (64, 32, 16, 8) if n % k == 0), None)
+    if n < _SPLIT_MIN or k is None or str(out) != "float32":  # the combine pass is a vector add for float32 only
+        return None
+    part = kernel(reshape(x, (k, n // k)), axis=1, include_initial=False, dtype=str(out))
+    offsets = kernel(part[:, -1], axis=0, include_initial=True, dtype=str(out))[:-1]
+    combine = npurt.add if kernel.__name__ == "cumsum" else npurt.multiply
+    return reshape(combine(part, reshape(offsets, (k, 1))), (n,))
+
+
+def _scan(name, kernel, x, axis, dtype, include_initial):
+    where = f"npurt.{name}"
+    x = _convert.array(where, x)
+    if x.ndim == 0:  # like array-api-strict: a 0-d array scans as one element
+        from .manipulation import reshape
+        x = reshape(x, (1,))
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"{where}: argument 'axis': required for a {x.ndim}-d array (None only for 1-d)")
+        axis = 0
+    from .manipulation import normalize_axis
+    axis = normalize_axis(axis, x.ndim, where)
+    out = _default_dtype(x.dtype) if dtype is None else dtype
+    if str(out) == "bool":
+        raise TypeError(f"{where}: argument 'dtype': bool cannot accumulate")
+    widening = _dtypes.kind(x.dtype) in "iub" and str(out) in ("int64", "uint64") and \
+        str(out) == str(_default_dtype(x.dtype))
+    if str(out) != str(x.dtype) and not widening:
+        from .indexing import device_astype
+        x = device_astype(x, out, f"{where}: argument 'x'")
+    y = _split_scan(kernel, x, out) if x.ndim == 1 and not include_initial else None
+    if y is not None:
+        return y
+    try:
+        return kernel(x, axis=axis, include_initial=builtins.bool(include_initial), dtype=str(out))
+    except (ValueError, TypeError) as e:
+        raise type(e)(str(e).replace(f"npurt.ops.{kernel.__name__}", where)) from None
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """Cumulative sum along axis (optional for 1-d), on the device (kernels/scan)."""
+    return _scan("cumulative_sum", _ops.cumsum, x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    """Cumulative product along axis (optional for 1-d), on the device (kernels/scan)."""
+    return _scan("cumulative_prod", _ops.cumprod, x, axis, dtype, include_initial)
+
+
+def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    """n-th discrete difference along axis: x[1:] - x[:-1] (x[1:] != x[:-1] for bool), repeated n times."""
+    import npurt
+    from .manipulation import concat, normalize_axis
+    where = "npurt.diff"
+    x = _convert.array(where, x)
+    if x.ndim == 0:
+        raise ValueError(f"{where}: argument 'x': needs at least 1 dimension")
+    if isinstance(n, builtins.bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"{where}: argument 'n': must be a non-negative int, got {n!r}")
+    axis = normalize_axis(axis, x.ndim, where)
+    parts = [p for p in (prepend, x, append) if p is not None]
+    if len(parts) > 1:
+        parts = [_convert.array(where, p, "prepend/append") for p in parts]
+        x = concat(parts, axis=axis)
+    for _ in range(n):
+        hi = tuple(slice(1, None) if d == axis else slice(None) for d in range(x.ndim))
+        lo = tuple(slice(None, -1) if d == axis else slice(None) for d in range(x.ndim))
+        x = npurt.not_equal(x[hi], x[lo]) if str(x.dtype) == "bool" else npurt.subtract(x[hi], x[lo])
+    return x
