@@ -91,3 +91,9 @@ profiler.install_from_env()  # NPURT_PROFILE=trace.json profiles the whole run
 from . import array_api  # noqa: E402
 from .array_api import *  # noqa: E402,F401,F403
 from .array_api import __array_api_version__, __array_namespace_info__  # noqa: E402,F401
+
+# numpy's spellings (concatenate, transpose, cumsum, power, x.astype, x.argmax, ...) so a numpy
+# script runs with its import changed; each maps onto a standard function (array_api/numpy_names.py).
+from .array_api import numpy_names as _numpy_names  # noqa: E402
+globals().update({_k: _v for _k, _v in _numpy_names.namespace().items() if _k not in globals()})
+_numpy_names.install_methods(ndarray)

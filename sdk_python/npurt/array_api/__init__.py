@@ -4,7 +4,7 @@ nr.ndarray, creation. Everything it exports is re-exported by `npurt`, so
 `import npurt as np`-style code finds the standard's names on the package.
 """
 from . import _operators
-from ._creation import empty_like, full, full_like, ones, ones_like, zeros_like
+from ._creation import asarray, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like
 from ._creation import arange, eye, linspace, meshgrid, tril, triu
 from ._scan import cumulative_prod, cumulative_sum, diff
 from ._advanced import nonzero, take, take_along_axis
@@ -31,7 +31,7 @@ _INDEXING = ["arange", "eye", "linspace", "meshgrid", "tril", "triu", "cumulativ
              "nonzero", "take", "take_along_axis", "broadcast_shapes", "e", "inf", "nan", "newaxis", "pi"]
 
 __all__ = ["__array_api_version__", "__array_namespace_info__", "can_cast", "finfo", "iinfo", "isdtype",
-           "result_type", "empty_like", "full", "full_like", "ones", "ones_like", "zeros_like"] + list(_ELEMENTWISE) + _STRUCTURE + _INDEXING
+           "result_type", "asarray", "empty", "zeros", "empty_like", "full", "full_like", "ones", "ones_like", "zeros_like"] + list(_ELEMENTWISE) + _STRUCTURE + _INDEXING
 # searching, sorting, sets (kernels/sort, kernels/reduction/argreduce_*)
 from . import searching, sets  # noqa: E402
 from .searching import argmax, argmin, argsort, searchsorted, sort  # noqa: E402

@@ -31,12 +31,31 @@ def _fill_dtype(value, dtype):
 
 
 def full(shape, fill_value, *, dtype=None, device=None):
-    if not isinstance(fill_value, (builtins.bool, int, float)):
-        raise TypeError(f"npurt.full: argument 'fill_value': expected a Python bool, int or float, got "
+    if not isinstance(fill_value, (builtins.bool, int, float, complex)):
+        raise TypeError(f"npurt.full: argument 'fill_value': expected a Python bool, int, float or complex, got "
                         f"{type(fill_value).__name__}")
     dt = _fill_dtype(fill_value, dtype)
     _convert._check_range(fill_value, dt, "npurt.full")
-    return _ops.fill(shape=_shape(shape), dtype=dt, value=float(fill_value))
+    if isinstance(fill_value, complex) and _dtypes.kind(dt) != "c":
+        raise TypeError(f"npurt.full: argument 'fill_value': a complex value needs a complex dtype, got {dt}")
+    return _ops.fill(shape=_shape(shape), dtype=dt, **_convert.fill_attrs(fill_value, dt))
+
+
+# The bound C++ constructors, given Python signatures (inspect.signature cannot read nanobind functions).
+def asarray(obj, /, dtype=None, *, device=None, copy=None, stream=None):
+    return _npurt.asarray(obj, dtype, device=device, stream=stream, copy=copy)
+
+
+def empty(shape, dtype=None, *, device=None, stream=None):
+    return _npurt.empty(shape, dtype, device=device, stream=stream)
+
+
+def zeros(shape, dtype=None, *, device=None, stream=None):
+    return _npurt.zeros(shape, dtype, device=device, stream=stream)
+
+
+for _fn in (asarray, empty, zeros):
+    _fn.__doc__ = getattr(_npurt, _fn.__name__).__doc__
 
 
 def ones(shape, *, dtype=None, device=None):
