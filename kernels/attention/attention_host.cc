@@ -62,15 +62,15 @@ uint32_t round16(int64_t x) { return static_cast<uint32_t>((x + 15) / 16 * 16); 
 
 }  // namespace
 
-AttnShapes attn_shapes(const OpContext& ctx, size_t mask_index) {
-  const TensorSpec& q = ctx.input(0);
+AttnShapes attn_shapes(const OpContext& ctx, size_t q_index, size_t mask_index) {
+  const TensorSpec& q = ctx.input(q_index);
   const size_t r = q.shape.size();
   if (r != 3 && r != 4) ctx.fail("q", "must be [B, S, D] or [B, H, S, D], got " + dims_str(q.shape));
-  check_same_lead(ctx, "k", ctx.input(1), q);
-  check_same_lead(ctx, "v", ctx.input(2), q);
-  AttnShapes s{q.shape[0], r == 4 ? q.shape[1] : 1, q.shape[r - 2], ctx.input(1).shape[r - 2], q.shape[r - 1], r == 4};
-  if (ctx.input(1).shape[r - 2] != ctx.input(2).shape[r - 2])
-    ctx.fail("v", "sequence length " + std::to_string(ctx.input(2).shape[r - 2]) + " does not match k's " +
+  check_same_lead(ctx, "k", ctx.input(q_index + 1), q);
+  check_same_lead(ctx, "v", ctx.input(q_index + 2), q);
+  AttnShapes s{q.shape[0], r == 4 ? q.shape[1] : 1, q.shape[r - 2], ctx.input(q_index + 1).shape[r - 2], q.shape[r - 1], r == 4};
+  if (ctx.input(q_index + 1).shape[r - 2] != ctx.input(q_index + 2).shape[r - 2])
+    ctx.fail("v", "sequence length " + std::to_string(ctx.input(q_index + 2).shape[r - 2]) + " does not match k's " +
                       std::to_string(s.skv));
   if (s.d > kAttnMaxHeadDim)
     ctx.fail("q", "head dim D = " + std::to_string(s.d) + " exceeds the supported maximum " +
@@ -84,9 +84,10 @@ AttnShapes attn_shapes(const OpContext& ctx, size_t mask_index) {
   return s;
 }
 
-AttnTiling attn_tiling(const OpContext& ctx, const AttnShapes& s, size_t mask_index, const AttnUbPlan& ub) {
+AttnTiling attn_tiling(const OpContext& ctx, const AttnShapes& s, size_t q_index, size_t mask_index,
+                       const AttnUbPlan& ub) {
   const npurt::ChipProfile& p = ctx.profile();
-  const DType dt = ctx.input(0).dtype;
+  const DType dt = ctx.input(q_index).dtype;
   const uint32_t es = dt == DType::kFloat32 ? 4 : 2;
   AttnTiling t{};
   t.dtype = static_cast<uint32_t>(dt == DType::kFloat32   ? AttnDType::kF32

@@ -30,10 +30,11 @@ struct AttnUbPlan {
   uint32_t rowVectors; // float vectors of `tile` elements
 };
 
-// Checks q/k/v (indices 0..2) and the mask (index `mask_index`, may be absent).
-AttnShapes attn_shapes(const npurt::OpContext& ctx, size_t mask_index);
+// Checks q/k/v (inputs q_index .. q_index + 2) and the mask (input `mask_index`, may be absent).
+AttnShapes attn_shapes(const npurt::OpContext& ctx, size_t q_index, size_t mask_index);
 // Fills everything but wsPerBlock/dqBlocks; fails when no tile fits.
-AttnTiling attn_tiling(const npurt::OpContext& ctx, const AttnShapes& s, size_t mask_index, const AttnUbPlan& ub);
+AttnTiling attn_tiling(const npurt::OpContext& ctx, const AttnShapes& s, size_t q_index, size_t mask_index,
+                       const AttnUbPlan& ub);
 std::string attn_plan(const AttnTiling& t, uint32_t blocks, const char* passes);
 
 }  // namespace npurt_kernels

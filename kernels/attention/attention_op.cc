@@ -22,7 +22,7 @@ using namespace npurt_kernels;
 constexpr size_t kMask = 3;
 
 void attention_infer(const OpContext& ctx) {
-  AttnShapes s = attn_shapes(ctx, kMask);
+  AttnShapes s = attn_shapes(ctx, 0, kMask);
   const TensorSpec& q = ctx.input(0);
   ctx.set_output(0, q.shape, q.dtype);
   Dims lse(q.shape.begin(), q.shape.end() - 1);
@@ -35,9 +35,9 @@ void attention_infer(const OpContext& ctx) {
 AttnUbPlan forward_ub(uint32_t es) { return es == 4 ? AttnUbPlan{4.0, 8.0, 4} : AttnUbPlan{4.0 + es, 8.0 + es, 4}; }
 
 void attention_tiling(const OpContext& ctx, TilingResult& r) {
-  AttnShapes s = attn_shapes(ctx, kMask);
+  AttnShapes s = attn_shapes(ctx, 0, kMask);
   const uint32_t es = ctx.input(0).dtype == DType::kFloat32 ? 4 : 2;
-  AttnTiling t = attn_tiling(ctx, s, kMask, forward_ub(es));
+  AttnTiling t = attn_tiling(ctx, s, 0, kMask, forward_ub(es));
   const uint64_t items = uint64_t{t.batchHeads} * t.qTiles;
   if (items == 0 || s.skv == 0 || s.d == 0) {
     if (items != 0) ctx.fail(s.skv == 0 ? "k" : "q", "Skv = 0 and D = 0 are not supported");
