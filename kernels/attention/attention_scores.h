@@ -34,11 +34,12 @@ struct MaskView {
 class ScoreMasker {
  public:
   // UB scratch: `stage` >= tile * 4 bytes (raw mask row), `half` >= tile * 2 bytes,
-  // `row` >= tile floats.
+  // `row` >= tile floats, `bits` a bit per column.
   __aicore__ void Init(AscendC::TPipe& pipe, uint32_t tile) {
     pipe.InitBuffer(stage_, tile * 4);
     pipe.InitBuffer(half_, tile * 2 + 32);
     pipe.InitBuffer(row_, tile * 4);
+    pipe.InitBuffer(bits_, tile / 8 + 32);
   }
 
   // s[r, :cols] += bias of mask rows; kind is the tiling's AttnMask.
@@ -52,11 +53,11 @@ class ScoreMasker {
       if (v.colStride > 1) GatherRow(row, mask, kind, off, v.colStride, n);
       else LoadRow(row, mask, kind, off, n);
       AscendC::PipeBarrier<PIPE_ALL>();
-      if (kind == AttnMask::kBool) AscendC::Ln(row, row, n);  // keep 1 -> 0, drop 0 -> -inf
-      AscendC::PipeBarrier<PIPE_ALL>();
       AscendC::LocalTensor<float> srow = s[r * pitch];
-      if (scalarRow) AscendC::Adds(srow, srow, row.GetValue(0), cols);
+      if (kind == AttnMask::kBool) KeepWhere(srow, row, scalarRow, cols);
+      else if (scalarRow) AscendC::Adds(srow, srow, row.GetValue(0), cols);
       else AscendC::Add(srow, srow, row, cols);
+      AscendC::PipeBarrier<PIPE_ALL>();  // the next row reuses `row`
     }
     AscendC::PipeBarrier<PIPE_ALL>();
   }
@@ -82,6 +83,20 @@ class ScoreMasker {
   }
 
  private:
+  // Bool masks replace dropped scores by -inf (as masked_fill: an inf or NaN
+  // score of a dropped key does no harm), keep = row value 1.
+  __aicore__ void KeepWhere(const AscendC::LocalTensor<float>& srow, const AscendC::LocalTensor<float>& keep,
+                            bool scalarRow, uint32_t cols) {
+    if (scalarRow) {
+      if (keep.GetValue(0) == 0.0f) AscendC::Duplicate(srow, -kAttnInf, static_cast<int32_t>(cols));
+      return;
+    }
+    AscendC::LocalTensor<uint8_t> bits = bits_.Get<uint8_t>();
+    AscendC::CompareScalar(bits, keep, 0.5f, AscendC::CMPMODE::GT, cols);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Select(srow, bits, srow, -kAttnInf, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, cols);
+  }
+
   template <class M>
   __aicore__ void Copy(const AscendC::LocalTensor<M>& dst, GM_ADDR mask, int64_t off, uint32_t n) {
     AscendC::GlobalTensor<M> g;
@@ -141,7 +156,7 @@ class ScoreMasker {
     }
   }
 
-  AscendC::TBuf<AscendC::TPosition::VECCALC> stage_, half_, row_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> stage_, half_, row_, bits_;
 };
 
 }  // namespace npurt_kernels
