@@ -51,8 +51,10 @@ void backward_tiling(const OpContext& ctx, TilingResult& r) {
   AttnTiling t = attn_tiling(ctx, s, kQ, kMask, backward_ub(es));
   t.dqBlocks = t.batchHeads * t.qTiles;
   const uint64_t items = uint64_t{t.dqBlocks} + uint64_t{t.batchHeads} * t.kvTiles;
-  if (t.batchHeads == 0 || s.sq == 0 || s.skv == 0 || s.d == 0) {
-    if (t.batchHeads != 0 && s.d != 0 && (s.sq != 0 || s.skv != 0)) ctx.fail("k", "Sq = 0 or Skv = 0 is not supported");
+  // Sq = 0 with keys still runs: the dK/dV items write zeros.
+  if (t.batchHeads == 0 || s.skv == 0 || s.d == 0) {
+    if (t.batchHeads != 0 && s.sq != 0 && s.skv == 0) ctx.fail("k", "Skv = 0 (no keys) is not supported");
+    if (t.batchHeads != 0 && s.d == 0 && (s.sq != 0 || s.skv != 0)) ctx.fail("q", "D = 0 is not supported");
     r.num_blocks = 0;
     return;
   }

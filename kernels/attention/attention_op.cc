@@ -40,7 +40,8 @@ void attention_tiling(const OpContext& ctx, TilingResult& r) {
   AttnTiling t = attn_tiling(ctx, s, 0, kMask, forward_ub(es));
   const uint64_t items = uint64_t{t.batchHeads} * t.qTiles;
   if (items == 0 || s.skv == 0 || s.d == 0) {
-    if (items != 0) ctx.fail(s.skv == 0 ? "k" : "q", "Skv = 0 and D = 0 are not supported");
+    // Without keys (or with D = 0 and a non-empty lse) the softmax has no defined result here.
+    if (items != 0) ctx.fail(s.skv == 0 ? "k" : "q", s.skv == 0 ? "Skv = 0 (no keys) is not supported" : "D = 0 is not supported");
     r.num_blocks = 0;
     return;
   }

@@ -332,6 +332,22 @@ def test_errors_and_runtime_stays_usable():
         nr.ops.attention_backward(f(2, 4, 16), f(2, 4, 16), f(2, 4, 16), f(2, 4, 16), f(2, 4, 16), f(2, 5))
     with pytest.raises(nr.InvalidArgumentError, match=r"attention_backward.*'dout'.*shape"):
         nr.ops.attention_backward(f(2, 3, 16), f(2, 4, 16), f(2, 4, 16), f(2, 4, 16), f(2, 4, 16), f(2, 4))
+    with pytest.raises(nr.InvalidArgumentError, match=r"attention.*'k'.*Skv = 0"):
+        nr.ops.attention(f(2, 3, 8), f(2, 0, 8), f(2, 0, 8))
+    with pytest.raises(nr.InvalidArgumentError, match=r"attention.*'q'.*D = 0"):
+        nr.ops.attention(f(2, 3, 0), f(2, 4, 0), f(2, 4, 0))
     rng = np.random.default_rng(1)
     q, k, v = (rand(rng, (2, 9, 16), F32) for _ in range(3))
     check_forward(q, k, v)  # the runtime is still usable
+
+
+def test_empty_inputs():
+    f = lambda *s: nr.asarray(np.ones(s, np.float32))  # noqa: E731
+    out, lse = nr.ops.attention(f(2, 0, 8), f(2, 5, 8), f(2, 5, 8))
+    assert out.shape == (2, 0, 8) and lse.shape == (2, 0)
+    out, lse = nr.ops.attention(f(0, 3, 8), f(0, 5, 8), f(0, 5, 8))
+    assert out.shape == (0, 3, 8) and lse.shape == (0, 3)
+    dq, dk, dv = nr.ops.attention_backward(f(2, 0, 8), f(2, 0, 8), f(2, 5, 8), f(2, 5, 8), f(2, 0, 8), f(2, 0))
+    assert dq.shape == (2, 0, 8)
+    np.testing.assert_array_equal(dk.numpy(), 0)  # no queries: no gradient
+    np.testing.assert_array_equal(dv.numpy(), 0)
