@@ -11,7 +11,7 @@ TITLE = "Fused flash attention (seed example: [2, 512, 64] fp16, scale 0.125)"
 
 SHAPE = (2, 512, 64)
 SCALE = 0.125
-TOLERANCE = 4e-3  # fp16 bound of docs/kernels.md: 4e-3 * max|v| (+ output rounding)
+TOLERANCE = 1.5e-3  # fp16 bound of docs/kernels.md: 1.5e-3 * max|v|
 
 
 def _reference(q, k, v, causal):
