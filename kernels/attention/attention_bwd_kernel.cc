@@ -11,6 +11,7 @@
 #include "attention/attention_rows.h"
 #include "attention/attention_scores.h"
 #include "attention/attention_tiling.h"
+#include "attention/attention_workspace.h"
 #include "kernel_operator.h"
 #include "matmul/matmul_tile.h"
 #include "npurt/backend.h"

@@ -7,8 +7,10 @@
 // float accumulator. Finally out = acc / l and lse = m + ln(l). Only tile-sized
 // scratch ever reaches GM; the S x S matrix never exists.
 // Fully masked rows: l = 0, out = 0, lse = -inf (see docs/kernels.md).
+#include "attention/attention_rows.h"
 #include "attention/attention_scores.h"
 #include "attention/attention_tiling.h"
+#include "attention/attention_workspace.h"
 #include "kernel_operator.h"
 #include "matmul/matmul_tile.h"
 #include "npurt/backend.h"
@@ -141,19 +143,7 @@ class AttnForward {
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::Add(lse, lse, m, static_cast<int32_t>(rows));
     AscendC::PipeBarrier<PIPE_ALL>();
-    const uint32_t es = sizeof(T), rowBytes = t_.d * es;
-    // UB rows have pitch dp (32-B multiple); the gap after each row's payload is in 32-B blocks.
-    AscendC::DataCopyExtParams op(static_cast<uint16_t>(rows), rowBytes, (t_.dp * es - (rowBytes + 31) / 32 * 32) / 32,
-                                  0, 0);
-    const uint64_t oOff = (uint64_t{bh} * t_.sq + q0) * t_.d;
-    if constexpr (std::is_same_v<T, float>) {
-      AscendC::DataCopyPad(out_[oOff], acc, op);
-    } else {
-      AscendC::LocalTensor<T> o = outBuf_.Get<T>();
-      AscendC::Cast(o, acc, AscendC::RoundMode::CAST_RINT, rows * t_.dp);
-      AscendC::PipeBarrier<PIPE_ALL>();
-      AscendC::DataCopyPad(out_[oOff], o, op);
-    }
+    StoreRowsFromFloat(out_[(uint64_t{bh} * t_.sq + q0) * t_.d], acc, outBuf_.Get<T>(), rows, t_.d, t_.dp);
     AscendC::DataCopyExtParams lp(1, rows * 4, 0, 0, 0);
     AscendC::DataCopyPad(lse_[uint64_t{bh} * t_.sq + q0], lse, lp);
     AscendC::PipeBarrier<PIPE_ALL>();

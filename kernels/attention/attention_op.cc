@@ -6,7 +6,7 @@
 #include <string>
 
 #include "attention/attention_host.h"
-#include "attention/attention_scores.h"
+#include "attention/attention_workspace.h"
 #include "npurt/op_registry.h"
 #include "npurt/tensor.h"
 

@@ -1,6 +1,6 @@
-// kernels/attention/attention_scores.h: kernel-side pieces shared by the
-// attention forward and backward kernels: the per-block views of q/k/v, the
-// score tile S = scale * Q K^T + bias in UB, and its masking.
+// kernels/attention/attention_scores.h: the score tile of the attention
+// kernels, S = scale * Q K^T + bias in UB (forward and backward), and its
+// masking (attn_mask rows, the causal rule).
 //
 // A score tile lives in UB as float [rows, tile] (row pitch `tile`, so every
 // row starts 32-B aligned). Columns past the valid count hold -inf after
@@ -162,29 +162,6 @@ class ScoreMasker {
 }  // namespace npurt_kernels
 
 namespace npurt_kernels {
-
-// Per-block GM workspace: raw scores, probabilities (in the input type, the
-// cube's A operand) and one [tile, dp] float product tile.
-template <class T>
-struct AttnWorkspace {
-  AscendC::GlobalTensor<float> s, x;
-  AscendC::GlobalTensor<T> p;
-
-  __aicore__ void Init(GM_ADDR workspace, const AttnTiling& t, uint32_t extraTiles = 0) {
-    GM_ADDR base = AscendC::GetUserWorkspace(workspace) + static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.wsPerBlock;
-    const uint64_t tt = uint64_t{t.tile} * t.tile;
-    s.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(base), tt * (1 + extraTiles));
-    p.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base + tt * 4 * (1 + extraTiles)), tt);
-    x.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(base + tt * (4 * (1 + extraTiles) + sizeof(T))),
-                      uint64_t{t.tile} * t.dp);
-  }
-};
-
-// Bytes of AttnWorkspace (host and kernel agree through this).
-inline uint64_t AttnWorkspaceBytes(uint32_t tile, uint32_t dp, uint32_t elem, uint32_t extraTiles = 0) {
-  const uint64_t tt = uint64_t{tile} * tile;
-  return (tt * (4 * (1 + extraTiles) + elem) + uint64_t{tile} * dp * 4 + 511) / 512 * 512;
-}
 
 // The raw product tile ws[rows, cols] (row pitch `tile`, written by Fixpipe)
 // -> s in UB, times scale; columns cols..tile-1 become -inf.
