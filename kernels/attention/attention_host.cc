@@ -38,7 +38,7 @@ void check_same_lead(const OpContext& ctx, const char* arg, const TensorSpec& x,
 // Element strides of a contiguous mask broadcast to [B, H, Sq, Skv] (0 = broadcast).
 void mask_strides(const OpContext& ctx, const TensorSpec& m, const AttnShapes& s, AttnTiling& t) {
   const npurt::Dims full = s.four_d ? npurt::Dims{s.b, s.h, s.sq, s.skv} : npurt::Dims{s.b, s.sq, s.skv};
-  if (m.shape.size() > full.size() || m.shape.empty())
+  if (m.shape.size() > full.size())
     ctx.fail("attn_mask", "shape " + dims_str(m.shape) + " is not broadcastable to " + dims_str(full));
   int64_t st[4] = {0, 0, 0, 0};
   const size_t off = full.size() - m.shape.size();

@@ -152,6 +152,15 @@ def test_forward_additive_mask(mdtype, mshape):
     check_forward(q, k, v, mask=mask)
 
 
+def test_forward_scalar_masks():
+    rng = np.random.default_rng(6)
+    q, k, v = (rand(rng, (2, 30, 8), F32) for _ in range(3))
+    check_forward(q, k, v, mask=np.array(0.5, F32))
+    check_forward(q, k, v, mask=np.array(True))
+    out, lse = run(q, k, v, np.array(False))
+    assert (out == 0).all() and np.isneginf(lse).all()
+
+
 def test_forward_fully_masked_rows_give_zeros():
     rng = np.random.default_rng(2)
     q, k, v = (rand(rng, (1, 2, 20, 8), F32) for _ in range(3))
