@@ -43,7 +43,7 @@ void backward_infer(const OpContext& ctx) {
 
 // UB: S, dP float + cast (input type) squares; dK/dQ, dV, x, dO, O float +
 // stage (input type) rects; 4 row vectors.
-AttnUbPlan backward_ub(uint32_t es) { return es == 4 ? AttnUbPlan{8.0, 20.0, 4} : AttnUbPlan{8.0 + es, 20.0 + es, 4}; }
+AttnUbPlan backward_ub(uint32_t es) { return es == 4 ? AttnUbPlan{8.0, 20.0, 4, 0.0} : AttnUbPlan{8.0 + es, 20.0 + es, 4, 0.0}; }
 
 void backward_tiling(const OpContext& ctx, TilingResult& r) {
   AttnShapes s = backward_shapes(ctx);

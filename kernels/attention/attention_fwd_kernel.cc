@@ -38,9 +38,10 @@ class AttnForward {
     constexpr bool kCast = !std::is_same_v<T, float>;  // float P and out need no cast buffers
     pipe_.InitBuffer(pBuf_, kCast ? tt * sizeof(T) : 32);
     pipe_.InitBuffer(accBuf_, td * 4);
-    pipe_.InitBuffer(xBuf_, td * 4);
+    pipe_.InitBuffer(xBuf_, t.dp > t.tile ? td * 4 : 32);  // else P V lands in the S buffer
     pipe_.InitBuffer(outBuf_, kCast ? td * sizeof(T) : 32);
-    pipe_.InitBuffer(rowBuf_, 4 * t.tile * 4);
+    pipe_.InitBuffer(rowBuf_, kRowStats * 8 * t.tile * 4);
+    pipe_.InitBuffer(bitsBuf_, t.tile + 32);
     pipe_.InitBuffer(workBuf_, 64 * 4);
     if (t.maskKind != static_cast<uint32_t>(AttnMask::kNone)) masker_.Init(pipe_, t.tile);
   }
@@ -55,10 +56,10 @@ class AttnForward {
   __aicore__ void RunItem(uint32_t bh, uint32_t qt) {
     const uint32_t q0 = qt * t_.tile, rows = t_.sq - q0 < t_.tile ? t_.sq - q0 : t_.tile;
     AscendC::LocalTensor<float> acc = accBuf_.Get<float>(), rowv = rowBuf_.Get<float>();
-    AscendC::LocalTensor<float> m = rowv, l = rowv[t_.tile];
     AscendC::Duplicate(acc, 0.0f, static_cast<int32_t>(rows * t_.dp));
-    AscendC::Duplicate(m, -kAttnInf, static_cast<int32_t>(t_.tile));
-    AscendC::Duplicate(l, 0.0f, static_cast<int32_t>(t_.tile));
+    AscendC::Duplicate(rowv, 0.0f, static_cast<int32_t>(kRowStats * 8 * t_.tile));  // l = 0, every lane defined
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Duplicate(Stat(kM), -kAttnInf, static_cast<int32_t>(8 * t_.tile));
     uint32_t kvEnd = t_.kvTiles;
     if (t_.causal && qt + 1 < kvEnd) kvEnd = qt + 1;  // tiles right of the diagonal are all masked
     for (uint32_t kt = 0; kt < kvEnd; ++kt) KvStep(bh, qt, kt, q0, rows);
@@ -91,63 +92,75 @@ class AttnForward {
     AscendC::PipeBarrier<PIPE_ALL>();
     cube_.Compute(ws_.p, t_.tile, v_[kOff], t_.d, false, ws_.x, t_.dp, rows, t_.d, cols);
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::LocalTensor<float> x = xBuf_.Get<float>(), acc = accBuf_.Get<float>();
+    AscendC::LocalTensor<float> x = t_.dp > t_.tile ? xBuf_.Get<float>() : sBuf_.Get<float>();
+    AscendC::LocalTensor<float> acc = accBuf_.Get<float>();
     AscendC::DataCopy(x, ws_.x, rows * t_.dp);
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::LocalTensor<float> alpha = rowBuf_.Get<float>()[2 * t_.tile];
-    for (uint32_t r = 0; r < rows; ++r) AscendC::Muls(acc[r * t_.dp], acc[r * t_.dp], alpha.GetValue(r), t_.dp);
+    AscendC::LocalTensor<float> alpha = Stat(kAlpha);
+    for (uint32_t r = 0; r < rows; ++r) AscendC::Muls(acc[r * t_.dp], acc[r * t_.dp], alpha.GetValue(8 * r), t_.dp);
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::Add(acc, acc, x, rows * t_.dp);
     AscendC::PipeBarrier<PIPE_ALL>();
   }
 
+  // Row statistics live one per 32-B block (row r at element 8 r), so a
+  // per-row ReduceMax/ReduceSum writes straight into them and the online
+  // softmax updates are whole-vector ops over 8 * rows lanes (the lanes between
+  // are defined but unused).
+  __aicore__ AscendC::LocalTensor<float> Stat(uint32_t which) { return rowBuf_.Get<float>()[which * 8 * t_.tile]; }
+
   // s (scaled, masked scores) -> exp(s - m_new) in place; m, l updated;
   // alpha = exp(m_old - m_new) left for the accumulator.
   __aicore__ void OnlineSoftmax(const AscendC::LocalTensor<float>& s, uint32_t rows) {
-    AscendC::LocalTensor<float> rowv = rowBuf_.Get<float>();
-    AscendC::LocalTensor<float> m = rowv, l = rowv[t_.tile], alpha = rowv[2 * t_.tile], red = rowv[3 * t_.tile];
+    AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), alpha = Stat(kAlpha), red = Stat(kRed);
     AscendC::LocalTensor<float> work = workBuf_.Get<float>();
-    for (uint32_t r = 0; r < rows; ++r) {
-      AscendC::LocalTensor<float> srow = s[r * t_.tile];
-      AscendC::ReduceMax(red, srow, work, static_cast<int32_t>(t_.tile));
-      AscendC::PipeBarrier<PIPE_ALL>();
-      const float mt = red.GetValue(0), mo = m.GetValue(r);
-      const bool nan = mt != mt || mo != mo;
-      const float mn = nan ? mt + mo : (mt > mo ? mt : mo);
-      const float use = mn == -kAttnInf ? 0.0f : mn;  // all -inf so far: exp gives 0, not NaN
-      m.SetValue(r, mn);
-      alpha.SetValue(r, mo - use);
-      AscendC::Adds(srow, srow, -use, static_cast<int32_t>(t_.tile));
-    }
+    const int32_t n8 = static_cast<int32_t>(8 * rows), pitch = static_cast<int32_t>(t_.tile);
+    for (uint32_t r = 0; r < rows; ++r) AscendC::ReduceMax(red[8 * r], s[r * t_.tile], work, pitch);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Max(red, red, m, n8);  // m_new (a NaN wins)
+    AscendC::Adds(alpha, m, 0.0f, n8);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Adds(m, red, 0.0f, n8);
+    AscendC::LocalTensor<uint8_t> bits = bitsBuf_.Get<uint8_t>();
+    AscendC::CompareScalar(bits, red, -kAttnInf, AscendC::CMPMODE::NE, static_cast<uint32_t>(n8));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    // A row still all -inf subtracts 0 instead, so exp gives 0, not NaN.
+    AscendC::Select(red, bits, red, 0.0f, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, static_cast<uint32_t>(n8));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Sub(alpha, alpha, red, n8);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Exp(alpha, alpha, n8);
+    for (uint32_t r = 0; r < rows; ++r) AscendC::Adds(s[r * t_.tile], s[r * t_.tile], -red.GetValue(8 * r), pitch);
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::Exp(s, s, static_cast<int32_t>(rows * t_.tile));
-    AscendC::Exp(alpha, alpha, static_cast<int32_t>(rows));
     AscendC::PipeBarrier<PIPE_ALL>();
-    for (uint32_t r = 0; r < rows; ++r) {
-      AscendC::ReduceSum(red, s[r * t_.tile], work, static_cast<int32_t>(t_.tile));
-      AscendC::PipeBarrier<PIPE_ALL>();
-      l.SetValue(r, l.GetValue(r) * alpha.GetValue(r) + red.GetValue(0));
-    }
+    for (uint32_t r = 0; r < rows; ++r) AscendC::ReduceSum(red[8 * r], s[r * t_.tile], work, pitch);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Mul(l, l, alpha, n8);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Add(l, l, red, n8);
     AscendC::PipeBarrier<PIPE_ALL>();
   }
 
   __aicore__ void Finish(uint32_t bh, uint32_t q0, uint32_t rows) {
-    AscendC::LocalTensor<float> rowv = rowBuf_.Get<float>(), acc = accBuf_.Get<float>();
-    AscendC::LocalTensor<float> m = rowv, l = rowv[t_.tile], lse = rowv[2 * t_.tile];
+    AscendC::LocalTensor<float> acc = accBuf_.Get<float>();
+    AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), lse = Stat(kAlpha);
     for (uint32_t r = 0; r < rows; ++r) {
-      const float lr = l.GetValue(r);
+      const float lr = l.GetValue(8 * r);
       const float inv = lr > 0 ? 1.0f / lr : (lr == 0 ? 0.0f : lr);  // fully masked row: zeros
       AscendC::Muls(acc[r * t_.dp], acc[r * t_.dp], inv, t_.dp);
     }
-    AscendC::Ln(lse, l, static_cast<int32_t>(rows));
+    AscendC::Ln(lse, l, static_cast<int32_t>(8 * rows));
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::Add(lse, lse, m, static_cast<int32_t>(rows));
+    AscendC::Add(lse, lse, m, static_cast<int32_t>(8 * rows));
     AscendC::PipeBarrier<PIPE_ALL>();
     StoreRowsFromFloat(out_[(uint64_t{bh} * t_.sq + q0) * t_.d], acc, outBuf_.Get<T>(), rows, t_.d, t_.dp);
-    AscendC::DataCopyExtParams lp(1, rows * 4, 0, 0, 0);
+    AscendC::DataCopyExtParams lp(static_cast<uint16_t>(rows), 4, 0, 0, 0);  // lane 0 of each row's block
     AscendC::DataCopyPad(lse_[uint64_t{bh} * t_.sq + q0], lse, lp);
     AscendC::PipeBarrier<PIPE_ALL>();
   }
+
+  static constexpr uint32_t kM = 0, kL = 1, kAlpha = 2, kRed = 3, kRowStats = 4;
 
   AttnTiling t_{};
   GM_ADDR mask_ = nullptr;
@@ -157,7 +170,7 @@ class AttnForward {
   ScoreMasker masker_;
   AscendC::GlobalTensor<T> q_, k_, v_, out_;
   AscendC::GlobalTensor<float> lse_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> sBuf_, pBuf_, accBuf_, xBuf_, outBuf_, rowBuf_, workBuf_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> sBuf_, pBuf_, accBuf_, xBuf_, outBuf_, rowBuf_, workBuf_, bitsBuf_;
 };
 
 template <class T>

@@ -116,7 +116,8 @@ AttnTiling attn_tiling(const OpContext& ctx, const AttnShapes& s, size_t q_index
     if (tile > cap && tile > 16) continue;
     const uint32_t maxN = std::max(tile, t.dp);
     const uint64_t kStep = std::min<uint64_t>({256, p.l0a_bytes / tile / es / 16 * 16, p.l0b_bytes / maxN / es / 16 * 16});
-    const double ubBytes = ub.squareBytes * tile * tile + ub.rectBytes * tile * t.dp + 4.0 * tile * ub.rowVectors +
+    const double rect = ub.rectBytes + (t.dp > tile ? ub.aliasBytes : 0.0);
+    const double ubBytes = ub.squareBytes * tile * tile + rect * tile * t.dp + 4.0 * tile * ub.rowVectors +
                            16.0 * tile + 4096;  // mask staging, work buffers, alignment
     if (kStep < 16 || uint64_t{tile} * maxN * 4 > p.l0c_bytes || 2 * (tile + maxN) * kStep * es > p.l1_bytes ||
         ubBytes > double(p.ub_usable_bytes))

@@ -28,6 +28,7 @@ struct AttnUbPlan {
   double squareBytes;  // bytes per [tile, tile] element summed over the square buffers
   double rectBytes;    // bytes per [tile, dp] element summed over the rect buffers
   uint32_t rowVectors; // float vectors of `tile` elements
+  double aliasBytes;   // rect buffers that live in a square one when dp <= tile
 };
 
 // Checks q/k/v (inputs q_index .. q_index + 2) and the mask (input `mask_index`, may be absent).

@@ -30,9 +30,12 @@ void attention_infer(const OpContext& ctx) {
   (void)s;
 }
 
-// UB of the forward: S float + P (input type, not for float) squares; acc, x
-// float + out (input type, not for float) rects; 4 row vectors.
-AttnUbPlan forward_ub(uint32_t es) { return es == 4 ? AttnUbPlan{4.0, 8.0, 4} : AttnUbPlan{4.0 + es, 8.0 + es, 4}; }
+// UB of the forward: S float + P (input type, not for float) squares; acc
+// float + out (input type, not for float) rects, the P V tile (float) in the S
+// buffer unless dp > tile; 4 row statistics at one per 32-B block.
+AttnUbPlan forward_ub(uint32_t es) {
+  return es == 4 ? AttnUbPlan{4.0, 4.0, 32, 4.0} : AttnUbPlan{4.0 + es, 4.0 + es, 32, 4.0};
+}
 
 void attention_tiling(const OpContext& ctx, TilingResult& r) {
   AttnShapes s = attn_shapes(ctx, 0, kMask);
