@@ -1,12 +1,18 @@
 """Transformer kernels of the seed-ops issue vs numpy and PyTorch CPU (if installed).
 
-Prints the median of N runs for each implementation and the ratio npurt / peer
-(> 1 means npurt is faster). Only the ops that exist are measured: `matmul`
-(fp32, fp16, bf16) and `attention` (the rows of ATTENTION_ROWS, against
-torch.nn.functional.scaled_dot_product_attention); layer_norm / softmax are
-not built yet.
+Table-driven: every entry of CASES builds its inputs once and returns the
+implementations to time side by side ({"npurt": fn, "numpy": fn, "torch": fn}),
+plus the bytes it must move and the flops it does. Each row prints the median
+of N runs, GB/s and GFLOP/s, and the speed ratio peer / npurt (> 1 means npurt
+is faster). A STREAM triad (a = b + s * c, PyTorch at the same thread count, or
+numpy in two passes without it) measured in the same run gives the machine's
+streaming bandwidth; memory-bound rows also print their time relative to
+streaming their bytes at that bandwidth.
 
-    python bench/transformer.py [--repeat 5] [--sizes 1024,2048] [--only matmul|attention]
+npurt times include `nr.synchronize()` (the op runs on the simulated device
+streams); inputs are already on the device, as the peers' are in host memory.
+
+    python bench/transformer.py [--repeat 5] [--only layer_norm,softmax] [--sizes 1024,2048]
 """
 import argparse
 import os
@@ -23,92 +29,181 @@ try:
 except ImportError:  # bench only: PyTorch is optional
     torch = None
 
+BF16 = np.dtype(ml_dtypes.bfloat16)
 
-def median_time(fn, repeat):
+
+def median_time(fn, repeat, cpu=None):
+    """Median wall time of fn; with a list `cpu`, also appends the median process CPU time
+    (all threads), the fairer figure on a shared machine where wall time mostly waits."""
     fn()  # warm-up (tiling cache, pool, page faults)
-    times = []
+    times, cpus = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    if cpu is not None:
+        cpu.append(statistics.median(cpus))
     return statistics.median(times)
 
 
-def bench_matmul(n, dtype, repeat):
+def torch_tensor(a):
+    tdt = {np.dtype(np.float32): torch.float32, np.dtype(np.float16): torch.float16, BF16: torch.bfloat16}
+    return torch.from_numpy(a.astype(np.float32)).to(tdt[a.dtype])
+
+
+def synced(fn):
+    def run():
+        fn()
+        nr.synchronize()
+    return run
+
+
+# ---- cases: name -> (implementations, bytes, flops, memory_bound) ---------------------
+
+
+def case_matmul(n, dtype):
     rng = np.random.default_rng(0)
     a = rng.standard_normal((n, n)).astype(dtype)
     b = rng.standard_normal((n, n)).astype(dtype)
     xa, xb = nr.asarray(a), nr.asarray(b)
-    rows = {"npurt": median_time(lambda: nr.ops.matmul(xa, xb).numpy(), repeat)}
-    if dtype == np.float32:
-        rows["numpy"] = median_time(lambda: a @ b, repeat)
+    impl = {"npurt": lambda: nr.ops.matmul(xa, xb).numpy()}
+    if np.dtype(dtype) == np.float32:
+        impl["numpy"] = lambda: a @ b
     if torch is not None:
-        tdt = {np.dtype(np.float32): torch.float32, np.dtype(np.float16): torch.float16,
-               np.dtype(ml_dtypes.bfloat16): torch.bfloat16}[np.dtype(dtype)]
-        ta = torch.from_numpy(a.astype(np.float32)).to(tdt)
-        tb = torch.from_numpy(b.astype(np.float32)).to(tdt)
-        rows["torch"] = median_time(lambda: ta @ tb, repeat)
-    flops = 2.0 * n ** 3
-    name = np.dtype(dtype).name
-    for k, t in rows.items():
-        ratio = "" if k == "npurt" else f"  npurt/{k} speed ratio {t / rows['npurt']:.2f}x"
-        print(f"matmul {n}^3 {name:9s} {k:6s} {t * 1e3:9.2f} ms  {flops / t / 1e9:7.1f} GFLOP/s{ratio}")
+        ta, tb = torch_tensor(a), torch_tensor(b)
+        impl["torch"] = lambda: ta @ tb
+    return impl, 3 * n * n * a.itemsize, 2.0 * n**3, False
 
 
-# attention rows: (q/k/v shape, dtype, causal); the seed shapes of issue 6.
-ATTENTION_ROWS = [
-    ((2, 512, 64), np.float32, False),
-    ((2, 512, 64), ml_dtypes.bfloat16, False),
-    ((2, 16, 1024, 64), np.float32, False),
-    ((2, 16, 1024, 64), ml_dtypes.bfloat16, False),
-    ((2, 16, 1024, 64), np.float32, True),
-]
+def case_layer_norm(shape, dtype):
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(shape).astype(dtype)
+    g = rng.standard_normal(shape[-1]).astype(dtype)
+    b = rng.standard_normal(shape[-1]).astype(dtype)
+    xn, gn, bn = nr.asarray(x), nr.asarray(g), nr.asarray(b)
+    impl = {"npurt": synced(lambda: nr.ops.layer_norm(xn, gn, bn))}
+    if np.dtype(dtype) == np.float32:
+        def numpy_ln():
+            mean = x.mean(-1, keepdims=True)
+            c = x - mean
+            return c / np.sqrt((c * c).mean(-1, keepdims=True) + 1e-5) * g + b
+        impl["numpy"] = numpy_ln
+    if torch is not None:
+        tx, tg, tb = torch_tensor(x), torch_tensor(g), torch_tensor(b)
+        impl["torch"] = lambda: torch.nn.functional.layer_norm(tx, (shape[-1],), tg, tb)
+    return impl, 2 * x.nbytes, 8.0 * x.size, True
 
 
-def bench_attention(shape, dtype, causal, repeat):
-    rng = np.random.default_rng(0)
+def case_softmax(shape, dtype):
+    x = np.random.default_rng(2).standard_normal(shape).astype(dtype)
+    xn = nr.asarray(x)
+    impl = {"npurt": synced(lambda: nr.ops.softmax(xn))}
+    if np.dtype(dtype) == np.float32:
+        def numpy_softmax():
+            e = np.exp(x - x.max(-1, keepdims=True))
+            return e / e.sum(-1, keepdims=True)
+        impl["numpy"] = numpy_softmax
+    if torch is not None:
+        tx = torch_tensor(x)
+        impl["torch"] = lambda: torch.softmax(tx, -1)
+    return impl, 2 * x.nbytes, 5.0 * x.size, True
+
+
+def case_attention(shape, dtype, causal):
+    """Fused attention vs torch SDPA; prints the peak GM use next to the S x S scores it avoids."""
+    rng = np.random.default_rng(4)
     q, k, v = (rng.standard_normal(shape).astype(dtype) for _ in range(3))
     xs = [nr.asarray(a) for a in (q, k, v)]
     nr.synchronize()
     base = nr.memory.stat("allocated_bytes.all.current")
     nr.memory.reset_peak_stats()
-    rows = {"npurt": median_time(lambda: nr.ops.attention(*xs, causal=causal)[0].numpy(), repeat)}
+    synced(lambda: nr.ops.attention(*xs, causal=causal))()
     peak = nr.memory.stat("allocated_bytes.all.peak") - base
+    heads, s, d = int(np.prod(shape[:-2])), shape[-2], shape[-1]
+    print(f"attention {list(shape)} {np.dtype(dtype).name}: peak GM beyond the inputs {peak / 2**20:.1f} MiB "
+          f"(16 MiB of it the profile's fixed system workspace) vs the S x S float32 scores "
+          f"{heads * s * s * 4 / 2**20:.1f} MiB")
+    impl = {"npurt": synced(lambda: nr.ops.attention(*xs, causal=causal))}
     if torch is not None:
-        tdt = torch.float32 if np.dtype(dtype) == np.float32 else torch.bfloat16
-        # 3-D inputs go to PyTorch as [B, 1, S, D]: its 3-D path is ~8x slower here (math fallback).
-        tq, tk, tv = (torch.from_numpy(a.astype(np.float32)).to(tdt) for a in (q, k, v))
-        if len(shape) == 3:
+        tq, tk, tv = (torch_tensor(a) for a in (q, k, v))
+        if len(shape) == 3:  # PyTorch's 3-D SDPA path is ~8x slower here (math fallback): give it [B, 1, S, D]
             tq, tk, tv = tq[:, None], tk[:, None], tv[:, None]
         sdpa = torch.nn.functional.scaled_dot_product_attention
-        rows["torch"] = median_time(lambda: sdpa(tq, tk, tv, is_causal=causal), repeat)
-    s = shape[-2]
-    heads = int(np.prod(shape[:-2]))
-    flops = 4.0 * heads * s * s * shape[-1] * (0.5 if causal else 1.0)
-    name = f"attention {list(shape)} {np.dtype(dtype).name}{' causal' if causal else ''}"
-    for k_, t in rows.items():
-        ratio = "" if k_ == "npurt" else f"  npurt/{k_} speed ratio {t / rows['npurt']:.2f}x"
-        print(f"{name:40s} {k_:6s} {t * 1e3:9.2f} ms  {flops / t / 1e9:7.1f} GFLOP/s{ratio}")
-    sxs = heads * s * s * 4
-    print(f"{name:40s} peak GM beyond inputs {peak / 2**20:.1f} MiB (16 MiB of it the profile's fixed system "
-          f"workspace) vs S x S float32 scores {sxs / 2**20:.1f} MiB")
+        impl["torch"] = lambda: sdpa(tq, tk, tv, is_causal=causal)
+    flops = 4.0 * heads * s * s * d * (0.5 if causal else 1.0)
+    return impl, 4 * q.nbytes, flops, False
+
+
+def cases(sizes):
+    """(group, label, builder) in printing order; builders run lazily."""
+    out = []
+    for n in sizes:
+        for dt in (np.float32, np.float16, BF16):
+            out.append(("matmul", f"matmul {n}^3 {np.dtype(dt).name}", lambda n=n, dt=dt: case_matmul(n, dt)))
+    for dt in (np.float32, np.float16):
+        out.append(("layer_norm", f"layer_norm [32, 256, 1024] {np.dtype(dt).name}",
+                    lambda dt=dt: case_layer_norm((32, 256, 1024), dt)))
+    for shape in ((4096, 1024), (32, 8, 512, 512)):
+        out.append(("softmax", f"softmax {list(shape)} float32", lambda shape=shape: case_softmax(shape, np.float32)))
+    for shape, dt, causal in (((2, 512, 64), np.float32, False), ((2, 512, 64), BF16, False),
+                              ((2, 16, 1024, 64), np.float32, False), ((2, 16, 1024, 64), BF16, False),
+                              ((2, 16, 1024, 64), np.float32, True)):
+        label = f"attention {list(shape)} {np.dtype(dt).name}{' causal' if causal else ''}"
+        out.append(("attention", label, lambda shape=shape, dt=dt, causal=causal: case_attention(shape, dt, causal)))
+    return out
+
+
+def stream_triad_gbps(repeat, n=1 << 25):
+    """STREAM triad a = b + s * c over n float32 (3 arrays counted, as STREAM does)."""
+    b = np.random.default_rng(3).standard_normal(n).astype(np.float32)
+    c = np.ones(n, np.float32)
+    a = np.empty_like(b)
+    if torch is not None:
+        ta, tb, tc = torch.from_numpy(a), torch.from_numpy(b), torch.from_numpy(c)
+        t = median_time(lambda: torch.add(tb, tc, alpha=3.0, out=ta), repeat)
+        how = "torch.add(out=)"
+    else:
+        def two_pass():
+            np.multiply(c, 3.0, out=a)
+            np.add(a, b, out=a)
+        t = median_time(two_pass, repeat)
+        how = "numpy, 2 passes"
+    return 3 * 4 * n / t / 1e9, how
 
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--repeat", type=int, default=5)
-    p.add_argument("--sizes", default="1024")
-    p.add_argument("--only", choices=["matmul", "attention"], default=None)
+    p.add_argument("--sizes", default="1024", help="matmul sizes")
+    p.add_argument("--only", default="", help="comma-separated groups: matmul,layer_norm,softmax,attention")
     args = p.parse_args()
     threads = os.cpu_count()
     if torch is not None:
         torch.set_num_threads(threads)
-    print(f"host threads: {threads}; torch: {torch.__version__ if torch else 'not installed'}")
-    for n in (int(s) for s in args.sizes.split(",")) if args.only in (None, "matmul") else ():
-        for dt in (np.float32, np.float16, ml_dtypes.bfloat16):
-            bench_matmul(n, dt, args.repeat)
-    for shape, dt, causal in ATTENTION_ROWS if args.only in (None, "attention") else ():
-        bench_attention(shape, dt, causal, args.repeat)
+    print(f"host threads: {threads}; torch: {torch.__version__ if torch else 'not installed'}; "
+          f"load average: {os.getloadavg()[0]:.1f}")
+    bw, how = stream_triad_gbps(args.repeat)
+    print(f"STREAM triad: {bw:.1f} GB/s ({how})")
+    only = {s for s in args.only.split(",") if s}
+    for group, label, build in cases(int(s) for s in args.sizes.split(",")):
+        if only and group not in only:
+            continue
+        impl, nbytes, flops, memory_bound = build()
+        cpu = {}
+        times = {}
+        for k, fn in impl.items():
+            c = []
+            times[k] = median_time(fn, args.repeat, c)
+            cpu[k] = c[0]
+        base = times["npurt"]
+        for k, t in times.items():
+            extra = f"  {nbytes / t / 1e9:6.1f} GB/s {flops / t / 1e9:7.1f} GFLOP/s  cpu {cpu[k] * 1e3:8.2f} ms"
+            if k == "npurt" and memory_bound:
+                extra += f"  {t / (nbytes / (bw * 1e9)):.2f}x the STREAM time of its bytes"
+            if k != "npurt":
+                extra += f"  speed ratio {k}/npurt {t / base:.2f}x (cpu {cpu[k] / cpu['npurt']:.2f}x)"
+            print(f"{label:40s} {k:6s} {t * 1e3:9.2f} ms{extra}")
 
 
 if __name__ == "__main__":
