@@ -257,6 +257,7 @@ def check_backward(dout, q, k, v, mask=None, scale=None, causal=False):
 @pytest.mark.parametrize("qshape,kvlen,causal", [
     ((1, 1, 1), 1, False), ((2, 5, 8), 5, True), ((2, 130, 63), 130, False), ((1, 2, 100, 64), 100, True),
     ((1, 2, 40, 65), 150, False), ((1, 2, 150, 16), 40, True), ((1, 1, 70, 128), 70, True),
+    ((1, 1, 40, 256), 40, False),
 ])
 def test_backward_vs_analytic(dtype, qshape, kvlen, causal):
     rng = np.random.default_rng(sum(qshape) * 7 + kvlen)
