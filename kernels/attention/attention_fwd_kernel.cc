@@ -1,0 +1,199 @@
+// kernels/attention/attention_fwd_kernel.cc: the fused flash-attention forward
+// kernel (`attention`). Work item (bh, q tile): for every kv tile (only those
+// at or left of the diagonal when causal) the cube computes S = Q K^T into a
+// per-block GM tile, the vector unit scales and masks it and runs the online
+// softmax (running row max m, row sum l, accumulator rescaled by
+// exp(m_old - m_new)), the cube computes P V, the vector unit adds it into the
+// float accumulator. Finally out = acc / l and lse = m + ln(l). Only tile-sized
+// scratch ever reaches GM; the S x S matrix never exists.
+// Fully masked rows: l = 0, out = 0, lse = -inf (see docs/kernels.md).
+#include "attention/attention_rows.h"
+#include "attention/attention_scores.h"
+#include "attention/attention_tiling.h"
+#include "attention/attention_workspace.h"
+#include "kernel_operator.h"
+#include "matmul/matmul_tile.h"
+#include "npurt/backend.h"
+
+namespace npurt_kernels {
+namespace {
+
+template <class T>
+class AttnForward {
+ public:
+  __aicore__ void Init(GM_ADDR q, GM_ADDR k, GM_ADDR v, GM_ADDR mask, GM_ADDR out, GM_ADDR lse,
+                       GM_ADDR workspace, const AttnTiling& t) {
+    t_ = t;
+    mask_ = mask;
+    const uint64_t qn = uint64_t{t.batchHeads} * t.sq * t.d, kn = uint64_t{t.batchHeads} * t.skv * t.d;
+    q_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(q), qn);
+    k_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(k), kn);
+    v_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(v), kn);
+    out_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(out), qn);
+    lse_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(lse), uint64_t{t.batchHeads} * t.sq);
+    ws_.Init(workspace, t);
+    const uint32_t tt = t.tile * t.tile, td = t.tile * t.dp;
+    cube_.Init(pipe_, {t.tile, t.tile > t.dp ? t.tile : t.dp, t.kStep});
+    pipe_.InitBuffer(sBuf_, tt * 4);
+    constexpr bool kCast = !std::is_same_v<T, float>;  // float P and out need no cast buffers
+    pipe_.InitBuffer(pBuf_, kCast ? tt * sizeof(T) : 32);
+    pipe_.InitBuffer(accBuf_, td * 4);
+    pipe_.InitBuffer(xBuf_, t.dp > t.tile ? td * 4 : 32);  // else P V lands in the S buffer
+    pipe_.InitBuffer(outBuf_, kCast ? td * sizeof(T) : 32);
+    pipe_.InitBuffer(rowBuf_, kRowStats * 8 * t.tile * 4);
+    pipe_.InitBuffer(bitsBuf_, t.tile + 32);
+    pipe_.InitBuffer(workBuf_, 64 * 4);
+    if (t.maskKind != static_cast<uint32_t>(AttnMask::kNone)) masker_.Init(pipe_, t.tile);
+  }
+
+  __aicore__ void Process() {
+    const uint64_t items = uint64_t{t_.batchHeads} * t_.qTiles;
+    for (uint64_t w = AscendC::GetBlockIdx(); w < items; w += AscendC::GetBlockNum())
+      RunItem(static_cast<uint32_t>(w / t_.qTiles), static_cast<uint32_t>(w % t_.qTiles));
+  }
+
+ private:
+  __aicore__ void RunItem(uint32_t bh, uint32_t qt) {
+    const uint32_t q0 = qt * t_.tile, rows = t_.sq - q0 < t_.tile ? t_.sq - q0 : t_.tile;
+    AscendC::LocalTensor<float> acc = accBuf_.Get<float>(), rowv = rowBuf_.Get<float>();
+    AscendC::Duplicate(acc, 0.0f, static_cast<int32_t>(rows * t_.dp));
+    AscendC::Duplicate(rowv, 0.0f, static_cast<int32_t>(kRowStats * 8 * t_.tile));  // l = 0, every lane defined
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Duplicate(Stat(kM), -kAttnInf, static_cast<int32_t>(8 * t_.tile));
+    uint32_t kvEnd = t_.kvTiles;
+    if (t_.causal && qt + 1 < kvEnd) kvEnd = qt + 1;  // tiles right of the diagonal are all masked
+    for (uint32_t kt = 0; kt < kvEnd; ++kt) KvStep(bh, qt, kt, q0, rows);
+    Finish(bh, q0, rows);
+  }
+
+  __aicore__ void KvStep(uint32_t bh, uint32_t qt, uint32_t kt, uint32_t q0, uint32_t rows) {
+    const uint32_t k0 = kt * t_.tile, cols = t_.skv - k0 < t_.tile ? t_.skv - k0 : t_.tile;
+    const uint64_t qOff = (uint64_t{bh} * t_.sq + q0) * t_.d, kOff = (uint64_t{bh} * t_.skv + k0) * t_.d;
+    AscendC::LocalTensor<float> s = sBuf_.Get<float>();
+    cube_.Compute(q_[qOff], t_.d, k_[kOff], t_.d, true, ws_.s, t_.tile, rows, cols, t_.d);
+    LoadScaledScores(s, ws_.s, t_.tile, rows, cols, t_.scale);
+    if (t_.maskKind != static_cast<uint32_t>(AttnMask::kNone)) {
+      const uint32_t b = bh / t_.heads, h = bh % t_.heads;
+      MaskView mv{int64_t(b) * t_.maskStrideB + int64_t(h) * t_.maskStrideH + int64_t(q0) * t_.maskStrideQ +
+                      int64_t(k0) * t_.maskStrideK,
+                  t_.maskStrideQ, t_.maskStrideK};
+      masker_.AddMask(s, t_.tile, rows, cols, mask_, static_cast<AttnMask>(t_.maskKind), mv);
+    }
+    if (t_.causal && kt == qt) ScoreMasker::Causal(s, t_.tile, rows, cols, false);
+    OnlineSoftmax(s, rows);
+    AscendC::LocalTensor<T> p = pBuf_.Get<T>();
+    if constexpr (std::is_same_v<T, float>) {
+      AscendC::DataCopy(ws_.p, s, rows * t_.tile);
+    } else {
+      AscendC::Cast(p, s, AscendC::RoundMode::CAST_RINT, rows * t_.tile);
+      AscendC::PipeBarrier<PIPE_ALL>();
+      AscendC::DataCopy(ws_.p, p, rows * t_.tile);
+    }
+    AscendC::PipeBarrier<PIPE_ALL>();
+    cube_.Compute(ws_.p, t_.tile, v_[kOff], t_.d, false, ws_.x, t_.dp, rows, t_.d, cols);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::LocalTensor<float> x = t_.dp > t_.tile ? xBuf_.Get<float>() : sBuf_.Get<float>();
+    AscendC::LocalTensor<float> acc = accBuf_.Get<float>();
+    AscendC::DataCopy(x, ws_.x, rows * t_.dp);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::LocalTensor<float> alpha = Stat(kAlpha);
+    for (uint32_t r = 0; r < rows; ++r) AscendC::Muls(acc[r * t_.dp], acc[r * t_.dp], alpha.GetValue(8 * r), t_.dp);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Add(acc, acc, x, rows * t_.dp);
+    AscendC::PipeBarrier<PIPE_ALL>();
+  }
+
+  // Row statistics live one per 32-B block (row r at element 8 r), so a
+  // per-row ReduceMax/ReduceSum writes straight into them and the online
+  // softmax updates are whole-vector ops over 8 * rows lanes (the lanes between
+  // are defined but unused).
+  __aicore__ AscendC::LocalTensor<float> Stat(uint32_t which) { return rowBuf_.Get<float>()[which * 8 * t_.tile]; }
+
+  // s (scaled, masked scores) -> exp(s - m_new) in place; m, l updated;
+  // alpha = exp(m_old - m_new) left for the accumulator.
+  __aicore__ void OnlineSoftmax(const AscendC::LocalTensor<float>& s, uint32_t rows) {
+    AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), alpha = Stat(kAlpha), red = Stat(kRed);
+    AscendC::LocalTensor<float> work = workBuf_.Get<float>();
+    const int32_t n8 = static_cast<int32_t>(8 * rows), pitch = static_cast<int32_t>(t_.tile);
+    for (uint32_t r = 0; r < rows; ++r) AscendC::ReduceMax(red[8 * r], s[r * t_.tile], work, pitch);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Max(red, red, m, n8);  // m_new (a NaN wins)
+    AscendC::Adds(alpha, m, 0.0f, n8);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Adds(m, red, 0.0f, n8);
+    AscendC::LocalTensor<uint8_t> bits = bitsBuf_.Get<uint8_t>();
+    AscendC::CompareScalar(bits, red, -kAttnInf, AscendC::CMPMODE::NE, static_cast<uint32_t>(n8));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    // A row still all -inf subtracts 0 instead, so exp gives 0, not NaN.
+    AscendC::Select(red, bits, red, 0.0f, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, static_cast<uint32_t>(n8));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Sub(alpha, alpha, red, n8);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Exp(alpha, alpha, n8);
+    for (uint32_t r = 0; r < rows; ++r) AscendC::Adds(s[r * t_.tile], s[r * t_.tile], -red.GetValue(8 * r), pitch);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Exp(s, s, static_cast<int32_t>(rows * t_.tile));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    for (uint32_t r = 0; r < rows; ++r) AscendC::ReduceSum(red[8 * r], s[r * t_.tile], work, pitch);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Mul(l, l, alpha, n8);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Add(l, l, red, n8);
+    AscendC::PipeBarrier<PIPE_ALL>();
+  }
+
+  __aicore__ void Finish(uint32_t bh, uint32_t q0, uint32_t rows) {
+    AscendC::LocalTensor<float> acc = accBuf_.Get<float>();
+    AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), lse = Stat(kAlpha);
+    for (uint32_t r = 0; r < rows; ++r) {
+      const float lr = l.GetValue(8 * r);
+      const float inv = lr > 0 ? 1.0f / lr : (lr == 0 ? 0.0f : lr);  // fully masked row: zeros
+      AscendC::Muls(acc[r * t_.dp], acc[r * t_.dp], inv, t_.dp);
+    }
+    AscendC::Ln(lse, l, static_cast<int32_t>(8 * rows));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Add(lse, lse, m, static_cast<int32_t>(8 * rows));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    StoreRowsFromFloat(out_[(uint64_t{bh} * t_.sq + q0) * t_.d], acc, outBuf_.Get<T>(), rows, t_.d, t_.dp);
+    AscendC::DataCopyExtParams lp(static_cast<uint16_t>(rows), 4, 0, 0, 0);  // lane 0 of each row's block
+    AscendC::DataCopyPad(lse_[uint64_t{bh} * t_.sq + q0], lse, lp);
+    AscendC::PipeBarrier<PIPE_ALL>();
+  }
+
+  static constexpr uint32_t kM = 0, kL = 1, kAlpha = 2, kRed = 3, kRowStats = 4;
+
+  AttnTiling t_{};
+  GM_ADDR mask_ = nullptr;
+  AscendC::TPipe pipe_;
+  CubeTile<T, float> cube_;
+  AttnWorkspace<T> ws_;
+  ScoreMasker masker_;
+  AscendC::GlobalTensor<T> q_, k_, v_, out_;
+  AscendC::GlobalTensor<float> lse_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> sBuf_, pBuf_, accBuf_, xBuf_, outBuf_, rowBuf_, workBuf_, bitsBuf_;
+};
+
+template <class T>
+__aicore__ void RunForward(GM_ADDR q, GM_ADDR k, GM_ADDR v, GM_ADDR mask, GM_ADDR out, GM_ADDR lse,
+                           GM_ADDR workspace, const AttnTiling& t) {
+  AttnForward<T> op;
+  op.Init(q, k, v, mask, out, lse, workspace, t);
+  op.Process();
+}
+
+}  // namespace
+
+extern "C" __global__ __aicore__ void npurt_attention_kernel(GM_ADDR q, GM_ADDR k, GM_ADDR v, GM_ADDR mask,
+                                                             GM_ADDR out, GM_ADDR lse, GM_ADDR workspace,
+                                                             GM_ADDR tiling) {
+  GET_TILING_DATA_WITH_STRUCT(AttnTiling, t, tiling);
+  switch (static_cast<AttnDType>(t.dtype)) {
+    case AttnDType::kF32: RunForward<float>(q, k, v, mask, out, lse, workspace, t); break;
+    case AttnDType::kF16: RunForward<half>(q, k, v, mask, out, lse, workspace, t); break;
+    case AttnDType::kBF16: RunForward<bfloat16_t>(q, k, v, mask, out, lse, workspace, t); break;
+  }
+}
+
+npurt::SimKernelEntry npurt_attention_entry() { return NPURT_SIM_ENTRY(npurt_attention_kernel); }
+
+}  // namespace npurt_kernels

@@ -1,0 +1,41 @@
+// kernels/attention/attention_host.h: host-side shape checks and tiling shared
+// by `attention` and `attention_backward`.
+//
+// q [B, Sq, D] or [B, H, Sq, D]; k, v [.., Skv, D] with the same leading dims;
+// attn_mask (optional) bool or float, broadcastable to [B, (H,) Sq, Skv].
+// The tile is the largest of 128/64/32/16 rows whose UB, L0 and L1 footprint
+// fits the profile (`ub_tiles` = how many [tile, tile] float-sized and
+// [tile, dp] float buffers the kernel keeps); D above kMaxHeadDim is refused.
+#pragma once
+
+#include <cstdint>
+
+#include "attention/attention_tiling.h"
+#include "npurt/op_def.h"
+
+namespace npurt_kernels {
+
+constexpr int64_t kAttnMaxHeadDim = 256;
+
+struct AttnShapes {
+  int64_t b, h, sq, skv, d;
+  bool four_d;
+};
+
+// UB use of one block, in units the kernels allocate: `square` [tile, tile]
+// buffers of `squareBytes` bytes per element, `rect` [tile, dp] ones.
+struct AttnUbPlan {
+  double squareBytes;  // bytes per [tile, tile] element summed over the square buffers
+  double rectBytes;    // bytes per [tile, dp] element summed over the rect buffers
+  uint32_t rowVectors; // float vectors of `tile` elements
+  double aliasBytes;   // rect buffers that live in a square one when dp <= tile
+};
+
+// Checks q/k/v (inputs q_index .. q_index + 2) and the mask (input `mask_index`, may be absent).
+AttnShapes attn_shapes(const npurt::OpContext& ctx, size_t q_index, size_t mask_index);
+// Fills everything but wsPerBlock/dqBlocks; fails when no tile fits.
+AttnTiling attn_tiling(const npurt::OpContext& ctx, const AttnShapes& s, size_t q_index, size_t mask_index,
+                       const AttnUbPlan& ub);
+std::string attn_plan(const AttnTiling& t, uint32_t blocks, const char* passes);
+
+}  // namespace npurt_kernels

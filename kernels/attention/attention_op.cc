@@ -1,0 +1,100 @@
+// kernels/attention/attention_op.cc: host side of `attention`: signature,
+// output inference, tiling and registration of the fused flash-attention
+// forward kernel (attention_fwd_kernel.cc).
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "attention/attention_host.h"
+#include "attention/attention_workspace.h"
+#include "npurt/op_registry.h"
+#include "npurt/tensor.h"
+
+namespace npurt_kernels {
+npurt::SimKernelEntry npurt_attention_entry();
+}
+
+namespace {
+
+using namespace npurt;
+using namespace npurt_kernels;
+
+constexpr size_t kMask = 3;
+
+void attention_infer(const OpContext& ctx) {
+  AttnShapes s = attn_shapes(ctx, 0, kMask);
+  const TensorSpec& q = ctx.input(0);
+  ctx.set_output(0, q.shape, q.dtype);
+  Dims lse(q.shape.begin(), q.shape.end() - 1);
+  ctx.set_output(1, lse, DType::kFloat32);
+  (void)s;
+}
+
+// UB of the forward: S float + P (input type, not for float) squares; acc
+// float + out (input type, not for float) rects, the P V tile (float) in the S
+// buffer unless dp > tile; 4 row statistics at one per 32-B block.
+AttnUbPlan forward_ub(uint32_t es) {
+  return es == 4 ? AttnUbPlan{4.0, 4.0, 32, 4.0} : AttnUbPlan{4.0 + es, 4.0 + es, 32, 4.0};
+}
+
+void attention_tiling(const OpContext& ctx, TilingResult& r) {
+  AttnShapes s = attn_shapes(ctx, 0, kMask);
+  const uint32_t es = ctx.input(0).dtype == DType::kFloat32 ? 4 : 2;
+  AttnTiling t = attn_tiling(ctx, s, 0, kMask, forward_ub(es));
+  const uint64_t items = uint64_t{t.batchHeads} * t.qTiles;
+  if (items == 0 || s.skv == 0 || s.d == 0) {
+    // Without keys (or with D = 0 and a non-empty lse) the softmax has no defined result here.
+    if (items != 0) ctx.fail(s.skv == 0 ? "k" : "q", s.skv == 0 ? "Skv = 0 (no keys) is not supported" : "D = 0 is not supported");
+    r.num_blocks = 0;
+    return;
+  }
+  t.wsPerBlock = AttnWorkspaceBytes(t.tile, t.dp, es);
+  r.num_blocks = static_cast<uint32_t>(std::min<uint64_t>({items, std::max(1u, ctx.profile().cube_cores), 65535}));
+  r.workspace_bytes = t.wsPerBlock * r.num_blocks;
+  r.set_tiling(t);
+}
+
+std::string attention_describe(const OpContext&, const TilingResult& r) {
+  if (r.num_blocks == 0) return "empty output: no launch";
+  AttnTiling t;
+  std::memcpy(&t, r.tiling.data(), sizeof t);
+  return attn_plan(t, r.num_blocks, "flash forward: (bh, q tile) items, kv tiles streamed;");
+}
+
+const std::initializer_list<DType> kAttnTypes = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
+const std::initializer_list<DType> kMaskTypes = {DType::kBool, DType::kFloat32, DType::kFloat16, DType::kBFloat16};
+
+}  // namespace
+
+NPURT_REGISTER_OP("attention")
+    .doc("Fused flash attention: out = softmax(scale * q @ k^T + mask) @ v, lse = logsumexp of the\n"
+         "scaled, masked scores (float32, saved for attention_backward).\n"
+         "q [B, Sq, D] or [B, H, Sq, D]; k, v [.., Skv, D] (same leading dims and D <= 256);\n"
+         "float32/float16/bfloat16, fp32 accumulation, out in q's dtype, lse [B, (H,) Sq] float32.\n"
+         "scale = 0.0 means 1/sqrt(D). causal: query i sees keys j <= i (top-left aligned, as\n"
+         "PyTorch's is_causal; for Sq != Skv query i still sees keys 0..i).\n"
+         "attn_mask: bool (True = keep, as PyTorch SDPA) or additive float, broadcastable to\n"
+         "[B, (H,) Sq, Skv]. A row with every key masked gives out = 0 and lse = -inf.\n"
+         "The S x S score matrix is never stored: Q tiles stream K/V tiles with online softmax.")
+    .input("q", kAttnTypes)
+    .rank(3, 4)
+    .input("k", kAttnTypes)
+    .rank(3, 4)
+    .input("v", kAttnTypes)
+    .rank(3, 4)
+    .optional_input("attn_mask", kMaskTypes)
+    .output("out")
+    .output("lse")
+    .attr("scale", AttrType::kFloat, AttrValue(0.0))
+    .attr("causal", AttrType::kBool, AttrValue(false))
+    .infer(attention_infer)
+    .tiling(attention_tiling)
+    .describe_tiling(attention_describe)
+    .cost([](const OpContext& ctx, OpCost& c) {
+      const TensorSpec& q = ctx.input(0);
+      const TensorSpec& k = ctx.input(1);
+      const double skv = double(k.shape[k.shape.size() - 2]);
+      c.flops = 4.0 * double(q.numel()) * skv;
+      c.bytes = double(q.numel() * 2 + k.numel() * 2) * (q.dtype == DType::kFloat32 ? 4 : 2);
+    })
+    .sim_kernel("npurt_attention_kernel", npurt_kernels::npurt_attention_entry());
