@@ -72,8 +72,16 @@ nb::object host_array(nb::handle obj, nb::handle dtype, DType* out_dtype) {
   bool is_numpy = nb::isinstance(obj, np.attr("ndarray")) || nb::isinstance(obj, np.attr("generic"));
   nb::object array;
   try {
-    array = np.attr("asarray")(obj);
+    // With a dtype, Python ints convert exactly (e.g. uint64 above 2**63, which a plain asarray
+    // would pass through float64); bfloat16 and friends are handled by the cast below.
+    if (!is_numpy && !dtype.is_none() && dtype_arg(dtype, where) != DType::kBFloat16)
+      array = np.attr("asarray")(obj, numpy_dtype(dtype_arg(dtype, where)));
+    else
+      array = np.attr("asarray")(obj);
   } catch (nb::python_error& e) {
+    if (e.matches(PyExc_OverflowError))
+      throw_invalid_argument(where, "obj", "a value is out of range for the dtype: " +
+                                               std::string(nb::str(e.value()).c_str()));
     if (!e.matches(PyExc_ValueError) && !e.matches(PyExc_TypeError)) throw;
     throw_invalid_argument(where, "obj", "cannot convert to an array: " + std::string(nb::str(e.value()).c_str()));
   }

@@ -301,12 +301,15 @@ def _arange(data, xp, xps):
 
 
 def _linspace(data, xp, xps):
+    # explicit dtype: npurt's default float is float32, the reference's float64 (a documented choice)
     return (data.draw(st.integers(-10, 10)), data.draw(st.integers(-10, 10)), data.draw(st.integers(0, 12))), \
-        {"endpoint": data.draw(st.booleans(), label="endpoint")}
+        {"endpoint": data.draw(st.booleans(), label="endpoint"),
+         "dtype": _dtype(xp, data.draw(st.sampled_from(REAL_FLOAT), label="dtype"))}
 
 
 def _eye(data, xp, xps):
-    return (data.draw(st.integers(0, 5)), data.draw(st.integers(0, 5))), {"k": data.draw(st.integers(-3, 3))}
+    return (data.draw(st.integers(0, 5)), data.draw(st.integers(0, 5))), \
+        {"k": data.draw(st.integers(-3, 3)), "dtype": _dtype(xp, data.draw(st.sampled_from(ALL), label="dtype"))}
 
 
 def _tri(data, xp, xps):
