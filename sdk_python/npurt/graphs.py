@@ -78,9 +78,9 @@ class Graph:
         """Enqueues the graph on ``stream`` (default: the current stream).
         ``inputs``: {captured array or binding name: array} rebinds those arrays
         (inputs or outputs) for this replay; shapes and dtypes must match.
-        Rebind outputs only when the capture freed no temporary: the graph pool
-        may have placed a freed temporary at an output's address, and the
-        rebinding redirects every use of that address."""
+        Outputs are safe to rebind even when the graph pool gave an output the
+        address of a temporary freed earlier in the capture: only the work
+        recorded after the output's allocation is redirected."""
         binds = [(self._slot(k), v) for k, v in inputs.items()] if inputs else None
         self._replay_slots(binds, stream)
 
@@ -158,42 +158,60 @@ def _signature(args, kwargs):
     return tuple(one(a) for a in args) + tuple((k, one(v)) for k, v in sorted(kwargs.items()))
 
 
-def _copy(a):
-    from . import ops
-    return ops.copy(a)
+def _fresh_like(a, stream):
+    return _npurt.empty(a.shape, a.dtype, stream=stream)
 
 
 def _input_arrays(args, kwargs):
     return [a for a in list(args) + list(kwargs.values()) if isinstance(a, ndarray)]
 
 
+def _slot_or_none(graph, a):
+    try:
+        return graph._slot(a)
+    except ValueError:  # nr.InvalidArgumentError: no captured node touches it
+        return None
+
+
 class _Captured:
     """One signature's graph: slots of the call's input arrays (None: unused by
-    the graph) and the captured outputs. Inputs are rebound on every replay;
-    outputs are copied into fresh arrays (rebinding them is unsafe: the pool may
-    have given their addresses to temporaries freed earlier in the capture)."""
+    the graph) and of the captured outputs. Every replay rebinds the inputs to
+    the call's arrays and the outputs to fresh arrays (from the ordinary pool),
+    so no copy is made and a later call never overwrites an earlier call's
+    results (the captured outputs themselves share graph-pool memory with the
+    graph's temporaries and are scratch)."""
 
     def __init__(self, graph, inputs, outputs, rebuild):
         self.graph, self.inputs, self.outputs, self.rebuild = graph, inputs, outputs, rebuild
-        self.in_slots = []
-        for a in inputs:
-            try:
-                self.in_slots.append(graph._slot(a))
-            except ValueError:  # nr.InvalidArgumentError: no captured node touches it
-                self.in_slots.append(None)
+        self.in_slots = [_slot_or_none(graph, a) for a in inputs]
+        self.out_slots = [_slot_or_none(graph, o) for o in outputs]
 
     def replay(self, args, kwargs):
         binds = [(slot, new) for slot, old, new in zip(self.in_slots, self.inputs, _input_arrays(args, kwargs))
                  if slot is not None and new is not old]
-        self.graph._replay_slots(binds, None)
-        return self.rebuild([_copy(o) for o in self.outputs])
+        stream = current_stream(self.graph._native.device)
+        call_inputs = _input_arrays(args, kwargs)
+        results = []
+        for slot, o in zip(self.out_slots, self.outputs):
+            same = [new for old, new in zip(self.inputs, call_inputs) if old is o]
+            if same:  # fn returned one of its inputs: return the call's
+                results.append(same[0])
+                continue
+            if slot is None:  # an output no node writes: share it
+                results.append(o)
+                continue
+            fresh = _fresh_like(o, stream)
+            binds.append((slot, fresh))
+            results.append(fresh)
+        self.graph._replay_slots(binds, stream)
+        return self.rebuild(results)
 
 
 def graphed(fn=None, *, mode="global"):
     """Decorator: captures ``fn`` on the first call for each (shapes, dtypes,
     strides, other arguments) signature and replays the graph afterwards, with
-    the call's arrays bound to the captured inputs; results are fresh copies of
-    the captured outputs (a later call never overwrites them).
+    the call's arrays bound to the captured inputs and fresh arrays bound to
+    the captured outputs (a later call never overwrites earlier results).
     ``fn`` must return an array or a tuple/list of arrays. When ``fn`` cannot be
     captured (host reads, syncs, ...) it runs eagerly for that signature, with a
     warning the first time."""
@@ -229,9 +247,10 @@ def graphed(fn=None, *, mode="global"):
         outputs, rebuild = _flatten_outputs(out)
         if outputs is None:
             return fallback(args, kwargs, key, f"it returned {type(out).__name__}, not arrays")
-        cache[key] = _Captured(g, _input_arrays(args, kwargs), outputs, rebuild)
-        g.replay()  # the first call's results
-        return out
+        entry = cache[key] = _Captured(g, _input_arrays(args, kwargs), outputs, rebuild)
+        # The first call's results are fresh arrays too: the captured outputs live
+        # in the graph pool, where the next replay's temporaries may overwrite them.
+        return entry.replay(args, kwargs)
 
     wrapper.graphs = cache
     return wrapper
