@@ -146,7 +146,8 @@ def chart(rows, path):
     return True
 
 
-def main(args, out=sys.stdout):
+def main(args, out=None):
+    out = out if out is not None else sys.stdout  # resolved per call (capture, redirection)
     bench_dir = find_bench_dir(args.dir)
     if bench_dir is None:
         print("npurt bench: no bench/ directory with scripts found (the benchmarks are part of the source "

@@ -36,7 +36,8 @@ def _attr(text):
         return name, value  # a bare string, e.g. --attr dtype=float16
 
 
-def main(args, out=sys.stdout):
+def main(args, out=None):
+    out = out if out is not None else sys.stdout  # resolved per call (capture, redirection)
     import npurt as nr
 
     for lib in args.load or ():
