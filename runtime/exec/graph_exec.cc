@@ -23,6 +23,7 @@ namespace npurt {
 namespace {
 
 std::atomic<uint64_t> g_next_graph_id{1};
+constexpr uint64_t kLaneTrackBase = uint64_t(1) << 32;
 
 // The replay plan: which cross-lane waits precede each node, which nodes record
 // an event. A lane that already waited for node j of lane M need not wait for
@@ -140,8 +141,9 @@ std::shared_ptr<GraphState> instantiate_graph(Device device, std::vector<GraphNo
   for (const GraphNode& n : g->nodes) used[n.lane] = 1;
   for (uint32_t l = 0; l < g->num_lanes; ++l) {
     std::unique_ptr<BackendStream> s;
-    // Lanes have no Stream handle; the profiler gets ids of their own (a track each).
-    uint64_t track = profiler::new_stream_id();
+    // Lanes have no Stream handle; the profiler gets track ids of their own, above
+    // the range of Stream ids (which count from 1) so that names never collide.
+    uint64_t track = kLaneTrackBase + profiler::new_stream_id();
     if (used[l]) {
       std::string name = "graph " + std::to_string(g->id) + " lane " + std::to_string(l);
       s = g->backend->create_stream(g->backend_index);

@@ -34,8 +34,14 @@ TEST(GraphProfiling, ReplayIsASpanOnItsStreamAndNodesAreNamedLaunches) {
   profiler::start();
   g.replay(s);
   g.replay(s);
+  Tensor eager = upload({1, 2}, s);  // eager work keeps its stream's track
   s.synchronize();
   profiler::Profile p = profiler::stop();
+  for (const auto& a : p.activities)
+    if (a.kind == profiler::ActivityKind::kCopy) {
+      EXPECT_EQ(a.stream, s.id());
+      EXPECT_EQ(a.stream_name.find("lane"), std::string::npos) << a.stream_name;  // track ids never collide
+    }
   EXPECT_EQ(download(y, s), (std::vector<float>{2, 6, 12, 20}));
 
   std::vector<const profiler::Activity*> replays, launches;
