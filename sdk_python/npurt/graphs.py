@@ -162,6 +162,11 @@ def _fresh_like(a, stream):
     return _npurt.empty(a.shape, a.dtype, stream=stream)
 
 
+def _copy(a):
+    from . import ops
+    return ops.copy(a)
+
+
 def _input_arrays(args, kwargs):
     return [a for a in list(args) + list(kwargs.values()) if isinstance(a, ndarray)]
 
@@ -184,26 +189,37 @@ class _Captured:
     def __init__(self, graph, inputs, outputs, rebuild):
         self.graph, self.inputs, self.outputs, self.rebuild = graph, inputs, outputs, rebuild
         self.in_slots = [_slot_or_none(graph, a) for a in inputs]
-        self.out_slots = [_slot_or_none(graph, o) for o in outputs]
+        # How each output is returned: ("input", k) one of the inputs (the call's);
+        # ("bind", slot) a fresh array bound to the slot; ("copy", None) a strided
+        # view (a fresh array has other strides): a copy after the replay;
+        # ("share", None) an array no node writes.
+        self.out_plan = []
+        for o in outputs:
+            k = next((i for i, a in enumerate(inputs) if a is o), None)
+            slot = _slot_or_none(graph, o) if k is None else None
+            if k is not None:
+                self.out_plan.append(("input", k))
+            elif slot is None:
+                self.out_plan.append(("share", None))
+            elif _npurt.empty(o.shape, o.dtype).strides == o.strides:
+                self.out_plan.append(("bind", slot))
+            else:
+                self.out_plan.append(("copy", None))
 
     def replay(self, args, kwargs):
-        binds = [(slot, new) for slot, old, new in zip(self.in_slots, self.inputs, _input_arrays(args, kwargs))
+        call_inputs = _input_arrays(args, kwargs)
+        binds = [(slot, new) for slot, old, new in zip(self.in_slots, self.inputs, call_inputs)
                  if slot is not None and new is not old]
         stream = current_stream(self.graph._native.device)
-        call_inputs = _input_arrays(args, kwargs)
         results = []
-        for slot, o in zip(self.out_slots, self.outputs):
-            same = [new for old, new in zip(self.inputs, call_inputs) if old is o]
-            if same:  # fn returned one of its inputs: return the call's
-                results.append(same[0])
-                continue
-            if slot is None:  # an output no node writes: share it
-                results.append(o)
-                continue
-            fresh = _fresh_like(o, stream)
-            binds.append((slot, fresh))
-            results.append(fresh)
+        for (how, arg), o in zip(self.out_plan, self.outputs):
+            if how == "bind":
+                results.append(_fresh_like(o, stream))
+                binds.append((arg, results[-1]))
+            else:
+                results.append(call_inputs[arg] if how == "input" else o)
         self.graph._replay_slots(binds, stream)
+        results = [_copy(r) if how == "copy" else r for (how, _), r in zip(self.out_plan, results)]
         return self.rebuild(results)
 
 

@@ -109,3 +109,12 @@ def test_graph_replays_profiled_from_two_threads():
     assert outs[1].tolist() == [2, 2] and outs[2].tolist() == [4, 4]
     assert sum(a.name == "graph replay" for a in p.activities) == 6
     assert sum(a.name == "add" for a in p.activities) == 6
+
+
+def test_graphed_strided_output_is_copied_and_kept():
+    f = nr.graphed(lambda x: nr.ops.add(x, x).T)  # a transposed view of a captured array
+    a = nr.asarray(np.arange(6, dtype=np.float32).reshape(2, 3))
+    r1 = f(a)
+    r2 = f(nr.asarray(np.ones((2, 3), np.float32)))
+    np.testing.assert_array_equal(r1.numpy(), (2 * np.arange(6).reshape(2, 3)).T)
+    np.testing.assert_array_equal(r2.numpy(), np.full((3, 2), 2.0))
