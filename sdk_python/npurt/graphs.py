@@ -15,6 +15,7 @@ synchronize/query of the capturing stream, no blocking copies; they raise
 the work; this module adds the context manager and the decorator.
 """
 import contextlib
+import json
 import functools
 import warnings
 
@@ -113,8 +114,9 @@ class Graph:
 
     @property
     def nodes(self):
-        """The nodes in capture order: dicts with id, kind, name, lane, stream, bytes, num_blocks, deps."""
-        return self._require().nodes()
+        """The nodes in capture order: dicts with id, kind, name (kernel), op (the
+        OpDef name of dispatcher launches, else ""), lane, stream, bytes, num_blocks, deps."""
+        return json.loads(self._require().to_json())["nodes"]
 
     @property
     def num_nodes(self):

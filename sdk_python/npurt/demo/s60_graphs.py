@@ -1,5 +1,4 @@
 """Demo section: a model step captured as a stream graph and replayed, checked against eager."""
-import json
 import time
 
 import numpy as np
@@ -42,7 +41,7 @@ def run():
     graphed_step = nr.graphed(step)
     first = graphed_step(x, w, b)           # captures the step, replays it once
     g = next(iter(graphed_step.graphs.values())).graph
-    ops = [n["op"] or n["name"] for n in json.loads(g.to_json())["nodes"]]
+    ops = [n["op"] or n["name"] for n in g.nodes]
     print(f"captured {g.num_nodes} nodes: {', '.join(ops[:4])}, ... (g.to_dot() draws them)")
     np.testing.assert_allclose(first.numpy(), eager, rtol=1e-5, atol=1e-6)
 

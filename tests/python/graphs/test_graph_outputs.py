@@ -64,6 +64,7 @@ def test_replays_in_the_profiler_with_op_names_and_lane_tracks(tmp_path):
     g = nr.Graph()
     with g.capture():
         y = nr.ops.add(nr.ops.mul(x, x), x)
+    assert [(n["op"], n["kind"]) for n in g.nodes] == [("mul", "launch"), ("add", "launch")]
     with nr.profile() as p:
         g.replay()
         g.replay()
