@@ -73,7 +73,6 @@ void validate_node(const GraphNode& node, size_t i) {
     if (d >= i) throw CaptureError(what + ": dependency on later node " + std::to_string(d) + " (internal error)");
 }
 
-// Runs on the replay stream's worker. `patched`: node -> rebound command.
 std::string graph_label(const GraphState& g) {
   return "graph " + std::to_string(g.id) + ", " + std::to_string(g.nodes.size()) + " nodes";
 }
@@ -85,6 +84,7 @@ void submit_node(GraphState& g, size_t i, Command&& c) {
   g.lanes[node.lane]->submit(std::move(c));
 }
 
+// Runs on the replay stream's worker. `patched`: node -> rebound command.
 void run_graph(GraphState& g, const std::vector<std::pair<uint32_t, Command>>* patched) {
   std::lock_guard<std::mutex> lk(g.run_mu);
   profiler::SpanScope span("graph replay", "graph", profiler::enabled() ? graph_label(g) : std::string(), g.device);
