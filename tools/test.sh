@@ -30,7 +30,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 DEBIAN_FRONTEND=noninterac
 export CCACHE_BASEDIR="$ROOT"
 
 APT_PACKAGES=(cmake g++ ninja-build ccache libgtest-dev libgmock-dev googletest libbenchmark-dev)
-PIP_PACKAGES=(nanobind scikit-build-core numpy ml_dtypes pytest hypothesis array-api-strict jsonschema)
+PIP_PACKAGES=(nanobind scikit-build-core numpy ml_dtypes pytest hypothesis array-api-strict jsonschema tqdm)
 CCACHE_LAUNCHER=()
 command -v ccache >/dev/null && CCACHE_LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 

@@ -10,10 +10,12 @@
 // several threads).
 #include <algorithm>
 #include <mutex>
+#include <string_view>
 #include <thread>
 
 #include "exec/graph_capture.h"
 #include "exec/graph_internal.h"
+#include "exec/profiler.h"
 #include "exec/stream_impl.h"
 #include "npurt/runtime.h"
 #include "npurt/status.h"
@@ -27,6 +29,29 @@ std::atomic<int> g_active_captures{0};
 namespace {
 
 thread_local CaptureMode t_mode = CaptureMode::kGlobal;
+
+// The capture clock: every recorded node takes the next value; graph-pool
+// allocations note the current one (capture_note_allocation). A leaf mutex
+// guards the noted allocations because the pool calls in under its own lock.
+std::atomic<uint64_t> g_node_seq{1};
+struct NotedAllocation {
+  const void* ptr;
+  uint64_t bytes;
+  uint64_t stream_id;
+  uint64_t seq;
+};
+std::mutex g_alloc_mu;
+std::vector<NotedAllocation> g_allocs;  // guarded by g_alloc_mu
+
+// Removes the noted allocations of `stream_ids`; returns them.
+std::vector<NotedAllocation> take_allocations(const std::vector<uint64_t>& stream_ids) {
+  std::lock_guard<std::mutex> lk(g_alloc_mu);
+  std::vector<NotedAllocation> mine, rest;
+  for (const NotedAllocation& a : g_allocs)
+    (std::find(stream_ids.begin(), stream_ids.end(), a.stream_id) != stream_ids.end() ? mine : rest).push_back(a);
+  g_allocs.swap(rest);
+  return mine;
+}
 
 [[noreturn]] void capture_error(const std::string& where, const std::string& reason, int cann_code,
                                 const char* cann_name) {
@@ -67,6 +92,8 @@ class CaptureSession final : public CaptureSink {
     node.deps = m.frontier;
     node.cmd = std::move(cmd);
     node.cmd.profile_id = 0;
+    node.seq = g_node_seq.fetch_add(1, std::memory_order_relaxed);
+    if (node.cmd.kind == Command::Kind::kLaunch) node.op = profiler::take_launch_annotation();
     m.frontier.assign(1, static_cast<uint32_t>(nodes.size()));
     nodes.push_back(std::move(node));
   }
@@ -144,8 +171,28 @@ void check_thread_allowed(const char* where) {
                 107041, "ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC");
 }
 
+std::vector<uint64_t> member_ids(const CaptureSession& s) {
+  std::vector<uint64_t> ids;
+  for (const auto& m : s.members) ids.push_back(m.stream.impl()->id());
+  return ids;
+}
+
+// The graph-pool allocations of the capture, as node indexes (nodes are in
+// clock order, so the first node after an allocation is a binary search).
+std::vector<CaptureAllocation> capture_allocations(const CaptureSession& s) {
+  std::vector<CaptureAllocation> out;
+  for (const NotedAllocation& a : take_allocations(member_ids(s))) {
+    auto it = std::lower_bound(s.nodes.begin(), s.nodes.end(), a.seq,
+                               [](const GraphNode& n, uint64_t seq) { return n.seq < seq; });
+    out.push_back(CaptureAllocation{reinterpret_cast<uintptr_t>(a.ptr), a.bytes,
+                                    static_cast<uint32_t>(it - s.nodes.begin())});
+  }
+  return out;
+}
+
 // Detaches every stream of `s` and stops their graph-pool allocation. Under g_mu.
 void detach_session(CaptureSession& s) {
+  (void)take_allocations(member_ids(s));  // an aborted capture's are of no use
   MemoryPool& pool = device_context(s.pool.device()).pool();
   for (auto& m : s.members) {
     m.stream.impl()->set_capture(nullptr);
@@ -223,6 +270,7 @@ Graph Graph::end_capture(const Stream& stream) {
   const char* where = "npurt.Graph.end_capture";
   StreamImpl* s = checked_stream(stream, where);
   std::shared_ptr<CaptureSession> keep;
+  std::vector<CaptureAllocation> allocations;
   {
     std::lock_guard<std::mutex> lk(g_mu);
     CaptureSession* session = session_of(s);
@@ -241,6 +289,7 @@ Graph Graph::end_capture(const Stream& stream) {
       if (p.get() == session) keep = p;
     std::lock_guard<std::mutex> slk(session->mu);
     std::string unjoined = unjoined_streams(*session);
+    allocations = capture_allocations(*session);
     detach_session(*session);
     if (!unjoined.empty())
       capture_error(where, unjoined + " did not join back into " + stream_name(s) +
@@ -249,7 +298,7 @@ Graph Graph::end_capture(const Stream& stream) {
                     107025, "ACL_ERROR_RT_STREAM_CAPTURE_UNJOINED");
   }
   uint32_t lanes = static_cast<uint32_t>(keep->members.size());
-  return Graph(instantiate_graph(s->device(), std::move(keep->nodes), lanes, keep->pool));
+  return Graph(instantiate_graph(s->device(), std::move(keep->nodes), lanes, keep->pool, std::move(allocations)));
 }
 
 void Graph::abort_capture(const Stream& stream) {
@@ -287,6 +336,13 @@ GraphPoolId GraphPoolHandle::id() const { return state_ ? state_->id : 0; }
 Device GraphPoolHandle::device() const { return state_ ? state_->device : Device(); }
 
 // ---- checks (graph_capture.h) ------------------------------------------------------
+
+void capture_note_allocation(const void* ptr, uint64_t bytes, uint64_t stream_id, const char* pool) {
+  if (std::string_view(pool) != "graph_pool") return;  // captures allocate only from graph pools
+  uint64_t seq = g_node_seq.load(std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lk(g_alloc_mu);
+  g_allocs.push_back(NotedAllocation{ptr, bytes, stream_id, seq});
+}
 
 namespace capture_detail {
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 
 namespace npurt {
@@ -48,6 +49,14 @@ inline void capture_check_event_sync(const char* where, const BackendEvent* even
 inline void capture_check_device_sync(const char* where, const Device& device) {
   if (any_capture_active()) capture_detail::check_device_sync_slow(where, device);
 }
+
+// Memory pool hook (through profiler::on_memory): an allocation of `bytes` at
+// `ptr` on stream `stream_id`. While a capture runs, graph-pool allocations are
+// remembered with the capture's node clock, so that a binding of a tensor
+// allocated inside the capture patches only nodes recorded after its allocation
+// (not a temporary freed earlier at the same address). Called under the pool's
+// lock: takes only a leaf mutex.
+void capture_note_allocation(const void* ptr, uint64_t bytes, uint64_t stream_id, const char* pool);
 
 // Stream::wait_event: returns true when capture handled the wait (the stream is
 // capturing, or the event was recorded inside a capture and `stream` joins it).

@@ -61,6 +61,7 @@ std::vector<GraphNodeInfo> Graph::nodes() const {
     info.id = static_cast<uint32_t>(i);
     info.kind = graph_node_kind(n.cmd);
     info.name = graph_node_name(n.cmd);
+    if (n.op) info.op = n.op->op;
     info.lane = n.lane;
     info.stream_id = n.stream_id;
     info.bytes = n.cmd.kind == Command::Kind::kLaunch ? 0 : n.cmd.bytes;
@@ -80,7 +81,7 @@ std::string Graph::to_dot() const {
     os << "  subgraph cluster_lane" << lane << " {\n    label=\"lane " << lane << "\";\n";
     for (const GraphNodeInfo& n : list) {
       if (n.lane != lane) continue;
-      os << "    n" << n.id << " [label=\"" << n.id << ": " << n.kind << " " << n.name;
+      os << "    n" << n.id << " [label=\"" << n.id << ": " << n.kind << " " << (n.op.empty() ? n.name : n.op);
       if (n.kind == "launch") os << "\\nblocks=" << n.num_blocks;
       if (n.bytes) os << "\\n" << n.bytes << " bytes";
       os << "\"];\n";
@@ -102,7 +103,7 @@ std::string Graph::to_json() const {
   for (size_t i = 0; i < list.size(); ++i) {
     const GraphNodeInfo& n = list[i];
     os << (i ? ", " : "") << "{\"id\": " << n.id << ", \"kind\": \"" << n.kind << "\", \"name\": \""
-       << json_escape(n.name) << "\", \"lane\": " << n.lane << ", \"stream\": " << n.stream_id
+       << json_escape(n.name) << "\", \"op\": \"" << json_escape(n.op) << "\", \"lane\": " << n.lane << ", \"stream\": " << n.stream_id
        << ", \"bytes\": " << n.bytes << ", \"num_blocks\": " << n.num_blocks << ", \"deps\": [";
     for (size_t k = 0; k < n.deps.size(); ++k) os << (k ? ", " : "") << n.deps[k];
     os << "]}";

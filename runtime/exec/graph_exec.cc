@@ -14,6 +14,7 @@
 #include "core/runtime_internal.h"
 #include "exec/graph_capture.h"
 #include "exec/graph_internal.h"
+#include "exec/profiler.h"
 #include "exec/stream_impl.h"
 #include "npurt/status.h"
 
@@ -22,6 +23,7 @@ namespace npurt {
 namespace {
 
 std::atomic<uint64_t> g_next_graph_id{1};
+constexpr uint64_t kLaneTrackBase = uint64_t(1) << 32;
 
 // The replay plan: which cross-lane waits precede each node, which nodes record
 // an event. A lane that already waited for node j of lane M need not wait for
@@ -71,9 +73,21 @@ void validate_node(const GraphNode& node, size_t i) {
     if (d >= i) throw CaptureError(what + ": dependency on later node " + std::to_string(d) + " (internal error)");
 }
 
+std::string graph_label(const GraphState& g) {
+  return "graph " + std::to_string(g.id) + ", " + std::to_string(g.nodes.size()) + " nodes";
+}
+
+// Submits one node (with its profiler id when a session runs) to its lane.
+void submit_node(GraphState& g, size_t i, Command&& c) {
+  const GraphNode& node = g.nodes[i];
+  if (profiler::enabled()) c.profile_id = profiler::on_submit(c, g.lane_ids[node.lane], g.device, node.op);
+  g.lanes[node.lane]->submit(std::move(c));
+}
+
 // Runs on the replay stream's worker. `patched`: node -> rebound command.
 void run_graph(GraphState& g, const std::vector<std::pair<uint32_t, Command>>* patched) {
   std::lock_guard<std::mutex> lk(g.run_mu);
+  profiler::SpanScope span("graph replay", "graph", profiler::enabled() ? graph_label(g) : std::string(), g.device);
   size_t next_patch = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     BackendStream& lane = *g.lanes[g.nodes[i].lane];
@@ -85,9 +99,9 @@ void run_graph(GraphState& g, const std::vector<std::pair<uint32_t, Command>>* p
       lane.submit(std::move(wait));
     }
     if (patched && next_patch < patched->size() && (*patched)[next_patch].first == i) {
-      lane.submit(Command((*patched)[next_patch++].second));
+      submit_node(g, i, Command((*patched)[next_patch++].second));
     } else {
-      lane.submit(Command(g.nodes[i].cmd));
+      submit_node(g, i, Command(g.nodes[i].cmd));
     }
     if (g.events[i]) {
       Command rec;
@@ -109,7 +123,7 @@ void run_graph(GraphState& g, const std::vector<std::pair<uint32_t, Command>>* p
 }  // namespace
 
 std::shared_ptr<GraphState> instantiate_graph(Device device, std::vector<GraphNode> nodes, uint32_t num_lanes,
-                                              GraphPoolHandle pool) {
+                                              GraphPoolHandle pool, std::vector<CaptureAllocation> allocations) {
   for (size_t i = 0; i < nodes.size(); ++i) validate_node(nodes[i], i);
   auto g = std::make_shared<GraphState>();
   DeviceContextImpl& ctx = device_context_impl(device);
@@ -119,6 +133,7 @@ std::shared_ptr<GraphState> instantiate_graph(Device device, std::vector<GraphNo
   g->nodes = std::move(nodes);
   g->num_lanes = std::max<uint32_t>(num_lanes, 1);
   g->pool = std::move(pool);
+  g->allocations = std::move(allocations);
   g->id = g_next_graph_id.fetch_add(1, std::memory_order_relaxed);
   build_plan(*g);
   // Lanes nobody recorded a node on need no stream.
@@ -126,11 +141,17 @@ std::shared_ptr<GraphState> instantiate_graph(Device device, std::vector<GraphNo
   for (const GraphNode& n : g->nodes) used[n.lane] = 1;
   for (uint32_t l = 0; l < g->num_lanes; ++l) {
     std::unique_ptr<BackendStream> s;
+    // Lanes have no Stream handle; the profiler gets track ids of their own, above
+    // the range of Stream ids (which count from 1) so that names never collide.
+    uint64_t track = kLaneTrackBase + profiler::new_stream_id();
     if (used[l]) {
+      std::string name = "graph " + std::to_string(g->id) + " lane " + std::to_string(l);
       s = g->backend->create_stream(g->backend_index);
-      s->set_name("graph " + std::to_string(g->id) + " lane " + std::to_string(l) + " on " + device.str());
+      s->set_name(name + " on " + device.str());
+      profiler::name_stream(track, name);
     }
     g->lanes.push_back(std::move(s));
+    g->lane_ids.push_back(track);
   }
   return g;
 }
@@ -232,6 +253,7 @@ void Graph::replay(const Stream& stream, Span<const GraphBinding> bindings) cons
     auto holder = std::make_shared<std::vector<Tensor>>(std::move(keep));
     c.host_fn = [st = state_, patches, holder] { run_graph(*st, patches.get()); };
   }
+  if (profiler::enabled()) profiler::annotate_next_submit("graph replay", graph_label(g));
   s->submit(std::move(c));
   g.replays.fetch_add(1, std::memory_order_relaxed);
 }
@@ -245,13 +267,18 @@ uint32_t Graph::add_binding(const Tensor& captured) {
                                                   g.device.str());
   uintptr_t base = reinterpret_cast<uintptr_t>(captured.data());
   uintptr_t end = base + std::max<size_t>(captured.nbytes(), 1);
+  // A tensor allocated inside the capture owns its bytes only from its
+  // allocation on; earlier nodes at these addresses used freed temporaries.
+  uint32_t first = 0;
+  for (const CaptureAllocation& a : g.allocations)
+    if (base >= a.base && base < a.base + a.bytes) first = std::max(first, a.first_node);
   BindingSlot slot;
   slot.captured = captured;
   auto inside = [&](const void* p) {
     uintptr_t a = reinterpret_cast<uintptr_t>(p);
     return p && a >= base && a < end;
   };
-  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+  for (uint32_t i = first; i < g.nodes.size(); ++i) {
     const Command& c = g.nodes[i].cmd;
     auto site = [&](PatchSite::Field f, uint32_t arg, const void* p) {
       slot.sites.push_back(PatchSite{i, f, arg, reinterpret_cast<uintptr_t>(p) - base});

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/profiler.h"
 #include "npurt/backend.h"
 #include "npurt/graph.h"
 
@@ -32,6 +33,17 @@ struct GraphNode {
   uint32_t lane = 0;
   uint64_t stream_id = 0;
   std::vector<uint32_t> deps;   // direct dependencies (indexes < own index)
+  uint64_t seq = 0;             // capture clock when recorded (graph_capture.cc)
+  std::shared_ptr<const profiler::OpAnnotation> op;  // dispatcher's description (launches)
+};
+
+// A graph-pool allocation made during the capture, and the first node recorded
+// after it: nodes before that index touched the address range only through
+// temporaries the capture had freed before this allocation reused the memory.
+struct CaptureAllocation {
+  uintptr_t base = 0;
+  uint64_t bytes = 0;
+  uint32_t first_node = 0;
 };
 
 struct GraphPoolHandle::State {
@@ -58,6 +70,8 @@ struct GraphState {
   Backend* backend = nullptr;
   int backend_index = 0;
   std::vector<GraphNode> nodes;
+  std::vector<CaptureAllocation> allocations;  // for add_binding
+  std::vector<uint64_t> lane_ids;              // profiler track ids of the lanes
   uint32_t num_lanes = 1;
   GraphPoolHandle pool;
 
@@ -80,7 +94,7 @@ struct GraphState {
 // Builds the replay plan, lanes and events; validates the nodes. Throws
 // CaptureError naming the node when a node cannot be replayed.
 std::shared_ptr<GraphState> instantiate_graph(Device device, std::vector<GraphNode> nodes, uint32_t num_lanes,
-                                              GraphPoolHandle pool);
+                                              GraphPoolHandle pool, std::vector<CaptureAllocation> allocations = {});
 
 // Short node description for dumps and errors ("launch add_kernel", "copy D2D").
 std::string graph_node_kind(const Command& c);

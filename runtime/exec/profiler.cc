@@ -46,6 +46,7 @@ Global& global() {
 
 thread_local std::shared_ptr<detail::ThreadBuffer> t_buffer;
 thread_local std::shared_ptr<const OpAnnotation> t_pending_annotation;
+thread_local std::shared_ptr<const OpAnnotation> t_pending_label;  // host functions
 thread_local uint64_t t_exec_id = 0;
 
 detail::ThreadBuffer* this_thread_buffer() {
@@ -125,11 +126,21 @@ void name_stream(uint64_t stream_id, const std::string& name) {
 }
 
 void annotate_next_launch(OpAnnotation annotation) {
-  if (!enabled()) return;
+  if (!annotations_wanted()) return;
   t_pending_annotation = std::make_shared<const OpAnnotation>(std::move(annotation));
 }
 
-uint64_t on_submit(const Command& cmd, uint64_t stream_id, Device device) {
+std::shared_ptr<const OpAnnotation> take_launch_annotation() { return std::move(t_pending_annotation); }
+
+void annotate_next_submit(std::string label, std::string detail) {
+  if (!enabled()) return;
+  OpAnnotation a;
+  a.op = std::move(label);
+  a.tiling = std::move(detail);
+  t_pending_label = std::make_shared<const OpAnnotation>(std::move(a));
+}
+
+uint64_t on_submit(const Command& cmd, uint64_t stream_id, Device device, std::shared_ptr<const OpAnnotation> op) {
   if (!enabled()) return 0;
   Global& g = global();
   uint32_t session = g.session.load(std::memory_order_relaxed);
@@ -146,8 +157,11 @@ uint64_t on_submit(const Command& cmd, uint64_t stream_id, Device device) {
   if (cmd.kind == Command::Kind::kLaunch && cmd.launch) {
     r.kernel = cmd.launch->kernel_name ? cmd.launch->kernel_name : "";
     r.num_blocks = cmd.launch->num_blocks;
-    r.op = std::move(t_pending_annotation);
+    r.op = op ? std::move(op) : std::move(t_pending_annotation);
     t_pending_annotation.reset();
+  } else if (cmd.kind == Command::Kind::kHostFunc) {
+    r.op = std::move(t_pending_label);
+    t_pending_label.reset();
   }
   // Only the sim backend times execution (ExecScope in its stream worker) so far;
   // waiting at stop() for work no backend will report would only stall.
@@ -191,7 +205,8 @@ BlockScope::~BlockScope() {
 }
 
 void on_memory(const MemoryHook& event) {
-  if (!memory_enabled()) return;
+  if (event.is_alloc && any_capture_active()) capture_note_allocation(event.ptr, event.bytes, event.stream_id, event.pool);
+  if (!enabled() || !detail::g_record_memory.load(std::memory_order_relaxed)) return;
   int64_t t = now_ns();
   detail::LockedBuffer buf;
   buf->memory.push_back(detail::MemoryRecord{event, t});

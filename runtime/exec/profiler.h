@@ -11,7 +11,12 @@
 //   sim core runner        BlockScope b(id, block_index)   around one block (any thread)
 //   dispatcher             annotate_next_launch(...) right before submitting the launch
 //   memory pool            on_memory(...) after an allocation or free
-//   graph replay           SpanScope s("graph replay", "graph", detail, device)
+//                           (also while a graph capture runs: capture needs the
+//                           graph-pool allocations, see exec/graph_capture.h)
+//   graph capture          take_launch_annotation() when recording a launch node
+//   graph replay           annotate_next_submit(label) + the replay's host function on
+//                           the caller's stream; on_submit(node, lane id, device, op)
+//                           per node on the graph's lanes; SpanScope on the executor
 //   stream creation        name_stream(stream_id, name)   (always; cheap, not hot)
 //
 // Invariant: an id from on_submit is passed to ExecScope exactly once, from the
@@ -20,8 +25,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 
+#include "exec/graph_capture.h"
 #include "npurt/backend.h"
 #include "npurt/device.h"
 #include "npurt/profiler.h"
@@ -39,8 +46,11 @@ inline bool blocks_enabled() {
   return enabled() && detail::g_record_blocks.load(std::memory_order_relaxed);
 }
 inline bool memory_enabled() {
-  return enabled() && detail::g_record_memory.load(std::memory_order_relaxed);
+  return (enabled() && detail::g_record_memory.load(std::memory_order_relaxed)) || any_capture_active();
 }
+// Whether the dispatcher should describe its launches (annotate_next_launch):
+// for a profiling session, and for graph capture (replays show op names).
+inline bool annotations_wanted() { return enabled() || any_capture_active(); }
 
 int64_t now_ns();                 // steady clock
 uint64_t new_stream_id();         // unique per process, never 0
@@ -55,11 +65,20 @@ struct OpAnnotation {
   double flops = 0;               // 0: not declared
   double bytes = 0;               // 0: not declared
 };
-// Consumed by the next on_submit of a launch on this thread.
+// Consumed by the next on_submit of a launch on this thread (or by graph capture).
 void annotate_next_launch(OpAnnotation annotation);
+// Takes this thread's pending launch annotation (graph capture records it with
+// the node, so replays name their launches); null when there is none.
+std::shared_ptr<const OpAnnotation> take_launch_annotation();
+// Names the next host-function submit of this thread (e.g. "graph replay");
+// no-op unless a session runs.
+void annotate_next_submit(std::string label, std::string detail);
 
-// Returns the correlation id for the command (0 when no session runs).
-uint64_t on_submit(const Command& cmd, uint64_t stream_id, Device device);
+// Returns the correlation id for the command (0 when no session runs). `op`:
+// the launch's annotation when the caller has it (graph replay); otherwise
+// the pending one of annotate_next_launch is used.
+uint64_t on_submit(const Command& cmd, uint64_t stream_id, Device device,
+                   std::shared_ptr<const OpAnnotation> op = nullptr);
 
 // Times the execution of one submitted command on the stream worker.
 class ExecScope {

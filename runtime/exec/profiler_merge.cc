@@ -76,7 +76,10 @@ Activity activity_from(const SubmitRecord& s, uint32_t thread,
       break;
     case ActivityKind::kCopy: a.name = copy_short_name(s.copy_kind); a.mem_bytes = double(s.bytes); break;
     case ActivityKind::kMemset: a.name = "memset"; a.mem_bytes = double(s.bytes); break;
-    case ActivityKind::kHostFunc: a.name = "host function"; break;
+    case ActivityKind::kHostFunc:  // graph replays are labelled (annotate_next_submit)
+      a.name = s.op && !s.op->op.empty() ? s.op->op : "host function";
+      if (s.op) a.tiling = s.op->tiling;
+      break;
     case ActivityKind::kEventRecord: a.name = "event record"; break;
     case ActivityKind::kEventWait: a.name = "event wait"; break;
   }

@@ -221,8 +221,12 @@ bool MemoryPool::find_allocation(const void* ptr, const void** base, size_t* siz
       for (const PoolBlock* b = seg->first; b; b = b->next) {
         uintptr_t bp = reinterpret_cast<uintptr_t>(b->ptr);
         if (p < bp || p >= bp + b->size) continue;
-        // Graph-private blocks stay valid for replay even after capture freed them.
-        size_t n = b->allocated ? b->requested : seg->pool->graph ? b->size : 0;
+        // Graph-private blocks stay valid for replay even after capture freed them,
+        // and a replayed node may use a larger block the capture freed and the pool
+        // split for a later allocation at the same address: in a graph pool the
+        // extent is the rest of the (reserved) segment.
+        size_t n = seg->pool->graph ? reinterpret_cast<uintptr_t>(seg->base) + seg->size - bp
+                                    : b->allocated ? b->requested : 0;
         if (!n || p >= bp + n) return false;
         *base = b->ptr;
         *size = n;

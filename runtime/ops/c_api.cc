@@ -2,7 +2,8 @@
 //
 // Every entry point runs its body through capture_status, so no exception
 // crosses the C boundary; failures set the thread's last error message.
-// Handles are heap objects owning C++ values (Stream, Tensor, PreparedOp).
+// Handles are heap objects owning C++ values (Stream, Tensor, PreparedOp);
+// graphs are in c_api_graph.cc.
 #include "npurt/npurt.h"
 
 #include <cstdio>
@@ -16,44 +17,24 @@
 #include "npurt/plugin.h"
 #include "npurt/runtime.h"
 #include "npurt/status.h"
+#include "ops/c_api_internal.h"
 
-struct npurtStream_t {
-  npurt::Stream stream;
-  bool owned;  // created by npurtStreamCreate (vs the device's default stream)
-};
-struct npurtTensor_t {
-  npurt::Tensor tensor;
-};
-struct npurtOpExecutor_t {
-  std::unique_ptr<npurt::PreparedOp> prepared;
-};
+namespace {
+thread_local std::string t_last_error;
+}  // namespace
+
+void npurt::c_api::set_last_error(std::string message) { t_last_error = std::move(message); }
 
 namespace {
 
 using npurt::Status;
 using npurt::StatusCode;
-
-thread_local std::string t_last_error;
-
-template <class F>
-npurtStatus guarded(F&& f) noexcept {
-  Status st = npurt::capture_status(std::forward<F>(f));
-  if (st.is_ok()) return NPURT_SUCCESS;
-  t_last_error = st.message();
-  return static_cast<npurtStatus>(st.code());
-}
-
-void require(bool cond, const char* fn, const char* arg, const char* reason) {
-  if (!cond) npurt::throw_invalid_argument(fn, arg, reason);
-}
+using npurt::c_api::guarded;
+using npurt::c_api::require;
+using npurt::c_api::stream_arg;
 
 npurt::Device device_arg(const char* device) {
   return device ? npurt::parse_device(device) : npurt::current_device();
-}
-
-const npurt::Stream& stream_arg(npurtStream s, const char* fn) {
-  require(s != nullptr, fn, "stream", "is NULL");
-  return s->stream;
 }
 
 std::vector<npurt::Tensor> tensors_arg(const npurtTensor* ts, size_t n, const char* fn, const char* arg,

@@ -116,7 +116,7 @@ void enqueue_plan(const RegisteredOp& op, const TilingPlan& plan, Span<const Ten
   launch->workspace_bytes = static_cast<size_t>(ws_bytes);
   launch->check_level = sim_check_level_from_env();
   const KernelLaunch* raw = launch.get();
-  if (profiler::enabled()) annotate_for_profiler(op, plan, inputs, outputs);
+  if (profiler::annotations_wanted()) annotate_for_profiler(op, plan, inputs, outputs);  // + graph capture
   stream.launch(std::move(launch));
   if (obs) notify_observer(obs, op, plan, inputs, outputs, raw, stream);
 }

@@ -1,4 +1,4 @@
-"""npurt.cli_tools: the tools' subcommands of ``python -m npurt`` (compare, profile).
+"""npurt.cli_tools: the tools' subcommands of ``python -m npurt`` (compare, profile, bench, ops).
 
 ``__main__`` calls ``add_subcommands(subparsers)``; each subcommand sets
 ``func`` (args -> exit code). Modules are imported lazily by the parsers'
@@ -6,9 +6,9 @@ functions so that ``npurt compare`` never initialises a device.
 """
 from __future__ import annotations
 
-from . import cli_compare, cli_profile
+from . import benchmarks, cli_compare, cli_ops, cli_profile
 
-_SUBCOMMANDS = (cli_compare, cli_profile)
+_SUBCOMMANDS = (cli_compare, cli_profile, cli_ops, benchmarks)
 
 
 def add_subcommands(subparsers) -> None:

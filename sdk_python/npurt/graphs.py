@@ -15,6 +15,7 @@ synchronize/query of the capturing stream, no blocking copies; they raise
 the work; this module adds the context manager and the decorator.
 """
 import contextlib
+import json
 import functools
 import warnings
 
@@ -78,9 +79,9 @@ class Graph:
         """Enqueues the graph on ``stream`` (default: the current stream).
         ``inputs``: {captured array or binding name: array} rebinds those arrays
         (inputs or outputs) for this replay; shapes and dtypes must match.
-        Rebind outputs only when the capture freed no temporary: the graph pool
-        may have placed a freed temporary at an output's address, and the
-        rebinding redirects every use of that address."""
+        Outputs are safe to rebind even when the graph pool gave an output the
+        address of a temporary freed earlier in the capture: only the work
+        recorded after the output's allocation is redirected."""
         binds = [(self._slot(k), v) for k, v in inputs.items()] if inputs else None
         self._replay_slots(binds, stream)
 
@@ -113,8 +114,9 @@ class Graph:
 
     @property
     def nodes(self):
-        """The nodes in capture order: dicts with id, kind, name, lane, stream, bytes, num_blocks, deps."""
-        return self._require().nodes()
+        """The nodes in capture order: dicts with id, kind, name (kernel), op (the
+        OpDef name of dispatcher launches, else ""), lane, stream, bytes, num_blocks, deps."""
+        return json.loads(self._require().to_json())["nodes"]
 
     @property
     def num_nodes(self):
@@ -158,6 +160,10 @@ def _signature(args, kwargs):
     return tuple(one(a) for a in args) + tuple((k, one(v)) for k, v in sorted(kwargs.items()))
 
 
+def _fresh_like(a, stream):
+    return _npurt.empty(a.shape, a.dtype, stream=stream)
+
+
 def _copy(a):
     from . import ops
     return ops.copy(a)
@@ -167,33 +173,63 @@ def _input_arrays(args, kwargs):
     return [a for a in list(args) + list(kwargs.values()) if isinstance(a, ndarray)]
 
 
+def _slot_or_none(graph, a):
+    try:
+        return graph._slot(a)
+    except ValueError:  # nr.InvalidArgumentError: no captured node touches it
+        return None
+
+
 class _Captured:
     """One signature's graph: slots of the call's input arrays (None: unused by
-    the graph) and the captured outputs. Inputs are rebound on every replay;
-    outputs are copied into fresh arrays (rebinding them is unsafe: the pool may
-    have given their addresses to temporaries freed earlier in the capture)."""
+    the graph) and of the captured outputs. Every replay rebinds the inputs to
+    the call's arrays and the outputs to fresh arrays (from the ordinary pool),
+    so no copy is made and a later call never overwrites an earlier call's
+    results (the captured outputs themselves share graph-pool memory with the
+    graph's temporaries and are scratch)."""
 
     def __init__(self, graph, inputs, outputs, rebuild):
         self.graph, self.inputs, self.outputs, self.rebuild = graph, inputs, outputs, rebuild
-        self.in_slots = []
-        for a in inputs:
-            try:
-                self.in_slots.append(graph._slot(a))
-            except ValueError:  # nr.InvalidArgumentError: no captured node touches it
-                self.in_slots.append(None)
+        self.in_slots = [_slot_or_none(graph, a) for a in inputs]
+        # How each output is returned: ("input", k) one of the inputs (the call's);
+        # ("bind", slot) a fresh array bound to the slot; ("copy", None) a strided
+        # view (a fresh array has other strides): a copy after the replay;
+        # ("share", None) an array no node writes.
+        self.out_plan = []
+        for o in outputs:
+            k = next((i for i, a in enumerate(inputs) if a is o), None)
+            slot = _slot_or_none(graph, o) if k is None else None
+            if k is not None:
+                self.out_plan.append(("input", k))
+            elif slot is None:
+                self.out_plan.append(("share", None))
+            elif _npurt.empty(o.shape, o.dtype).strides == o.strides:
+                self.out_plan.append(("bind", slot))
+            else:
+                self.out_plan.append(("copy", None))
 
     def replay(self, args, kwargs):
-        binds = [(slot, new) for slot, old, new in zip(self.in_slots, self.inputs, _input_arrays(args, kwargs))
+        call_inputs = _input_arrays(args, kwargs)
+        binds = [(slot, new) for slot, old, new in zip(self.in_slots, self.inputs, call_inputs)
                  if slot is not None and new is not old]
-        self.graph._replay_slots(binds, None)
-        return self.rebuild([_copy(o) for o in self.outputs])
+        stream = current_stream(self.graph._native.device)
+        results = []
+        for (how, arg), o in zip(self.out_plan, self.outputs):
+            if how == "bind":
+                results.append(_fresh_like(o, stream))
+                binds.append((arg, results[-1]))
+            else:
+                results.append(call_inputs[arg] if how == "input" else o)
+        self.graph._replay_slots(binds, stream)
+        results = [_copy(r) if how == "copy" else r for (how, _), r in zip(self.out_plan, results)]
+        return self.rebuild(results)
 
 
 def graphed(fn=None, *, mode="global"):
     """Decorator: captures ``fn`` on the first call for each (shapes, dtypes,
     strides, other arguments) signature and replays the graph afterwards, with
-    the call's arrays bound to the captured inputs; results are fresh copies of
-    the captured outputs (a later call never overwrites them).
+    the call's arrays bound to the captured inputs and fresh arrays bound to
+    the captured outputs (a later call never overwrites earlier results).
     ``fn`` must return an array or a tuple/list of arrays. When ``fn`` cannot be
     captured (host reads, syncs, ...) it runs eagerly for that signature, with a
     warning the first time."""
@@ -229,9 +265,10 @@ def graphed(fn=None, *, mode="global"):
         outputs, rebuild = _flatten_outputs(out)
         if outputs is None:
             return fallback(args, kwargs, key, f"it returned {type(out).__name__}, not arrays")
-        cache[key] = _Captured(g, _input_arrays(args, kwargs), outputs, rebuild)
-        g.replay()  # the first call's results
-        return out
+        entry = cache[key] = _Captured(g, _input_arrays(args, kwargs), outputs, rebuild)
+        # The first call's results are fresh arrays too: the captured outputs live
+        # in the graph pool, where the next replay's temporaries may overwrite them.
+        return entry.replay(args, kwargs)
 
     wrapper.graphs = cache
     return wrapper

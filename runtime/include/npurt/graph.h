@@ -78,6 +78,7 @@ struct GraphNodeInfo {
   uint32_t id = 0;
   std::string kind;              // "launch", "copy", "memset", "host"
   std::string name;              // kernel name, copy kind ("D2D"), ...
+  std::string op;                // launches made by the dispatcher: the OpDef name ("add"); else ""
   uint32_t lane = 0;             // 0: the origin stream; k: the k-th joined stream
   uint64_t stream_id = 0;        // the stream it was captured on
   size_t bytes = 0;              // copies and memsets
@@ -128,8 +129,10 @@ class Graph {
   // output). Every recorded pointer inside its bytes (launch arguments, copy and
   // memset endpoints) is patched at replay when the slot is rebound. Throws
   // InvalidArgument when no node uses the tensor. Returns the slot index.
-  // Caveat: a tensor allocated inside the capture may share its address with a
-  // temporary the capture freed earlier; rebinding it redirects that one too.
+  // A tensor allocated inside the capture (an output) may share its address
+  // with a temporary the capture freed before allocating it: only nodes
+  // recorded after the tensor's allocation are patched, so rebinding outputs is
+  // as safe as rebinding inputs.
   uint32_t add_binding(const Tensor& captured);
   size_t num_bindings() const;
 

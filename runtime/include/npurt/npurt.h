@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define NPURT_C_API_VERSION_MAJOR 0
-#define NPURT_C_API_VERSION_MINOR 1
+#define NPURT_C_API_VERSION_MINOR 2  /* 0.2: stream graphs (npurtGraph*) */
 
 /* Same values as npurt::StatusCode. */
 typedef enum npurtStatus {
@@ -71,6 +71,7 @@ typedef enum npurtAttrType {
 typedef struct npurtStream_t* npurtStream;
 typedef struct npurtTensor_t* npurtTensor;
 typedef struct npurtOpExecutor_t* npurtOpExecutor;
+typedef struct npurtGraph_t* npurtGraph;
 
 typedef struct npurtVersion {
   size_t struct_size;
@@ -136,6 +137,64 @@ NPURT_C_API npurtStatus npurtOpExecutorDestroy(npurtOpExecutor executor);
 
 /* Plugins: loads an op library (see npurt/plugin.h). */
 NPURT_C_API npurtStatus npurtLoadLibrary(const char* path);
+
+/* ---- Stream graphs (since C API 0.2; see npurt/graph.h and docs/graphs.md) ----
+ * Like aclmdlRICaptureBegin/End: between npurtStreamBeginCapture and
+ * npurtStreamEndCapture, work enqueued on the stream (op launches, copies) is
+ * recorded, not run; EndCapture validates and instantiates the graph (there is
+ * no separate instantiate step), npurtGraphReplay runs it as one unit.
+ * Illegal calls while capturing (synchronizing the capturing stream, a
+ * blocking copy to the host, capturing a default stream, ...) return
+ * NPURT_ERROR_CAPTURE with the CANN code in the message and record nothing.
+ * Binding slots: npurtGraphAddBinding(captured tensor) -> slot; a replay may
+ * rebind slots to other tensors of the same shape and dtype (inputs or
+ * outputs) for that replay only. */
+typedef enum npurtCaptureMode {
+  NPURT_CAPTURE_MODE_GLOBAL = 0,       /* default (CUDA/CANN global) */
+  NPURT_CAPTURE_MODE_THREAD_LOCAL = 1,
+  NPURT_CAPTURE_MODE_RELAXED = 2
+} npurtCaptureMode;
+
+typedef enum npurtGraphDumpFormat {
+  NPURT_GRAPH_DUMP_DOT = 0,            /* Graphviz */
+  NPURT_GRAPH_DUMP_JSON = 1
+} npurtGraphDumpFormat;
+
+typedef struct npurtCaptureOptions {
+  size_t struct_size;
+  npurtCaptureMode mode;
+  npurtGraph share_pool_with;          /* NULL: a new graph-private pool; else that graph's pool */
+} npurtCaptureOptions;
+
+typedef struct npurtGraphBinding {
+  size_t struct_size;
+  uint32_t slot;                       /* from npurtGraphAddBinding */
+  npurtTensor tensor;                  /* same shape, dtype and device as the captured one */
+} npurtGraphBinding;
+
+/* options: NULL = global mode, new pool. */
+NPURT_C_API npurtStatus npurtStreamBeginCapture(npurtStream stream, const npurtCaptureOptions* options);
+/* Ends the capture begun on stream and returns the instantiated graph. */
+NPURT_C_API npurtStatus npurtStreamEndCapture(npurtStream stream, npurtGraph* graph);
+/* Discards the capture begun on stream (success when it is not capturing). */
+NPURT_C_API npurtStatus npurtStreamAbortCapture(npurtStream stream);
+NPURT_C_API npurtStatus npurtStreamIsCapturing(npurtStream stream, int* capturing);
+/* This thread's interaction mode (cudaThreadExchangeStreamCaptureMode); *mode gets the old one. */
+NPURT_C_API npurtStatus npurtThreadExchangeCaptureMode(npurtCaptureMode* mode);
+
+/* Enqueues the graph on stream (returns after enqueue; faults surface at the
+ * stream's next synchronize). bindings may be NULL when num_bindings is 0. */
+NPURT_C_API npurtStatus npurtGraphReplay(npurtGraph graph, const npurtGraphBinding* bindings,
+                                         size_t num_bindings, npurtStream stream);
+NPURT_C_API npurtStatus npurtGraphAddBinding(npurtGraph graph, npurtTensor captured, uint32_t* slot);
+NPURT_C_API npurtStatus npurtGraphGetNodeCount(npurtGraph graph, size_t* count);
+/* Writes the dump with its terminating NUL into buffer when capacity allows;
+ * *length gets the size needed including the NUL. buffer may be NULL to ask
+ * for the size; a too small non-NULL buffer is NPURT_ERROR_INVALID_ARGUMENT. */
+NPURT_C_API npurtStatus npurtGraphDump(npurtGraph graph, npurtGraphDumpFormat format, char* buffer,
+                                       size_t capacity, size_t* length);
+/* Replays already enqueued finish normally; the graph's memory is released after them. */
+NPURT_C_API npurtStatus npurtGraphDestroy(npurtGraph graph);
 
 #ifdef __cplusplus
 }  /* extern "C" */

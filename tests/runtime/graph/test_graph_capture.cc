@@ -228,3 +228,24 @@ TEST(GraphCapture, AbortDiscardsAndLeavesStreamsUsable) {
   ops::add(x, x, s, x);
   EXPECT_EQ(download(x, s), std::vector<float>{6});
 }
+
+TEST(GraphCapture, LargeAsyncUploadAndDefaultStreamJoinAreRejected) {
+  Stream s = Stream::create(dev0());
+  const size_t n = (2u << 20) / sizeof(float);  // 2 MiB: an async H2D above 1 MiB would wait
+  Tensor big = Tensor::empty({static_cast<int64_t>(n)}, DType::kFloat32, s);
+  std::vector<float> host(n, 1.0f);
+  Tensor x = upload({1, 2}, s);
+  Event inside(dev0());
+
+  Graph::begin_capture(s);
+  ops::add(x, x, s, x);
+  expect_capture_error([&] { copy_from_host(big, host.data(), n * sizeof(float), s, /*blocking=*/false); },
+                       "107027");
+  inside.record(s);
+  expect_capture_error([&] { Stream::default_stream(dev0()).wait_event(inside); }, "107031");
+  Graph g = Graph::end_capture(s);
+  EXPECT_EQ(g.num_nodes(), 1u);  // neither rejected call left a node behind
+  g.replay(s);
+  EXPECT_EQ(download(x, s), (std::vector<float>{2, 4}));
+  Stream::default_stream(dev0()).synchronize();  // the default stream is usable
+}
