@@ -20,10 +20,12 @@ _STRUCTURE = ["from_dlpack", "broadcast_arrays", "broadcast_to", "concat", "expa
               "tile", "unstack", "all", "any", "count_nonzero", "max", "mean", "min", "prod", "std", "sum",
               "var"]
 
+from .linalg import matmul, tensordot, vecdot, __all__ as _LINALG  # noqa: E402
+
 __array_api_version__ = "2024.12"
 
 __all__ = ["__array_api_version__", "__array_namespace_info__", "can_cast", "finfo", "iinfo", "isdtype",
-           "result_type", "empty_like", "full", "full_like", "ones", "ones_like", "zeros_like"] + list(_ELEMENTWISE) + _STRUCTURE
+           "result_type", "empty_like", "full", "full_like", "ones", "ones_like", "zeros_like"] + list(_ELEMENTWISE) + _STRUCTURE + _LINALG
 
 
 def _array_namespace(self, /, *, api_version=None):
