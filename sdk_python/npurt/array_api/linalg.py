@@ -148,9 +148,8 @@ def vecdot(x1, x2, /, *, axis=-1):
     ax = manipulation.normalize_axis(axis, len(shape), where)
     if ax - len(shape) < -min(a.ndim, b.ndim):
         raise ValueError(f"{where}: argument 'axis': {axis} must index a dimension of both x1 and x2")
-    ka, kb = a.shape[ax - len(shape)], b.shape[ax - len(shape)]
-    if ka != kb:
-        raise ValueError(f"{where}: argument 'x2': size {kb} along axis {axis} does not match x1's {ka}")
+    if a.shape[ax - len(shape)] != b.shape[ax - len(shape)]:  # one is 1: broadcast along the axis too
+        a, b = manipulation.broadcast_arrays(a, b)
     a = manipulation.moveaxis(a, ax - len(shape), -1)
     b = manipulation.moveaxis(b, ax - len(shape), -1)
     y = _matmul(where, manipulation.expand_dims(a, axis=-2), manipulation.expand_dims(b, axis=-1))

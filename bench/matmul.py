@@ -1,0 +1,97 @@
+"""matmul on the simulated cube (nr.matmul) vs numpy/OpenBLAS and PyTorch CPU,
+in one run, at the same thread count (PyTorch set to 2 threads; the sim's
+compute pool uses the host's hardware threads).
+
+Prints the median of --repeat runs per implementation, GFLOP/s, the ratio
+peer time / npurt time (> 1: npurt faster), and the machine's measured peak:
+the best in-cache GEMM rate of PyTorch (512^3, fp32 and bf16), the closest
+thing to an FMA-peak a Python script can measure here.
+
+    python bench/matmul.py [--repeat 5] [--sizes 1024,2048] [--dtypes float32,bfloat16,float16]
+"""
+import argparse
+import statistics
+import time
+
+import ml_dtypes
+import numpy as np
+
+import npurt as nr
+
+try:
+    import torch
+    torch.set_num_threads(2)
+except ImportError:  # bench only: PyTorch is optional
+    torch = None
+
+DTYPES = {"float32": np.dtype(np.float32), "float16": np.dtype(np.float16), "bfloat16": np.dtype(ml_dtypes.bfloat16)}
+
+
+def median_time(fn, repeat):
+    fn()  # warm-up (tiling cache, pool, page faults)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def torch_tensor(x, dtype):
+    tdt = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}[dtype.name]
+    return torch.from_numpy(x.astype(np.float32)).to(tdt)
+
+
+def peaks(repeat):
+    """Best GFLOP/s of an in-cache 512^3 GEMM per dtype (PyTorch), the machine reference."""
+    out = {}
+    if torch is None:
+        return out
+    for name in ("float32", "bfloat16"):
+        a = torch_tensor(np.ones((512, 512), np.float32), DTYPES[name])
+        t = min(median_time(lambda: a @ a, repeat) for _ in range(3))
+        out[name] = 2 * 512**3 / t / 1e9
+    return out
+
+
+def bench(n, dtype, repeat):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((n, n)).astype(dtype)
+    b = rng.standard_normal((n, n)).astype(dtype)
+    xa, xb = nr.asarray(a), nr.asarray(b)
+
+    def run_npurt():
+        y = nr.matmul(xa, xb)
+        y.stream.synchronize()
+    rows = {"npurt": median_time(run_npurt, repeat)}
+    if dtype == np.float32:
+        rows["numpy"] = median_time(lambda: a @ b, repeat)
+    if torch is not None:
+        ta, tb = torch_tensor(a, dtype), torch_tensor(b, dtype)
+        rows["torch"] = median_time(lambda: ta @ tb, repeat)
+    return rows
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--sizes", default="1024,2048")
+    p.add_argument("--dtypes", default="float32,bfloat16,float16")
+    args = p.parse_args()
+    pk = peaks(args.repeat)
+    print("machine reference (PyTorch 512^3 in-cache): " +
+          ", ".join(f"{k} {v:.1f} GFLOP/s" for k, v in pk.items()))
+    print(f"{'op':22s} {'impl':6s} {'median':>10s} {'GFLOP/s':>8s}  ratio")
+    for n in (int(s) for s in args.sizes.split(",")):
+        for name in args.dtypes.split(","):
+            rows = bench(n, DTYPES[name], args.repeat)
+            flops = 2.0 * n**3
+            for impl, t in rows.items():
+                ratio = "" if impl == "npurt" else f"peer/npurt time {t / rows['npurt']:.2f}x"
+                peak = pk.get(name)
+                frac = f" ({flops / t / 1e9 / peak:.0%} of ref)" if peak and impl == "npurt" else ""
+                print(f"matmul {n}^3 {name:9s} {impl:6s} {t * 1e3:8.1f} ms {flops / t / 1e9:8.1f}  {ratio}{frac}")
+
+
+if __name__ == "__main__":
+    main()
