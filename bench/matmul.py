@@ -27,13 +27,18 @@ except ImportError:  # bench only: PyTorch is optional
 DTYPES = {"float32": np.dtype(np.float32), "float16": np.dtype(np.float16), "bfloat16": np.dtype(ml_dtypes.bfloat16)}
 
 
-def median_time(fn, repeat):
+def median_time(fn, repeat, cpu=None):
+    """Median wall time; with a list `cpu`, appends the median process CPU time (all threads),
+    which is what the implementations compete for on a loaded machine."""
     fn()  # warm-up (tiling cache, pool, page faults)
-    times = []
+    times, cpus = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    if cpu is not None:
+        cpu.append(statistics.median(cpus))
     return statistics.median(times)
 
 
@@ -63,13 +68,13 @@ def bench(n, dtype, repeat):
     def run_npurt():
         y = nr.matmul(xa, xb)
         y.stream.synchronize()
-    rows = {"npurt": median_time(run_npurt, repeat)}
+    rows = {"npurt": (median_time(run_npurt, repeat, cpu := []), cpu)}
     if dtype == np.float32:
-        rows["numpy"] = median_time(lambda: a @ b, repeat)
+        rows["numpy"] = (median_time(lambda: a @ b, repeat, cpu := []), cpu)
     if torch is not None:
         ta, tb = torch_tensor(a, dtype), torch_tensor(b, dtype)
-        rows["torch"] = median_time(lambda: ta @ tb, repeat)
-    return rows
+        rows["torch"] = (median_time(lambda: ta @ tb, repeat, cpu := []), cpu)
+    return {k: (t, c[0]) for k, (t, c) in rows.items()}
 
 
 def main():
@@ -81,16 +86,18 @@ def main():
     pk = peaks(args.repeat)
     print("machine reference (PyTorch 512^3 in-cache): " +
           ", ".join(f"{k} {v:.1f} GFLOP/s" for k, v in pk.items()))
-    print(f"{'op':22s} {'impl':6s} {'median':>10s} {'GFLOP/s':>8s}  ratio")
+    print(f"{'op':22s} {'impl':6s} {'median':>10s} {'GFLOP/s':>8s} {'CPU ms':>8s}  ratios (peer / npurt: wall, CPU)")
     for n in (int(s) for s in args.sizes.split(",")):
         for name in args.dtypes.split(","):
             rows = bench(n, DTYPES[name], args.repeat)
             flops = 2.0 * n**3
-            for impl, t in rows.items():
-                ratio = "" if impl == "npurt" else f"peer/npurt time {t / rows['npurt']:.2f}x"
+            tn, cn = rows["npurt"]
+            for impl, (t, c) in rows.items():
+                ratio = "" if impl == "npurt" else f"{t / tn:.2f}x wall, {c / cn:.2f}x CPU"
                 peak = pk.get(name)
                 frac = f" ({flops / t / 1e9 / peak:.0%} of ref)" if peak and impl == "npurt" else ""
-                print(f"matmul {n}^3 {name:9s} {impl:6s} {t * 1e3:8.1f} ms {flops / t / 1e9:8.1f}  {ratio}{frac}")
+                print(f"matmul {n}^3 {name:9s} {impl:6s} {t * 1e3:8.1f} ms {flops / t / 1e9:8.1f} {c * 1e3:8.1f}  "
+                      f"{ratio}{frac}")
 
 
 if __name__ == "__main__":

@@ -97,7 +97,10 @@ void pack_a(float* ap, const T* a, uint32_t m, uint32_t m16, uint32_t k, uint32_
       continue;
     }
     const T* base = a + uint64_t{i / 16} * kb * frac + (i % 16) * c0;
-    for (uint32_t kk = 0; kk < k; ++kk) row[kk] = to_f32(base[uint64_t{kk / c0} * frac + kk % c0]);
+    uint32_t kk = 0;
+    if constexpr (std::is_same_v<T, float>)  // whole fractal rows are 8 contiguous floats
+      for (; kk + c0 <= k; kk += c0) std::memcpy(row + kk, base + uint64_t{kk / c0} * frac, 32);
+    for (; kk < k; ++kk) row[kk] = to_f32(base[uint64_t{kk / c0} * frac + kk % c0]);
   }
 }
 
