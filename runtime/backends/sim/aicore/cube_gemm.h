@@ -35,6 +35,8 @@ void pack_b_bf16(uint16_t* bp, const uint16_t* b, uint32_t n, uint32_t k, uint32
 // A: Zz fractals of m rows -> [rows16][k]; B: Zn fractals of n columns -> panels [n16/16][k][16].
 PackF16Fn pack_a_f16_avx512();
 PackF16Fn pack_b_f16_avx512();
+using PackBF32Fn = void (*)(float* bp, const float* b, uint32_t n, uint32_t k);
+PackBF32Fn pack_b_f32_avx512();  // float Zn -> panels (null without AVX-512F)
 
 // The kernels in use. NPURT_SIM_ISA=generic (or avx2) forces the portable
 // float kernel and scalar packing; NPURT_SIM_ISA=avx512 keeps AVX-512 but not

@@ -140,6 +140,12 @@ void pack_operands(std::vector<float>& ap, std::vector<float>& bp, const LocalRe
     }
   }
   pack_a(ap.data(), reinterpret_cast<const T*>(a.ptr), p.m, m16, p.k, c0);
+  if constexpr (std::is_same_v<T, float>) {
+    if (cube::simd_pack_enabled()) {
+      cube::pack_b_f32_avx512()(bp.data(), reinterpret_cast<const float*>(b.ptr), p.n, p.k);
+      return;
+    }
+  }
   pack_b(bp.data(), reinterpret_cast<const T*>(b.ptr), p.n, p.k, c0);
 }
 

@@ -1,5 +1,6 @@
-// cube_pack_avx512.cc: fp16 -> float packing of Mmad operands with AVX-512
-// (VCVTPH2PS), the layouts of cube_gemm.h's float path. Conversion is exact,
+// cube_pack_avx512.cc: packing of Mmad operands with AVX-512 into the layouts
+// of cube_gemm.h's float path: fp16 -> float (VCVTPH2PS) for A and B, and the
+// float B panels (gathers). Conversion is exact and packing only moves data,
 // so results equal the scalar packers' bit for bit.
 #include "backends/sim/aicore/cube_gemm.h"
 
@@ -56,6 +57,24 @@ void pack_b(float* bp, const uint16_t* b, uint32_t n, uint32_t, uint32_t k) {
     }
 }
 
+// float Zn: fractal (kb, nb) holds 16 n-rows of 8 k -> panels [nb][k][16]; row t of a
+// panel is column t of the fractal, one gather with a stride of 8 floats.
+void pack_b_f32(float* bp, const float* b, uint32_t n, uint32_t k) {
+  const uint32_t nb = (n + 15) / 16, kb = (k + 7) / 8;
+  const __m512i idx = _mm512_set_epi32(120, 112, 104, 96, 88, 80, 72, 64, 56, 48, 40, 32, 24, 16, 8, 0);
+  for (uint32_t j = 0; j < nb; ++j) {
+    const uint32_t qmax = n - j * 16 < 16 ? n - j * 16 : 16;
+    const __mmask16 mask = static_cast<__mmask16>((1u << qmax) - 1);
+    for (uint32_t f = 0; f < kb; ++f) {
+      const float* frac = b + (uint64_t{f} * nb + j) * 128;
+      float* dst = bp + (uint64_t{j} * k + f * 8) * 16;
+      const uint32_t kmax = k - f * 8 < 8 ? k - f * 8 : 8;
+      for (uint32_t t = 0; t < kmax; ++t)  // columns >= n are zero (masked gather)
+        _mm512_storeu_ps(dst + t * 16, _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mask, idx, frac + t, 4));
+    }
+  }
+}
+
 bool cpu_ok() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f");
@@ -64,6 +83,7 @@ bool cpu_ok() {
 }  // namespace
 
 PackF16Fn pack_a_f16_avx512() { return cpu_ok() ? &pack_a : nullptr; }
+PackBF32Fn pack_b_f32_avx512() { return cpu_ok() ? &pack_b_f32 : nullptr; }
 PackF16Fn pack_b_f16_avx512() { return cpu_ok() ? &pack_b : nullptr; }
 
 }  // namespace npurt::sim::cube
@@ -74,6 +94,7 @@ PackF16Fn pack_b_f16_avx512() { return cpu_ok() ? &pack_b : nullptr; }
 
 namespace npurt::sim::cube {
 PackF16Fn pack_a_f16_avx512() { return nullptr; }
+PackBF32Fn pack_b_f32_avx512() { return nullptr; }
 PackF16Fn pack_b_f16_avx512() { return nullptr; }
 }  // namespace npurt::sim::cube
 
