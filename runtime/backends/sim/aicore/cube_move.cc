@@ -53,8 +53,11 @@ void cube_nd2nz(CoreContext* c, const LocalRef& dst, const GmRef& src, uint32_t 
   for (uint32_t m = 0; m < p.ndNum; ++m) {
     const uint8_t* s_mat = src.ptr + uint64_t{m} * p.srcNdMatrixStride * elem;
     uint8_t* d_mat = dst.ptr + uint64_t{m} * p.dstNzMatrixStride * elem;
+    const uint64_t row_bytes = uint64_t{p.dValue} * elem, pitch = uint64_t{p.srcDValue} * elem;
     for (uint32_t r = 0; r < p.nValue; ++r) {
-      const uint8_t* s_row = s_mat + uint64_t{r} * p.srcDValue * elem;
+      const uint8_t* s_row = s_mat + uint64_t{r} * pitch;
+      // GM rows are a pitch apart (often pages): fetch a few rows ahead. Prefetches never fault.
+      for (uint64_t off = 0; r + 4 < p.nValue && off < row_bytes; off += 64) __builtin_prefetch(s_row + 4 * pitch + off);
       for (uint32_t j = 0; j < db; ++j) {
         uint8_t* d = d_mat + (uint64_t{j} * p.dstNzC0Stride + uint64_t{r} * p.dstNzNStride) * blk;
         uint32_t cols = std::min(c0, uint32_t{p.dValue} - j * c0);
