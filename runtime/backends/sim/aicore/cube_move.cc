@@ -51,14 +51,15 @@ void cube_nd2nz(CoreContext* c, const LocalRef& dst, const GmRef& src, uint32_t 
   }
   const uint64_t blk = uint64_t{c0} * elem;  // 32 B
   const uint64_t row_bytes = uint64_t{p.dValue} * elem, pitch = uint64_t{p.srcDValue} * elem;
-  for (uint32_t m = 0; m < p.ndNum; ++m) {
-    const uint8_t* s_mat = src.ptr + uint64_t{m} * p.srcNdMatrixStride * elem;
-    uint8_t* d_mat = dst.ptr + uint64_t{m} * p.dstNzMatrixStride * elem;
-    // Groups of 8 rows, column block by column block: the destination of one
-    // block is then a run of 8 x 32 B instead of 32 B writes 4 KiB apart (L1 set
-    // conflicts), and the group's source rows stay in L1.
-    for (uint32_t r0 = 0; r0 < p.nValue; r0 += 8) {
-      const uint32_t r1 = std::min<uint32_t>(r0 + 8, p.nValue);
+  // Groups of 8 rows, column block by column block: the destination of one
+  // block is then a run of 8 x 32 B instead of 32 B writes 4 KiB apart (L1 set
+  // conflicts), and the group's source rows stay in L1 for every matrix (the
+  // matrices of a 16-column slab copy sit side by side in the same GM rows).
+  for (uint32_t r0 = 0; r0 < p.nValue; r0 += 8) {
+    const uint32_t r1 = std::min<uint32_t>(r0 + 8, p.nValue);
+    for (uint32_t m = 0; m < p.ndNum; ++m) {
+      const uint8_t* s_mat = src.ptr + uint64_t{m} * p.srcNdMatrixStride * elem;
+      uint8_t* d_mat = dst.ptr + uint64_t{m} * p.dstNzMatrixStride * elem;
       // GM rows are a pitch apart (often pages): fetch the next group. Prefetches never fault.
       for (uint32_t r = r1; r < r1 + 8 && r < p.nValue; ++r)
         for (uint64_t off = 0; off < row_bytes; off += 64) __builtin_prefetch(s_mat + r * pitch + off);
