@@ -137,7 +137,8 @@ void pack_a_bf16(uint16_t* ap, const uint16_t* a, uint32_t m, uint32_t m16, uint
     const uint16_t* base = a + uint64_t{i / 16} * kb * 256 + (i % 16) * 16;
     for (uint32_t f = 0; f < kb; ++f) {
       const uint32_t cols = k - f * 16 < 16 ? k - f * 16 : 16;
-      std::memcpy(row + f * 16, base + uint64_t{f} * 256, cols * 2);
+      if (cols == 16) std::memcpy(row + f * 16, base + uint64_t{f} * 256, 32);  // inlined
+      else std::memcpy(row + f * 16, base + uint64_t{f} * 256, cols * 2);
     }
   }
 }
@@ -154,6 +155,13 @@ void pack_b_bf16(uint16_t* bp, const uint16_t* b, uint32_t n, uint32_t k, uint32
       uint32_t* dst = out + (uint64_t{j} * (k32 / 2) + f * 8) * 16;
       const uint32_t qmax = n - j * 16 < 16 ? n - j * 16 : 16;
       const uint32_t kmax = k - f * 16 < 16 ? k - f * 16 : 16;
+      if (qmax == 16 && kmax == 16) {  // whole fractal: a plain 16 x 8 transpose of pairs
+        uint32_t pairs[128];
+        std::memcpy(pairs, frac, sizeof pairs);
+        for (uint32_t t = 0; t < 8; ++t)
+          for (uint32_t q = 0; q < 16; ++q) dst[t * 16 + q] = pairs[q * 8 + t];
+        continue;
+      }
       for (uint32_t q = 0; q < qmax; ++q)
         for (uint32_t t = 0; t < 8; ++t) {
           uint32_t lo = 2 * t < kmax ? frac[q * 16 + 2 * t] : 0;
