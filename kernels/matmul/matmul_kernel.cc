@@ -1,7 +1,9 @@
-// kernels/matmul/matmul_kernel.cc: the `matmul` Ascend C kernel (cube unit).
-// Block i computes output tiles i, i + numBlocks, ... of MatmulTiling, each
-// with CubeTile (GM -> L1 Nz -> L0A/L0B -> Mmad -> Fixpipe with the cast back
-// to the input type). One entry serves the three dtypes (tiling.dtype).
+// kernels/matmul/matmul_kernel.cc: the `matmul` and `matmul_backward` Ascend C
+// kernels (cube unit). Both walk the problem list of MatmulTiling: block i
+// computes tiles i, i + numBlocks, ... of all problems, each with CubeTile
+// (GM -> L1 Nz -> L0A/L0B -> Mmad -> Fixpipe with the cast to the output
+// type), summing the reduction batch in L0C. One entry per op serves every
+// dtype pair (tiling.dtype / tiling.outDtype).
 #include "kernel_operator.h"
 #include "matmul/matmul_tile.h"
 #include "matmul/matmul_tiling.h"
@@ -10,43 +12,105 @@
 namespace npurt_kernels {
 namespace {
 
-template <class T>
-__aicore__ void RunMatmul(GM_ADDR a, GM_ADDR b, GM_ADDR y, const MatmulTiling& t) {
+// Element offsets of X and W for batch index `idx` over dims [first, first + count).
+__aicore__ void BatchOffsets(const MatmulProblem& p, uint32_t first, uint32_t count, uint64_t idx,
+                             uint64_t& offX, uint64_t& offW) {
+  for (uint32_t d = first + count; d-- > first;) {
+    const uint64_t i = idx % p.shape[d];
+    idx /= p.shape[d];
+    offX += i * p.strideX[d];
+    offW += i * p.strideW[d];
+  }
+}
+
+template <class T, class Tout>
+__aicore__ void RunTile(CubeTile<T, Tout>& tile, const MatmulTiling& t, const MatmulProblem& p,
+                        GM_ADDR const* args, uint64_t tileIdx) {
+  const uint64_t perBatch = uint64_t{p.tilesM} * p.tilesN;
+  const uint64_t o = tileIdx / perBatch, r = tileIdx % perBatch;
+  const uint32_t m0 = static_cast<uint32_t>(r / p.tilesN) * t.baseM, n0 = static_cast<uint32_t>(r % p.tilesN) * t.baseN;
+  const uint32_t m = p.M - m0 < t.baseM ? p.M - m0 : t.baseM;
+  const uint32_t n = p.N - n0 < t.baseN ? p.N - n0 : t.baseN;
+  AscendC::GlobalTensor<T> gx, gw;
+  AscendC::GlobalTensor<Tout> gc;
+  gx.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(args[p.argX]), p.sizeX);
+  gw.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(args[p.argW]), p.sizeW);
+  gc.SetGlobalBuffer(reinterpret_cast<__gm__ Tout*>(args[p.argC]), p.outCount * p.M * p.N);
+  tile.Begin();
+  if (t.bias == static_cast<uint32_t>(MatmulBias::kF32)) {
+    AscendC::GlobalTensor<float> gb;
+    gb.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(args[2]), p.N);
+    tile.LoadBias(gb[n0], n);
+  } else if (t.bias == static_cast<uint32_t>(MatmulBias::kInput)) {
+    AscendC::GlobalTensor<T> gb;
+    gb.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(args[2]), p.N);
+    tile.LoadBias(gb[n0], n);
+  }
+  uint64_t baseX = 0, baseW = 0;
+  BatchOffsets(p, 0, p.nOut, o, baseX, baseW);
+  // Tile origin inside one stored matrix: rows of op(X) are m, columns of op(W) are n.
+  baseX += p.transX ? m0 : uint64_t{m0} * p.ldx;
+  baseW += p.transW ? uint64_t{n0} * p.ldw : n0;
+  for (uint64_t red = 0; red < p.redCount; ++red) {
+    uint64_t offX = baseX, offW = baseW;
+    BatchOffsets(p, p.nOut, p.nRed, red, offX, offW);
+    tile.Accumulate({gx[offX], p.ldx, p.transX != 0}, {gw[offW], p.ldw, p.transW != 0}, m, n, p.K);
+  }
+  tile.Finish(gc[(o * p.M + m0) * p.N + n0], p.N, m, n);
+}
+
+template <class T, class Tout>
+__aicore__ void RunProblems(GM_ADDR const* args, const MatmulTiling& t) {
   AscendC::TPipe pipe;
-  CubeTile<T, T> tile;
-  tile.Init(pipe, {t.baseM, t.baseN, t.kStep});
-  const uint64_t aMat = uint64_t{t.M} * t.K, bMat = uint64_t{t.K} * t.N, yMat = uint64_t{t.M} * t.N;
-  AscendC::GlobalTensor<T> ga, gb, gy;
-  ga.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a), aMat * t.batch);
-  gb.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(b), bMat * (t.bBatched ? t.batch : 1));
-  gy.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y), yMat * t.batch);
-  const uint32_t perBatch = t.tilesM * t.tilesN;
-  const uint32_t ldb = t.transB ? t.K : t.N;
-  for (uint64_t tileIdx = AscendC::GetBlockIdx(); tileIdx < uint64_t{perBatch} * t.batch;
-       tileIdx += AscendC::GetBlockNum()) {
-    const uint32_t bi = static_cast<uint32_t>(tileIdx / perBatch), r = static_cast<uint32_t>(tileIdx % perBatch);
-    const uint32_t m0 = (r / t.tilesN) * t.baseM, n0 = (r % t.tilesN) * t.baseN;
-    const uint32_t m = t.M - m0 < t.baseM ? t.M - m0 : t.baseM;
-    const uint32_t n = t.N - n0 < t.baseN ? t.N - n0 : t.baseN;
-    const uint64_t bOff = (t.bBatched ? bi * bMat : 0) + (t.transB ? uint64_t{n0} * t.K : n0);
-    tile.Compute(ga[bi * aMat + uint64_t{m0} * t.K], t.K, gb[bOff], ldb, t.transB != 0,
-                 gy[bi * yMat + uint64_t{m0} * t.N + n0], t.N, m, n, t.K);
+  CubeTile<T, Tout> tile;
+  tile.Init(pipe, {t.baseM, t.baseN, t.kStep, t.bias != static_cast<uint32_t>(MatmulBias::kNone)});
+  uint64_t first = 0;
+  for (uint32_t i = 0; i < t.nProblems; ++i) {
+    const MatmulProblem& p = t.p[i];
+    const uint64_t tiles = uint64_t{p.tilesM} * p.tilesN * p.outCount;
+    uint64_t idx = first + AscendC::GetBlockIdx();
+    // Blocks continue the round-robin across problems: tile j of the list goes to block j % numBlocks.
+    for (; idx < first + tiles; idx += AscendC::GetBlockNum()) RunTile(tile, t, p, args, idx - first);
+    first += tiles;
+  }
+}
+
+template <class T>
+__aicore__ void DispatchOut(GM_ADDR const* args, const MatmulTiling& t) {
+  switch (static_cast<MatmulDType>(t.outDtype)) {
+    case MatmulDType::kF32: RunProblems<T, float>(args, t); break;
+    case MatmulDType::kF16: RunProblems<T, half>(args, t); break;
+    case MatmulDType::kBF16: RunProblems<T, bfloat16_t>(args, t); break;
+  }
+}
+
+__aicore__ void Dispatch(GM_ADDR const* args, GM_ADDR tiling) {
+  GET_TILING_DATA_WITH_STRUCT(MatmulTiling, t, tiling);
+  switch (static_cast<MatmulDType>(t.dtype)) {
+    case MatmulDType::kF32: DispatchOut<float>(args, t); break;
+    case MatmulDType::kF16: DispatchOut<half>(args, t); break;
+    case MatmulDType::kBF16: DispatchOut<bfloat16_t>(args, t); break;
   }
 }
 
 }  // namespace
 
-extern "C" __global__ __aicore__ void npurt_matmul_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR y,
+extern "C" __global__ __aicore__ void npurt_matmul_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR y,
                                                           GM_ADDR workspace, GM_ADDR tiling) {
   (void)workspace;
-  GET_TILING_DATA_WITH_STRUCT(MatmulTiling, t, tiling);
-  switch (static_cast<MatmulDType>(t.dtype)) {
-    case MatmulDType::kF32: RunMatmul<float>(a, b, y, t); break;
-    case MatmulDType::kF16: RunMatmul<half>(a, b, y, t); break;
-    case MatmulDType::kBF16: RunMatmul<bfloat16_t>(a, b, y, t); break;
-  }
+  GM_ADDR args[4] = {a, b, bias, y};
+  Dispatch(args, tiling);
+}
+
+extern "C" __global__ __aicore__ void npurt_matmul_backward_kernel(GM_ADDR dy, GM_ADDR a, GM_ADDR b,
+                                                                   GM_ADDR da, GM_ADDR db,
+                                                                   GM_ADDR workspace, GM_ADDR tiling) {
+  (void)workspace;
+  GM_ADDR args[5] = {dy, a, b, da, db};
+  Dispatch(args, tiling);
 }
 
 npurt::SimKernelEntry npurt_matmul_entry() { return NPURT_SIM_ENTRY(npurt_matmul_kernel); }
+npurt::SimKernelEntry npurt_matmul_backward_entry() { return NPURT_SIM_ENTRY(npurt_matmul_backward_kernel); }
 
 }  // namespace npurt_kernels

@@ -1,18 +1,15 @@
-// kernels/matmul/matmul_op.cc: host side of `matmul`: signature, shape
-// inference, tiling over the cube cores, registration.
+// kernels/matmul/matmul_op.cc: host side of `matmul`: signature, shape and
+// dtype inference, tiling over the cube cores, registration.
 //
-// a [..., M, K] x b [K, N] (or [..., K, N] with a's batch dims; [.., N, K] with
-// trans_b) -> y [..., M, N] in a's dtype, fp32 accumulation in L0C.
-// Tiling: baseM/baseN = min(128, dim rounded up to 16); kStep = the largest
-// multiple of 16 (<= 256) with baseM x kStep and kStep x baseN inside L0A/L0B;
-// numBlocks = min(cube cores, tiles). L1 holds two A and two B buffers.
-#include <algorithm>
-#include <cstring>
+// y = op(a) @ op(b) (+ bias): a [..., M, K] ([..., K, M] with trans_a), b
+// [..., K, N] ([..., N, K] with trans_b), batch dims broadcast like numpy's
+// matmul, 1-D operands promoted and their dim removed (array API). fp32
+// accumulation in L0C; y in `dtype` (default a's dtype). Shapes and tiles:
+// matmul_plan.h; kernel: matmul_kernel.cc.
 #include <string>
 
-#include "matmul/matmul_tiling.h"
+#include "matmul/matmul_plan.h"
 #include "npurt/op_registry.h"
-#include "npurt/tensor.h"
 
 namespace npurt_kernels {
 npurt::SimKernelEntry npurt_matmul_entry();
@@ -21,85 +18,46 @@ npurt::SimKernelEntry npurt_matmul_entry();
 namespace {
 
 using namespace npurt;
-using npurt_kernels::MatmulTiling;
+using namespace npurt_kernels;
+using namespace npurt_kernels::matmul_plan;
 
-uint32_t round16(uint64_t x) { return static_cast<uint32_t>((x + 15) / 16 * 16); }
+DType out_dtype(const OpContext& ctx) {
+  const std::string& name = ctx.attr("dtype").as_string();
+  if (name.empty()) return ctx.input(0).dtype;
+  for (DType t : {DType::kFloat32, DType::kFloat16, DType::kBFloat16})
+    if (name == dtype_name(t)) return t;
+  ctx.fail("dtype", "'" + name + "' is not an output dtype of matmul (float32, float16, bfloat16)");
+}
 
-struct Dims3 {
-  int64_t batch, m, k, n;
-  bool b_batched;
-};
-
-Dims3 matmul_dims(const OpContext& ctx) {
-  const TensorSpec& a = ctx.input(0);
-  const TensorSpec& b = ctx.input(1);
-  const bool tb = ctx.attr_bool("trans_b");
-  if (b.dtype != a.dtype) ctx.fail("b", std::string("dtype must match a's"));
-  const size_t ra = a.shape.size(), rb = b.shape.size();
-  Dims3 d{1, a.shape[ra - 2], a.shape[ra - 1], tb ? b.shape[rb - 2] : b.shape[rb - 1], rb > 2};
-  const int64_t bk = tb ? b.shape[rb - 1] : b.shape[rb - 2];
-  if (bk != d.k)
-    ctx.fail("b", "contracted dimension " + std::to_string(bk) + " does not match a's last dim " +
-                      std::to_string(d.k) + (tb ? " (trans_b: b is [..., N, K])" : ""));
-  if (rb > 2 && (rb != ra || !std::equal(a.shape.begin(), a.shape.end() - 2, b.shape.begin())))
-    ctx.fail("b", "batch dims must equal a's (or b must be 2-D)");
-  for (size_t i = 0; i + 2 < ra; ++i) d.batch *= a.shape[i];
-  if (d.k > 65535 || d.n > 65535) ctx.fail(d.k > 65535 ? "a" : "b", "K and N must be < 65536");
-  return d;
+MatmulBias bias_kind(const OpContext& ctx, const Forward& f) {
+  if (!ctx.has_input(2)) return MatmulBias::kNone;
+  const TensorSpec& bias = ctx.input(2);
+  if (bias.shape.size() != 1 || bias.shape[0] != f.n)
+    ctx.fail("bias", "must be 1-D of length N = " + std::to_string(f.n) + ", got rank " +
+                         std::to_string(bias.shape.size()) + (bias.shape.size() == 1 ? " length " + std::to_string(bias.shape[0]) : ""));
+  if (bias.dtype == DType::kFloat32) return MatmulBias::kF32;
+  if (bias.dtype == ctx.input(0).dtype) return MatmulBias::kInput;
+  ctx.fail("bias", std::string("dtype ") + dtype_name(bias.dtype) + " must be float32 or a's dtype");
 }
 
 void matmul_infer(const OpContext& ctx) {
-  const TensorSpec& a = ctx.input(0);
-  Dims3 d = matmul_dims(ctx);
-  Dims out(a.shape.begin(), a.shape.end() - 1);
-  out.push_back(d.n);
-  ctx.set_output(0, out, a.dtype);
+  Forward f = forward_shapes(ctx, 0, 1);
+  bias_kind(ctx, f);
+  ctx.set_output(0, f.out_shape, out_dtype(ctx));
 }
 
 void matmul_tiling(const OpContext& ctx, TilingResult& r) {
-  Dims3 d = matmul_dims(ctx);
-  const ChipProfile& p = ctx.profile();
-  const DType dt = ctx.input(0).dtype;
-  const uint32_t es = dt == DType::kFloat32 ? 4 : 2;
+  Forward f = forward_shapes(ctx, 0, 1);
   MatmulTiling t{};
-  t.dtype = static_cast<uint32_t>(dt == DType::kFloat32   ? npurt_kernels::MatmulDType::kF32
-                                  : dt == DType::kFloat16 ? npurt_kernels::MatmulDType::kF16
-                                                          : npurt_kernels::MatmulDType::kBF16);
-  t.batch = static_cast<uint32_t>(d.batch);
-  t.M = static_cast<uint32_t>(d.m);
-  t.N = static_cast<uint32_t>(d.n);
-  t.K = static_cast<uint32_t>(d.k);
-  t.transB = ctx.attr_bool("trans_b");
-  t.bBatched = d.b_batched;
-  if (d.batch * d.m * d.n == 0 || d.k == 0) {
-    // K == 0 needs zeros, which the cube cannot produce without reading data.
-    if (d.batch * d.m * d.n != 0) ctx.fail("a", "K = 0 is not supported (the result would be zeros)");
-    r.num_blocks = 0;
-    return;
-  }
-  t.baseM = std::min<uint32_t>(128, round16(d.m));
-  t.baseN = std::min<uint32_t>(128, round16(d.n));
-  const uint64_t l0 = std::min(p.l0a_bytes / t.baseM, p.l0b_bytes / t.baseN) / es;
-  t.kStep = static_cast<uint32_t>(std::min<uint64_t>({256, l0 / 16 * 16, round16(d.k)}));
-  const uint64_t l1 = 2ull * (t.baseM + t.baseN) * round16(t.kStep) * es;
-  if (t.kStep < 16 || uint64_t{t.baseM} * t.baseN * 4 > p.l0c_bytes || l1 > p.l1_bytes)
-    ctx.fail("a", "a matmul tile does not fit the L0/L1 buffers of " + p.name);
-  t.tilesM = (t.M + t.baseM - 1) / t.baseM;
-  t.tilesN = (t.N + t.baseN - 1) / t.baseN;
-  const uint64_t tiles = uint64_t{t.tilesM} * t.tilesN * t.batch;
-  r.num_blocks = static_cast<uint32_t>(std::min<uint64_t>({tiles, std::max(1u, p.cube_cores), 65535}));
-  r.set_tiling(t);
-}
-
-std::string matmul_plan(const OpContext& ctx, const TilingResult& r) {
-  if (r.num_blocks == 0) return "empty output: no launch";
-  MatmulTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
-  return "batch=" + std::to_string(t.batch) + " M=" + std::to_string(t.M) + " N=" + std::to_string(t.N) +
-         " K=" + std::to_string(t.K) + " tile=" + std::to_string(t.baseM) + "x" + std::to_string(t.baseN) +
-         " kStep=" + std::to_string(t.kStep) + " tiles=" + std::to_string(t.tilesM * t.tilesN * t.batch) +
-         " blocks=" + std::to_string(r.num_blocks) + " (cube cores of " + ctx.profile().name +
-         "), L1 double-buffered, fp32 accumulation in L0C";
+  t.dtype = static_cast<uint32_t>(matmul_dtype(ctx.input(0).dtype));
+  t.outDtype = static_cast<uint32_t>(matmul_dtype(out_dtype(ctx)));
+  t.bias = static_cast<uint32_t>(bias_kind(ctx, f));
+  t.nProblems = 1;
+  t.p[0] = make_problem(ctx, Side{0, &f.a.batch, f.a.rows, f.a.cols, f.a.trans},
+                        Side{1, &f.b.batch, f.b.rows, f.b.cols, f.b.trans}, 3, f.batch, f.batch, f.m, f.n, f.k);
+  if (f.k == 0 && t.p[0].outCount != 0)  // the cube cannot produce C without reading A and B
+    ctx.fail("a", "K = 0 is not supported by the kernel (nr.matmul returns zeros for it)");
+  choose_tiles(ctx, t, ctx.input(0).dtype == DType::kFloat32 ? 4 : 2, r);
 }
 
 const std::initializer_list<DType> kMatmulTypes = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
@@ -107,26 +65,29 @@ const std::initializer_list<DType> kMatmulTypes = {DType::kFloat32, DType::kFloa
 }  // namespace
 
 NPURT_REGISTER_OP("matmul")
-    .doc("Matrix product on the cube unit: y = a @ b (b^T with trans_b).\n"
-         "a is [..., M, K]; b is [K, N], or [..., K, N] with the same batch dims as a\n"
-         "([..., N, K] with trans_b). float32/float16/bfloat16 with float32 accumulation;\n"
-         "the output has a's dtype.")
+    .doc("Matrix product on the cube unit: y = op(a) @ op(b) (+ bias).\n"
+         "a is [..., M, K] ([..., K, M] with trans_a), b is [..., K, N] ([..., N, K] with trans_b);\n"
+         "batch dims broadcast like numpy.matmul; a 1-D a is [1, K] and a 1-D b is [K, 1], their dim\n"
+         "removed from y (trans ignored for them). bias: [N], float32 or a's dtype, added in fp32.\n"
+         "float32/float16/bfloat16 (a and b alike) with float32 accumulation; y has `dtype`\n"
+         "('float32', 'float16', 'bfloat16'; default a's dtype). K = 0 is rejected.")
     .input("a", kMatmulTypes)
-    .rank(2)
+    .rank(1)
     .input("b", kMatmulTypes)
-    .rank(2)
+    .rank(1)
+    .optional_input("bias", {DType::kFloat32, DType::kFloat16, DType::kBFloat16})
     .output("y")
+    .attr("trans_a", AttrType::kBool, AttrValue(false))
     .attr("trans_b", AttrType::kBool, AttrValue(false))
+    .attr("dtype", AttrType::kString, AttrValue(std::string()))
     .infer(matmul_infer)
     .tiling(matmul_tiling)
-    .describe_tiling(matmul_plan)
+    .describe_tiling(describe)
     .cost([](const OpContext& ctx, OpCost& c) {
-      const TensorSpec& a = ctx.input(0);
-      const TensorSpec& b = ctx.input(1);
-      double n = double(b.shape.back()), k = double(a.shape.back());
-      if (ctx.attr_bool("trans_b")) n = double(b.shape[b.shape.size() - 2]);
-      double mk = double(a.numel());
-      c.flops = 2 * mk * n;
-      c.bytes = (mk + double(b.numel()) + mk / k * n) * (a.dtype == DType::kFloat32 ? 4 : 2);
+      Forward f = forward_shapes(ctx, 0, 1);
+      double batch = 1;
+      for (int64_t d : f.batch) batch *= double(d);
+      c.flops = 2 * batch * double(f.m) * double(f.n) * double(f.k);
+      c.bytes = batch * double(f.m * f.k + f.k * f.n + f.m * f.n) * (ctx.input(0).dtype == DType::kFloat32 ? 4 : 2);
     })
     .sim_kernel("npurt_matmul_kernel", npurt_kernels::npurt_matmul_entry());

@@ -25,13 +25,15 @@ _STRUCTURE = ["from_dlpack", "broadcast_arrays", "broadcast_to", "concat", "expa
               "tile", "unstack", "all", "any", "count_nonzero", "max", "mean", "min", "prod", "std", "sum",
               "var"]
 
+from .linalg import matmul, tensordot, vecdot, __all__ as _LINALG  # noqa: E402
+
 __array_api_version__ = "2024.12"
 
 _INDEXING = ["arange", "eye", "linspace", "meshgrid", "tril", "triu", "cumulative_prod", "cumulative_sum", "diff",
              "nonzero", "take", "take_along_axis", "broadcast_shapes", "e", "inf", "nan", "newaxis", "pi"]
 
 __all__ = ["__array_api_version__", "__array_namespace_info__", "can_cast", "finfo", "iinfo", "isdtype",
-           "result_type", "asarray", "empty", "zeros", "empty_like", "full", "full_like", "ones", "ones_like", "zeros_like"] + list(_ELEMENTWISE) + _STRUCTURE + _INDEXING
+           "result_type", "asarray", "empty", "zeros", "empty_like", "full", "full_like", "ones", "ones_like", "zeros_like"] + list(_ELEMENTWISE) + _STRUCTURE + _INDEXING + _LINALG
 # searching, sorting, sets (kernels/sort, kernels/reduction/argreduce_*)
 from . import searching, sets  # noqa: E402
 from .searching import argmax, argmin, argsort, searchsorted, sort  # noqa: E402

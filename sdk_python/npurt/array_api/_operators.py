@@ -88,3 +88,5 @@ def install():
     ndarray.__pos__ = _unary(_elementwise.positive)
     ndarray.__abs__ = _unary(_elementwise.abs)
     ndarray.__invert__ = _unary(_elementwise.bitwise_invert)
+    from .linalg import operators as _matmul_operators  # @ goes to the cube kernel (linalg.py)
+    ndarray.__matmul__, ndarray.__rmatmul__, ndarray.__imatmul__ = _matmul_operators()

@@ -24,11 +24,13 @@ void misuse_kernel(GM_ADDR out, GM_ADDR, GM_ADDR tiling) {
   TBuf<TPosition::B2> l0b;
   TBuf<TPosition::CO1> l0c;
   TBuf<TPosition::VECCALC> ub;
+  TBuf<TPosition::C2> bt;
   pipe.InitBuffer(l1, 4096);
   pipe.InitBuffer(l0a, 1024);
   pipe.InitBuffer(l0b, 1024);
   pipe.InitBuffer(l0c, 2048);
   pipe.InitBuffer(ub, 1024);
+  pipe.InitBuffer(bt, 64);
   LocalTensor<float> a = l0a.Get<float>(), b = l0b.Get<float>(), c = l0c.Get<float>();
   GlobalTensor<half> gout;
   gout.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(out), 256);
@@ -68,6 +70,24 @@ void misuse_kernel(GM_ADDR out, GM_ADDR, GM_ADDR tiling) {
       Fixpipe(gout, c, fp);
       break;
     }
+    case 9: {
+      MmadParams bp = mp;
+      bp.cmatrixSource = true;  // bias-table start without the bias operand
+      Mmad(c, a, b, bp);
+      break;
+    }
+    case 10: {
+      MmadParams bp = mp;
+      bp.cmatrixSource = true;
+      Mmad(c, a, b, ub.Get<float>(), bp);  // bias operand not in the bias table
+      break;
+    }
+    case 11: {
+      MmadParams bp(16, 32, 8);
+      bp.cmatrixSource = true;
+      Mmad(c, a, b, bt.Get<float>(), bp);  // n = 32 floats: 128 B of a 64-B bias buffer
+      break;
+    }
   }
 }
 
@@ -81,7 +101,9 @@ TEST(CubeFaults, EachRuleReportsItsCode) {
   const Case cases[] = {{1, "ErrorBuffer2", "Mmad"},  {2, "ErrorParam", "LoadData"},
                         {3, "ErrorParam", "Mmad"},    {4, "ErrorParam", "Fixpipe"},
                         {5, "ErrorRead3", "Mmad"},    {6, "ErrorRead4", "Mmad"},
-                        {7, "ErrorInitBuffer", "TPipe::InitBuffer"}, {8, "ErrorGmWrite", "Fixpipe"}};
+                        {7, "ErrorInitBuffer", "TPipe::InitBuffer"}, {8, "ErrorGmWrite", "Fixpipe"},
+                        {9, "ErrorParam", "Mmad"},    {10, "ErrorBuffer2", "Mmad"},
+                        {11, "ErrorRead3", "Mmad"}};
   for (const Case& k : cases) {
     SimLaunch L(NPURT_SIM_ENTRY(misuse_kernel), "cube_misuse");
     L.gm<half>(256, "out");

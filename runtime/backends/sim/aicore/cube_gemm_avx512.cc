@@ -1,6 +1,7 @@
 // cube_gemm_avx512.cc: the AVX-512 Mmad micro-kernel (see cube_gemm.h).
-// Register tile: 8 rows x 32 columns (16 accumulators), k blocked by 256 so a
-// pair of B panels (32 KiB) stays in L1 while the rows of A stream past it.
+// Register tile: 8 rows x 48 columns (24 accumulators, 3 B vectors, 1
+// broadcast: 28 of 32 zmm), k blocked by 256 so three B panels (48 KiB) stay
+// in L1/L2 while the rows of A stream past them.
 // Each cell is updated with one FMA per k in order, like gemm_generic.
 #include "backends/sim/aicore/cube_gemm.h"
 
@@ -33,20 +34,24 @@ void tile8(float* c, uint64_t panel_c, const float* a, uint32_t lda, const float
     for (int p = 0; p < NP; ++p) _mm512_storeu_ps(c + p * panel_c + r * 16, acc[r][p]);
 }
 
+// Panels j .. j + NP - 1 for every 8-row group, one k block.
+template <int NP>
+void panels(float* c, uint64_t panel_c, uint32_t m16, const float* ap, uint32_t k, uint32_t k0,
+            const float* bp, uint64_t panel_b, uint32_t kc, uint32_t j) {
+  for (uint32_t i = 0; i < m16; i += 8)
+    tile8<NP>(c + j * panel_c + i * 16, panel_c, ap + uint64_t{i} * k + k0, k,
+              bp + j * panel_b + uint64_t{k0} * 16, panel_b, kc);
+}
+
 void gemm_avx512_impl(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float* ap,
                       const float* bp) {
   const uint64_t panel_c = uint64_t{m16} * 16, panel_b = uint64_t{k} * 16;
   for (uint32_t k0 = 0; k0 < k; k0 += kKc) {
     const uint32_t kc = k - k0 < kKc ? k - k0 : kKc;
     uint32_t j = 0;
-    for (; j + 2 <= nblocks; j += 2)
-      for (uint32_t i = 0; i < m16; i += 8)
-        tile8<2>(c + j * panel_c + i * 16, panel_c, ap + uint64_t{i} * k + k0, k,
-                 bp + j * panel_b + uint64_t{k0} * 16, panel_b, kc);
-    if (j < nblocks)
-      for (uint32_t i = 0; i < m16; i += 8)
-        tile8<1>(c + j * panel_c + i * 16, panel_c, ap + uint64_t{i} * k + k0, k,
-                 bp + j * panel_b + uint64_t{k0} * 16, panel_b, kc);
+    for (; j + 3 <= nblocks; j += 3) panels<3>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
+    if (nblocks - j == 2) panels<2>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
+    if (nblocks - j == 1) panels<1>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "aicore/cube.h"
@@ -29,14 +30,18 @@ void gemm_generic(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const fl
 namespace {
 struct Choice {
   GemmFn fn;
+  AmxBf16Fn amx;
+  bool simd_pack;
   const char* name;
 };
 Choice choose() {
   const char* forced = std::getenv("NPURT_SIM_ISA");
-  bool generic = forced && (std::strcmp(forced, "generic") == 0 || std::strcmp(forced, "avx2") == 0);
-  if (!generic)
-    if (GemmFn f = gemm_avx512()) return {f, "avx512"};
-  return {&gemm_generic, "generic"};
+  auto is = [&](const char* v) { return forced && std::strcmp(forced, v) == 0; };
+  if (is("generic") || is("avx2")) return {&gemm_generic, nullptr, false, "generic"};
+  GemmFn f = gemm_avx512();
+  if (f == nullptr) return {&gemm_generic, nullptr, false, "generic"};
+  AmxBf16Fn amx = is("avx512") ? nullptr : gemm_amx_bf16();
+  return {f, amx, pack_a_f16_avx512() != nullptr, amx ? "avx512+amx-bf16" : "avx512"};
 }
 const Choice& choice() {
   static const Choice c = choose();
@@ -45,6 +50,8 @@ const Choice& choice() {
 }  // namespace
 
 GemmFn gemm_best() { return choice().fn; }
+AmxBf16Fn amx_best() { return choice().amx; }
+bool simd_pack_enabled() { return choice().simd_pack; }
 const char* gemm_isa_name() { return choice().name; }
 
 }  // namespace cube
@@ -90,7 +97,10 @@ void pack_a(float* ap, const T* a, uint32_t m, uint32_t m16, uint32_t k, uint32_
       continue;
     }
     const T* base = a + uint64_t{i / 16} * kb * frac + (i % 16) * c0;
-    for (uint32_t kk = 0; kk < k; ++kk) row[kk] = to_f32(base[uint64_t{kk / c0} * frac + kk % c0]);
+    uint32_t kk = 0;
+    if constexpr (std::is_same_v<T, float>)  // whole fractal rows are 8 contiguous floats
+      for (; kk + c0 <= k; kk += c0) std::memcpy(row + kk, base + uint64_t{kk / c0} * frac, 32);
+    for (; kk < k; ++kk) row[kk] = to_f32(base[uint64_t{kk / c0} * frac + kk % c0]);
   }
 }
 
@@ -107,41 +117,89 @@ void pack_b(float* bp, const T* b, uint32_t n, uint32_t k, uint32_t c0) {
     }
 }
 
-void check_params(const AscendC::MmadParams& p) {
+void check_params(const AscendC::MmadParams& p, bool has_bias) {
   if (p.m == 0 || p.n == 0 || p.k == 0 || p.m > 4095 || p.n > 4095 || p.k > 4095)
     raise_fault(Diag::kParam, "Mmad",
                 "m, n, k must be in [1, 4095], got m=" + std::to_string(p.m) + " n=" +
                     std::to_string(p.n) + " k=" + std::to_string(p.k));
-  if (p.isBias || p.cmatrixSource)
+  if ((p.isBias || p.cmatrixSource) != has_bias)
     raise_fault(Diag::kParam, "Mmad",
-                "isBias / cmatrixSource (bias table) are not simulated: add the bias after "
-                "Fixpipe or initialise C with cmatrixInitVal=false");
+                has_bias ? "a bias operand needs cmatrixSource (or isBias) = true"
+                         : "isBias / cmatrixSource need the bias-table operand: Mmad(c, a, b, bias, params)");
 }
 
 template <class T>
 void pack_operands(std::vector<float>& ap, std::vector<float>& bp, const LocalRef& a,
                    const LocalRef& b, const AscendC::MmadParams& p, uint32_t m16) {
   const uint32_t c0 = 32 / sizeof(T);
+  if constexpr (std::is_same_v<T, _Float16>) {
+    if (cube::simd_pack_enabled()) {
+      cube::pack_a_f16_avx512()(ap.data(), reinterpret_cast<const uint16_t*>(a.ptr), p.m, m16, p.k);
+      cube::pack_b_f16_avx512()(bp.data(), reinterpret_cast<const uint16_t*>(b.ptr), p.n, 0, p.k);
+      return;
+    }
+  }
   pack_a(ap.data(), reinterpret_cast<const T*>(a.ptr), p.m, m16, p.k, c0);
+  if constexpr (std::is_same_v<T, float>) {
+    if (cube::simd_pack_enabled()) {
+      cube::pack_b_f32_avx512()(bp.data(), reinterpret_cast<const float*>(b.ptr), p.n, p.k);
+      return;
+    }
+  }
   pack_b(bp.data(), reinterpret_cast<const T*>(b.ptr), p.n, p.k, c0);
+}
+
+void check_operands(CoreContext* c, const LocalRef& dst, const LocalRef& a, const LocalRef& b,
+                    const LocalRef* bias, uint32_t mb, uint32_t nb, uint32_t kb) {
+  check_local(c, a, 0, uint64_t{mb} * kb * 512,
+              AccessSpec{"Mmad", Access::kRead, Pipe::M, 512, pool_bit(Pool::kL0A)});
+  check_local(c, b, 0, uint64_t{kb} * nb * 512,
+              AccessSpec{"Mmad", Access::kRead, Pipe::M, 512, pool_bit(Pool::kL0B)});
+  check_local(c, dst, 0, uint64_t{nb} * mb * 256 * sizeof(float),
+              AccessSpec{"Mmad", Access::kWrite, Pipe::M, 64, pool_bit(Pool::kL0C)});
+  if (bias)
+    check_local(c, *bias, 0, uint64_t{nb} * 16 * sizeof(float),
+                AccessSpec{"Mmad", Access::kRead, Pipe::M, 64, pool_bit(Pool::kBT)});
+}
+
+// C's initial value: the bias row broadcast over the rows (columns >= n zero), zero, or kept.
+void init_c(float* cbuf, const AscendC::MmadParams& p, const LocalRef* bias, uint32_t m16, uint32_t nb) {
+  if (bias) {
+    const auto* bv = reinterpret_cast<const float*>(bias->ptr);
+    for (uint32_t j = 0; j < nb; ++j)
+      for (uint32_t i = 0; i < m16; ++i)
+        for (uint32_t q = 0; q < 16; ++q) cbuf[(uint64_t{j} * m16 + i) * 16 + q] = j * 16 + q < p.n ? bv[j * 16 + q] : 0.0f;
+  } else if (p.cmatrixInitVal) {
+    std::memset(cbuf, 0, uint64_t{nb} * m16 * 16 * sizeof(float));
+  }
+}
+
+bool run_amx(float* cbuf, const LocalRef& a, const LocalRef& b, const AscendC::MmadParams& p, uint32_t m16,
+             uint32_t nb) {
+  cube::AmxBf16Fn amx = cube::amx_best();
+  if (amx == nullptr) return false;
+  const uint32_t k32 = (p.k + 31u) / 32u * 32u;
+  thread_local std::vector<uint16_t> ap, bp;
+  ap.resize(uint64_t{m16} * k32);
+  bp.resize(uint64_t{nb} * k32 * 16);
+  cube::pack_a_bf16(ap.data(), reinterpret_cast<const uint16_t*>(a.ptr), p.m, m16, p.k, k32);
+  cube::pack_b_bf16(bp.data(), reinterpret_cast<const uint16_t*>(b.ptr), p.n, p.k, k32);
+  amx(cbuf, m16, nb, k32, ap.data(), bp.data());
+  return true;
 }
 
 }  // namespace
 
 void cube_mmad(CoreContext* c, const LocalRef& dst, const LocalRef& a, const LocalRef& b,
-               CubeType type, const AscendC::MmadParams& p) {
-  check_params(p);
+               CubeType type, const AscendC::MmadParams& p, const LocalRef* bias) {
+  check_params(p, bias != nullptr);
   const uint32_t es = elem_size(type), c0 = 32 / es;
   const uint32_t mb = ceil_div(p.m, 16), nb = ceil_div(p.n, 16), kb = ceil_div(p.k, c0);
   const uint32_t m16 = mb * 16;
-  if (checks_on(c)) {
-    check_local(c, a, 0, uint64_t{mb} * kb * 512,
-                AccessSpec{"Mmad", Access::kRead, Pipe::M, 512, pool_bit(Pool::kL0A)});
-    check_local(c, b, 0, uint64_t{kb} * nb * 512,
-                AccessSpec{"Mmad", Access::kRead, Pipe::M, 512, pool_bit(Pool::kL0B)});
-    check_local(c, dst, 0, uint64_t{nb} * m16 * 16 * sizeof(float),
-                AccessSpec{"Mmad", Access::kWrite, Pipe::M, 64, pool_bit(Pool::kL0C)});
-  }
+  if (checks_on(c)) check_operands(c, dst, a, b, bias, mb, nb, kb);
+  float* cbuf = reinterpret_cast<float*>(dst.ptr);
+  init_c(cbuf, p, bias, m16, nb);
+  if (type == CubeType::kBF16 && run_amx(cbuf, a, b, p, m16, nb)) return;
   thread_local std::vector<float> ap, bp;
   ap.resize(uint64_t{m16} * p.k);
   bp.resize(uint64_t{nb} * p.k * 16);
@@ -150,9 +208,25 @@ void cube_mmad(CoreContext* c, const LocalRef& dst, const LocalRef& a, const Loc
     case CubeType::kF16: pack_operands<_Float16>(ap, bp, a, b, p, m16); break;
     case CubeType::kBF16: pack_operands<uint16_t>(ap, bp, a, b, p, m16); break;
   }
-  float* cbuf = reinterpret_cast<float*>(dst.ptr);
-  if (p.cmatrixInitVal) std::memset(cbuf, 0, uint64_t{nb} * m16 * 16 * sizeof(float));
   cube::gemm_best()(cbuf, m16, nb, p.k, ap.data(), bp.data());
+}
+
+void cube_load_bias(CoreContext* c, const LocalRef& dst, const LocalRef& src, CubeType src_type,
+                    const AscendC::DataCopyParams& p) {
+  const char* api = "DataCopy(L1->BiasTable)";
+  const uint64_t src_bytes = uint64_t{p.blockCount} * p.blockLen * 32;
+  const uint32_t es = elem_size(src_type);
+  if (src_bytes == 0) return;
+  if (checks_on(c)) {
+    if (p.srcStride != 0 || p.dstStride != 0)
+      raise_fault(Diag::kParam, api, "only contiguous blocks (srcStride = dstStride = 0) are simulated");
+    check_local(c, src, 0, src_bytes, AccessSpec{api, Access::kRead, Pipe::MTE1, 32, pool_bit(Pool::kL1)});
+    check_local(c, dst, 0, src_bytes / es * 4, AccessSpec{api, Access::kWrite, Pipe::MTE1, 64, pool_bit(Pool::kBT)});
+  }
+  auto* out = reinterpret_cast<float*>(dst.ptr);
+  for (uint64_t i = 0; i < src_bytes / es; ++i)
+    out[i] = src_type == CubeType::kF16 ? to_f32(reinterpret_cast<const _Float16*>(src.ptr)[i])
+                                        : to_f32(reinterpret_cast<const uint16_t*>(src.ptr)[i]);
 }
 
 }  // namespace npurt::sim

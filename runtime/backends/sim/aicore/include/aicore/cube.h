@@ -26,6 +26,8 @@
 //   Parameters out of the hardware's range (m/n/k 0 or > 4095, transposing a
 //   4-byte fractal, Fixpipe quantPre not matching the output type) are
 //   ErrorParam. Pipes: Nd2Nz MTE2, LoadData MTE1, Mmad M, Fixpipe FIX.
+//   Bias: Mmad's bias operand lies in C2 (the 1 KiB bias table) and holds n
+//   floats; isBias/cmatrixSource without a bias operand is ErrorParam.
 // Mmad computes over exactly k (padding columns of A / rows of B are never
 // read as data), m and n are rounded up to whole fractals: the padded rows of
 // A and columns of B count as zeros, so padded cells of C get C + 0.
@@ -38,6 +40,7 @@
 #include <type_traits>
 
 #include "aicore/check.h"
+#include "aicore/data_copy.h"
 #include "aicore/global_tensor.h"
 #include "aicore/local_tensor.h"
 #include "aicore/types.h"
@@ -145,8 +148,13 @@ void cube_load_2d(CoreContext* c, const LocalRef& dst, const LocalRef& src, uint
                   const AscendC::LoadData2dParams& p);
 void cube_load_transpose_b32(CoreContext* c, const LocalRef& dst, const LocalRef& src, uint32_t elem,
                              const AscendC::LoadData2dTransposeParams& p);
+// bias: null, or a C2 (bias table) float row of n that initialises C (cmatrixSource).
 void cube_mmad(CoreContext* c, const LocalRef& dst, const LocalRef& a, const LocalRef& b,
-               CubeType type, const AscendC::MmadParams& p);
+               CubeType type, const AscendC::MmadParams& p, const LocalRef* bias = nullptr);
+// L1 (C1/A1/B1) -> bias table (C2): blockLen 32-B blocks of the source per
+// block, each element converted from `src_type` to float.
+void cube_load_bias(CoreContext* c, const LocalRef& dst, const LocalRef& src, CubeType src_type,
+                    const AscendC::DataCopyParams& p);
 void cube_fixpipe(CoreContext* c, const GmRef& dst, const LocalRef& src, CubeType out,
                   const AscendC::FixpipeParamsV220& p);
 NPURT_PUBLIC_END
@@ -182,6 +190,26 @@ void Mmad(const LocalTensor<Tc>& dst, const LocalTensor<Ta>& a, const LocalTenso
   static_assert(std::is_same_v<Tc, float>, "Mmad: the simulated cube accumulates in float");
   npurt::sim::cube_mmad(npurt::sim::core(), dst.npurt_ref(), a.npurt_ref(), b.npurt_ref(),
                         npurt::sim::cube_type<Ta>(), p);
+}
+
+// L0C (float) = bias (broadcast over rows, from the bias table C2) + L0A x L0B;
+// needs cmatrixSource = true (the bias table is the initial C).
+template <class Tc, class Ta, class Tb>
+void Mmad(const LocalTensor<Tc>& dst, const LocalTensor<Ta>& a, const LocalTensor<Tb>& b,
+          const LocalTensor<float>& bias, const MmadParams& p) {
+  static_assert(std::is_same_v<Ta, Tb>, "Mmad: A and B must have the same element type");
+  static_assert(std::is_same_v<Tc, float>, "Mmad: the simulated cube accumulates in float");
+  npurt::sim::LocalRef br = bias.npurt_ref();
+  npurt::sim::cube_mmad(npurt::sim::core(), dst.npurt_ref(), a.npurt_ref(), b.npurt_ref(),
+                        npurt::sim::cube_type<Ta>(), p, &br);
+}
+
+// L1 half/bfloat16_t -> bias table float (the conversion the L1 -> BT path does).
+// A float source uses the plain local DataCopy.
+template <class Tsrc, std::enable_if_t<!std::is_same_v<Tsrc, float>, int> = 0>
+void DataCopy(const LocalTensor<float>& dst, const LocalTensor<Tsrc>& src, const DataCopyParams& p) {
+  npurt::sim::cube_load_bias(npurt::sim::core(), dst.npurt_ref(), src.npurt_ref(),
+                             npurt::sim::cube_type<Tsrc>(), p);
 }
 
 // L0C (float, Nz) -> GM (row major), cast to T by quantPre.

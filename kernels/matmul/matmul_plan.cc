@@ -1,0 +1,202 @@
+// kernels/matmul/matmul_plan.cc: shapes, broadcasting, problems and tile sizes
+// for `matmul` / `matmul_backward` (see matmul_plan.h).
+#include "matmul/matmul_plan.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace npurt_kernels::matmul_plan {
+namespace {
+
+using npurt::Dims;
+using npurt::OpContext;
+using npurt::TensorSpec;
+
+constexpr int64_t kMaxDim = 65535;
+
+uint32_t round16(uint64_t x) { return static_cast<uint32_t>((x + 15) / 16 * 16); }
+
+std::string dims_str(const Dims& d) {
+  std::string s = "(";
+  for (size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
+  return s + (d.size() == 1 ? ",)" : ")");
+}
+
+Operand operand(const TensorSpec& t, bool trans, bool is_b) {
+  Operand o;
+  const size_t r = t.shape.size();
+  if (r == 1) {  // a: [1, K]; b: [K, 1] (a vector is its own transpose)
+    o.vector = true;
+    o.rows = is_b ? t.shape[0] : 1;
+    o.cols = is_b ? 1 : t.shape[0];
+    return o;
+  }
+  o.batch.assign(t.shape.begin(), t.shape.end() - 2);
+  o.rows = t.shape[r - 2];
+  o.cols = t.shape[r - 1];
+  o.trans = trans;
+  return o;
+}
+
+Dims broadcast(const OpContext& ctx, const Dims& x, const Dims& y) {
+  const size_t n = std::max(x.size(), y.size());
+  Dims out(n, 1);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t a = i + x.size() >= n ? x[i + x.size() - n] : 1;
+    const int64_t b = i + y.size() >= n ? y[i + y.size() - n] : 1;
+    if (a != b && a != 1 && b != 1)
+      ctx.fail("b", "batch dims " + dims_str(x) + " and " + dims_str(y) + " cannot be broadcast (dim " +
+                        std::to_string(i) + ": " + std::to_string(a) + " vs " + std::to_string(b) + ")");
+    out[i] = a == 1 ? b : a;
+  }
+  return out;
+}
+
+// Element strides of a contiguous tensor's batch dims, right-aligned to `n` dims (0 = broadcast).
+void batch_strides(const Dims& batch, uint64_t mat, size_t n, uint64_t* out) {
+  uint64_t s = mat;
+  for (size_t i = n; i-- > 0;) {
+    const size_t off = n - batch.size();
+    if (i < off) {
+      out[i] = 0;
+      continue;
+    }
+    const int64_t d = batch[i - off];
+    out[i] = d == 1 ? 0 : s;
+    s *= static_cast<uint64_t>(d);
+  }
+}
+
+uint64_t numel(const Dims& batch, int64_t rows, int64_t cols) {
+  uint64_t n = static_cast<uint64_t>(rows * cols);
+  for (int64_t d : batch) n *= static_cast<uint64_t>(d);
+  return n;
+}
+
+}  // namespace
+
+Forward forward_shapes(const OpContext& ctx, size_t ia, size_t ib) {
+  const TensorSpec& ta = ctx.input(ia);
+  const TensorSpec& tb = ctx.input(ib);
+  if (tb.dtype != ta.dtype)
+    ctx.fail("b", std::string("dtype ") + npurt::dtype_name(tb.dtype) + " must match a's " +
+                      npurt::dtype_name(ta.dtype));
+  Forward f;
+  f.a = operand(ta, ctx.attr_bool("trans_a"), false);
+  f.b = operand(tb, ctx.attr_bool("trans_b"), true);
+  f.m = f.a.trans ? f.a.cols : f.a.rows;
+  f.k = f.a.trans ? f.a.rows : f.a.cols;
+  const int64_t bk = f.b.trans ? f.b.cols : f.b.rows;
+  f.n = f.b.trans ? f.b.rows : f.b.cols;
+  if (bk != f.k)
+    ctx.fail("b", "contracted dimension " + std::to_string(bk) + " of b " + dims_str(tb.shape) +
+                      " does not match " + std::to_string(f.k) + " of a " + dims_str(ta.shape) +
+                      (f.a.trans ? " (trans_a: a is [..., K, M])" : " (a is [..., M, K])") +
+                      (f.b.trans ? " (trans_b: b is [..., N, K])" : ""));
+  f.batch = broadcast(ctx, f.a.batch, f.b.batch);
+  if (f.batch.size() > kMaxBatchDims)
+    ctx.fail("a", "at most " + std::to_string(kMaxBatchDims) + " batch dims are supported");
+  for (int64_t d : {f.m, f.k, f.n, f.a.cols, f.b.cols})
+    if (d > kMaxDim)
+      ctx.fail(d == f.n || d == f.b.cols ? "b" : "a",
+               "matrix dims must be < 65536 (got " + std::to_string(d) + "): the cube's Nd2Nz strides are 16-bit");
+  f.out_shape = f.batch;
+  if (!f.a.vector) f.out_shape.push_back(f.m);
+  if (!f.b.vector) f.out_shape.push_back(f.n);
+  return f;
+}
+
+MatmulDType matmul_dtype(npurt::DType t) {
+  return t == npurt::DType::kFloat32   ? MatmulDType::kF32
+         : t == npurt::DType::kFloat16 ? MatmulDType::kF16
+                                       : MatmulDType::kBF16;
+}
+
+MatmulProblem make_problem(const OpContext& ctx, const Side& x, const Side& w, uint32_t argC,
+                           const Dims& target, const Dims& full, int64_t m, int64_t n, int64_t k) {
+  MatmulProblem p{};
+  p.argX = x.arg;
+  p.argW = w.arg;
+  p.argC = argC;
+  p.M = static_cast<uint32_t>(m);
+  p.N = static_cast<uint32_t>(n);
+  p.K = static_cast<uint32_t>(k);
+  p.transX = x.trans;
+  p.transW = w.trans;
+  p.ldx = static_cast<uint32_t>(x.cols);
+  p.ldw = static_cast<uint32_t>(w.cols);
+  p.sizeX = numel(*x.batch, x.rows, x.cols);
+  p.sizeW = numel(*w.batch, w.rows, w.cols);
+  const size_t nd = full.size();
+  uint64_t sx[kMaxBatchDims], sw[kMaxBatchDims];
+  batch_strides(*x.batch, static_cast<uint64_t>(x.rows * x.cols), nd, sx);
+  batch_strides(*w.batch, static_cast<uint64_t>(w.rows * w.cols), nd, sw);
+  // Output dims first (their row-major order is C's contiguous batch order), then reductions.
+  p.outCount = p.redCount = 1;
+  uint32_t slot = 0;
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t i = 0; i < nd; ++i) {
+      const int64_t t = i + target.size() >= nd ? target[i + target.size() - nd] : 1;
+      const bool is_out = t == full[i];
+      if (full[i] == 1 || is_out != (pass == 0)) continue;
+      p.shape[slot] = static_cast<uint32_t>(full[i]);
+      p.strideX[slot] = sx[i];
+      p.strideW[slot] = sw[i];
+      ++slot;
+      (pass == 0 ? p.nOut : p.nRed) += 1;
+      (pass == 0 ? p.outCount : p.redCount) *= static_cast<uint64_t>(full[i]);
+    }
+  if (p.M == 0 || p.N == 0) p.outCount = 0;  // nothing to write
+  (void)ctx;
+  return p;
+}
+
+void choose_tiles(const OpContext& ctx, MatmulTiling& t, uint32_t es, npurt::TilingResult& r) {
+  const npurt::ChipProfile& prof = ctx.profile();
+  uint32_t maxM = 1, maxN = 1, maxK = 1;
+  for (uint32_t i = 0; i < t.nProblems; ++i) {
+    maxM = std::max(maxM, t.p[i].M);
+    maxN = std::max(maxN, t.p[i].N);
+    maxK = std::max(maxK, t.p[i].K);
+  }
+  t.baseM = std::min<uint32_t>(128, round16(maxM));
+  t.baseN = std::min<uint32_t>(128, round16(maxN));
+  const uint64_t l0 = std::min(prof.l0a_bytes / t.baseM, prof.l0b_bytes / t.baseN) / es;
+  t.kStep = static_cast<uint32_t>(std::min<uint64_t>({256, l0 / 16 * 16, round16(maxK)}));
+  const uint64_t l1 = 2ull * (t.baseM + t.baseN) * round16(t.kStep) * es + (t.bias ? t.baseN * 4ull : 0);
+  if (t.kStep < 16 || uint64_t{t.baseM} * t.baseN * 4 > prof.l0c_bytes || l1 > prof.l1_bytes)
+    ctx.fail("a", "a matmul tile does not fit the L0/L1 buffers of " + prof.name);
+  uint64_t tiles = 0;
+  for (uint32_t i = 0; i < t.nProblems; ++i) {
+    MatmulProblem& p = t.p[i];
+    p.tilesM = (p.M + t.baseM - 1) / t.baseM;
+    p.tilesN = (p.N + t.baseN - 1) / t.baseN;
+    tiles += uint64_t{p.tilesM} * p.tilesN * p.outCount;
+  }
+  if (tiles == 0) {
+    r.num_blocks = 0;
+    return;
+  }
+  r.num_blocks = static_cast<uint32_t>(std::min<uint64_t>({tiles, std::max(1u, prof.cube_cores), 65535}));
+  r.set_tiling(t);
+}
+
+std::string describe(const OpContext& ctx, const npurt::TilingResult& r) {
+  if (r.num_blocks == 0) return "empty output: no launch";
+  MatmulTiling t;
+  std::memcpy(&t, r.tiling.data(), sizeof t);
+  std::string s;
+  for (uint32_t i = 0; i < t.nProblems; ++i) {
+    const MatmulProblem& p = t.p[i];
+    s += (i ? "; " : "") + std::string("batch=") + std::to_string(p.outCount) + " M=" + std::to_string(p.M) +
+         " N=" + std::to_string(p.N) + " K=" + std::to_string(p.K) +
+         (p.redCount > 1 ? " summed over " + std::to_string(p.redCount) + " broadcast batches" : "") +
+         " tiles=" + std::to_string(uint64_t{p.tilesM} * p.tilesN * p.outCount);
+  }
+  return s + " tile=" + std::to_string(t.baseM) + "x" + std::to_string(t.baseN) + " kStep=" +
+         std::to_string(t.kStep) + " blocks=" + std::to_string(r.num_blocks) + " (cube cores of " +
+         ctx.profile().name + "), L1 double-buffered, fp32 accumulation in L0C" +
+         (t.bias ? ", bias from the bias table" : "");
+}
+
+}  // namespace npurt_kernels::matmul_plan

@@ -1,0 +1,174 @@
+// cube_gemm_amx.cc: the AMX-BF16 Mmad path for bfloat16 operands (see
+// cube_gemm.h). L0A (Zz) and L0B (Zn) fractals are packed straight into AMX
+// tile layouts (A: rows of k padded to 32; B: VNNI pairs, 16 columns per
+// panel) and TDPBF16PS accumulates into 16x16 float tiles that are exactly the
+// L0C Nz blocks (16 rows x 16 floats, 64-B rows), 2x2 tiles per step.
+// Numerics: TDPBF16PS adds the two products of a pair one after the other,
+// each exact in fp32 and rounded once (RNE), which is the in-order fma of the
+// generic kernel; it differs in treating denormal inputs and results as zero
+// (DAZ/FTZ) and in adding +0 for the zero padding up to a multiple of 32 k
+// (so a -0 sum becomes +0). Use needs the Linux XTILEDATA permission
+// (arch_prctl(ARCH_REQ_XCOMP_PERM)), requested once per process.
+#include "backends/sim/aicore/cube_gemm.h"
+
+#include <cstring>
+
+#if defined(__x86_64__) && defined(__linux__)
+#include <cpuid.h>
+#include <immintrin.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#pragma GCC push_options
+#pragma GCC target("amx-tile,amx-bf16,avx512f")
+
+namespace npurt::sim::cube {
+namespace {
+
+constexpr int kArchReqXcompPerm = 0x1023;
+constexpr int kXfeatureXtiledata = 18;
+
+bool os_allows_amx() {
+  unsigned a, b, c, d;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+  const bool amx_bf16 = (d >> 22) & 1, amx_tile = (d >> 24) & 1;
+  if (!amx_bf16 || !amx_tile) return false;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !((c >> 27) & 1)) return false;  // OSXSAVE
+  unsigned lo, hi;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  if (((lo >> 17) & 3) != 3) return false;  // XTILECFG and XTILEDATA enabled by the OS
+  return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
+}
+
+struct alignas(64) TileConfig {
+  uint8_t palette = 1, start_row = 0;
+  uint8_t reserved[14] = {};
+  uint16_t colsb[16] = {};
+  uint8_t rows[16] = {};
+};
+
+void configure() {
+  TileConfig cfg;
+  for (int t = 0; t < 8; ++t) {
+    cfg.colsb[t] = 64;
+    cfg.rows[t] = 16;
+  }
+  _tile_loadconfig(&cfg);
+}
+
+// C tiles 0..3 (c[r][q] = rows r, panels q), A tiles 4..5, B tiles 6..7.
+template <int MR, int NR>
+void block(float* c, uint64_t panel_c, const uint16_t* a, uint64_t a_stride, const uint16_t* b,
+           uint64_t panel_b, uint32_t ksteps) {
+  float* c00 = c;
+  float* c01 = c + panel_c;
+  float* c10 = c + 256;
+  float* c11 = c + panel_c + 256;
+  _tile_loadd(0, c00, 64);
+  if constexpr (NR > 1) _tile_loadd(1, c01, 64);
+  if constexpr (MR > 1) _tile_loadd(2, c10, 64);
+  if constexpr (MR > 1 && NR > 1) _tile_loadd(3, c11, 64);
+  for (uint32_t s = 0; s < ksteps; ++s) {
+    _tile_loadd(4, a + s * 32, a_stride);
+    if constexpr (MR > 1) _tile_loadd(5, a + 16 * a_stride / 2 + s * 32, a_stride);
+    _tile_loadd(6, b + uint64_t{s} * 512, 64);
+    if constexpr (NR > 1) _tile_loadd(7, b + panel_b + uint64_t{s} * 512, 64);
+    _tile_dpbf16ps(0, 4, 6);
+    if constexpr (NR > 1) _tile_dpbf16ps(1, 4, 7);
+    if constexpr (MR > 1) _tile_dpbf16ps(2, 5, 6);
+    if constexpr (MR > 1 && NR > 1) _tile_dpbf16ps(3, 5, 7);
+  }
+  _tile_stored(0, c00, 64);
+  if constexpr (NR > 1) _tile_stored(1, c01, 64);
+  if constexpr (MR > 1) _tile_stored(2, c10, 64);
+  if constexpr (MR > 1 && NR > 1) _tile_stored(3, c11, 64);
+}
+
+template <int MR>
+void row_of_blocks(float* c, uint64_t panel_c, const uint16_t* a, uint64_t a_stride, const uint16_t* b,
+                   uint64_t panel_b, uint32_t nblocks, uint32_t ksteps) {
+  uint32_t j = 0;
+  for (; j + 2 <= nblocks; j += 2)
+    block<MR, 2>(c + j * panel_c, panel_c, a, a_stride, b + j * panel_b, panel_b, ksteps);
+  if (j < nblocks) block<MR, 1>(c + j * panel_c, panel_c, a, a_stride, b + j * panel_b, panel_b, ksteps);
+}
+
+void gemm_amx_impl(float* c, uint32_t m16, uint32_t nblocks, uint32_t k32, const uint16_t* ap,
+                   const uint16_t* bp) {
+  configure();
+  const uint64_t panel_c = uint64_t{m16} * 16, panel_b = uint64_t{k32} * 16;  // bf16 elements per B panel
+  const uint64_t a_stride = uint64_t{k32} * 2;                                  // bytes per A row
+  const uint32_t ksteps = k32 / 32;
+  uint32_t i = 0;
+  for (; i + 32 <= m16; i += 32)
+    row_of_blocks<2>(c + i * 16, panel_c, ap + uint64_t{i} * k32, a_stride, bp, panel_b, nblocks, ksteps);
+  if (i < m16) row_of_blocks<1>(c + i * 16, panel_c, ap + uint64_t{i} * k32, a_stride, bp, panel_b, nblocks, ksteps);
+  _tile_release();
+}
+
+}  // namespace
+
+AmxBf16Fn gemm_amx_bf16() {
+  static const bool ok = os_allows_amx();
+  return ok ? &gemm_amx_impl : nullptr;
+}
+
+}  // namespace npurt::sim::cube
+
+#pragma GCC pop_options
+
+#else
+
+namespace npurt::sim::cube {
+AmxBf16Fn gemm_amx_bf16() { return nullptr; }
+}  // namespace npurt::sim::cube
+
+#endif
+
+namespace npurt::sim::cube {
+
+// Zz fractals (16 rows x 16 bf16) -> ap[m16][k32], zero outside m x k.
+void pack_a_bf16(uint16_t* ap, const uint16_t* a, uint32_t m, uint32_t m16, uint32_t k, uint32_t k32) {
+  const uint32_t kb = (k + 15) / 16;
+  for (uint32_t i = 0; i < m16; ++i) {
+    uint16_t* row = ap + uint64_t{i} * k32;
+    std::memset(row, 0, uint64_t{k32} * 2);
+    if (i >= m) continue;
+    const uint16_t* base = a + uint64_t{i / 16} * kb * 256 + (i % 16) * 16;
+    for (uint32_t f = 0; f < kb; ++f) {
+      const uint32_t cols = k - f * 16 < 16 ? k - f * 16 : 16;
+      if (cols == 16) std::memcpy(row + f * 16, base + uint64_t{f} * 256, 32);  // inlined
+      else std::memcpy(row + f * 16, base + uint64_t{f} * 256, cols * 2);
+    }
+  }
+}
+
+// Zn fractals (kb, nb), each 16 n-rows of 16 k -> VNNI panels bp[nb][k32/2][16][2],
+// zero outside k x n. A pair (k even, k + 1) of one n row is one uint32.
+void pack_b_bf16(uint16_t* bp, const uint16_t* b, uint32_t n, uint32_t k, uint32_t k32) {
+  const uint32_t nb = (n + 15) / 16, kb = (k + 15) / 16;
+  auto* out = reinterpret_cast<uint32_t*>(bp);
+  std::memset(bp, 0, uint64_t{nb} * k32 * 16 * 2);
+  for (uint32_t j = 0; j < nb; ++j)
+    for (uint32_t f = 0; f < kb; ++f) {
+      const uint16_t* frac = b + (uint64_t{f} * nb + j) * 256;
+      uint32_t* dst = out + (uint64_t{j} * (k32 / 2) + f * 8) * 16;
+      const uint32_t qmax = n - j * 16 < 16 ? n - j * 16 : 16;
+      const uint32_t kmax = k - f * 16 < 16 ? k - f * 16 : 16;
+      if (qmax == 16 && kmax == 16) {  // whole fractal: a plain 16 x 8 transpose of pairs
+        uint32_t pairs[128];
+        std::memcpy(pairs, frac, sizeof pairs);
+        for (uint32_t t = 0; t < 8; ++t)
+          for (uint32_t q = 0; q < 16; ++q) dst[t * 16 + q] = pairs[q * 8 + t];
+        continue;
+      }
+      for (uint32_t q = 0; q < qmax; ++q)
+        for (uint32_t t = 0; t < 8; ++t) {
+          uint32_t lo = 2 * t < kmax ? frac[q * 16 + 2 * t] : 0;
+          uint32_t hi = 2 * t + 1 < kmax ? frac[q * 16 + 2 * t + 1] : 0;
+          dst[t * 16 + q] = lo | (hi << 16);
+        }
+    }
+}
+
+}  // namespace npurt::sim::cube
