@@ -12,6 +12,7 @@
 //     forget this stream (so no pool keeps a dangling pointer), then releases it.
 #pragma once
 
+#include "npurt/export.h"
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -31,7 +32,7 @@ class CaptureSink {
   virtual void record(StreamImpl& stream, Command&& cmd) = 0;
 };
 
-class StreamImpl {
+class NPURT_HIDDEN StreamImpl {
  public:
   StreamImpl(Device device, std::unique_ptr<BackendStream> backend, bool is_default);
   ~StreamImpl();

@@ -5,6 +5,7 @@
 // pending frees, segment release, OOM message); memory_pool.cc the public API.
 #pragma once
 
+#include "npurt/export.h"
 #include <map>
 #include <memory>
 #include <mutex>
@@ -26,7 +27,7 @@ constexpr size_t kLargeBuffer = size_t(20) << 20;    // ... 20 MiB segments
 constexpr size_t kRoundLarge = size_t(2) << 20;      // bigger ones round to 2 MiB
 constexpr size_t kBlockAlignment = 128;
 
-struct MemoryPool::Impl {
+struct NPURT_HIDDEN MemoryPool::Impl {
   Backend* backend = nullptr;
   int index = 0;
   Device device;
