@@ -9,6 +9,9 @@
 #   cmake-pkg    cmake --install into build/pkg-install, the exported-symbol check of
 #                libnpurt (plus a negative control that must be caught), and the
 #                consumer project tests/packaging/cmake_consumer (find_package) + ctest
+#   wheel-cmake  the CMake package inside the installed Python package: the same
+#                consumer project configured with -Dnpurt_DIR=$(python -m npurt
+#                --cmake-dir), built and run (needs `pip install .` of npurt in $PY)
 #   conan        conan create . --build=missing -nr (CONAN_HOME=build/conan-home),
 #                which builds, packages and runs test_package/
 #   bazel        Debian's Bazel 4 offline: bazel-4 test --config=bazel4 //... and the
@@ -131,6 +134,17 @@ cmake_pkg() {
   ctest --test-dir "$consumer" --output-on-failure
 }
 
+wheel_cmake() {
+  local dir consumer=build/wheel-consumer
+  dir=$("$PY" -m npurt --cmake-dir) ||
+    { echo "python -m npurt --cmake-dir failed: install npurt into $PY first (tools/test.sh's python step)"; return 1; }
+  echo "npurt_DIR=$dir"
+  rm -rf "$consumer"
+  cmake -S tests/packaging/cmake_consumer -B "$consumer" -G Ninja -Dnpurt_DIR="$dir" || return 1
+  cmake --build "$consumer" -j 2 || return 1
+  ctest --test-dir "$consumer" --output-on-failure
+}
+
 conan_pkg() {
   pip_install conans conan || { echo "skipped: conan cannot be installed from PyPI"; return 77; }
   export CONAN_HOME="$ROOT/build/conan-home"
@@ -173,6 +187,7 @@ bazel4() {
 check bazel-files bazel_files
 check conda conda_meta
 check cmake-pkg cmake_pkg
+check wheel-cmake wheel_cmake
 check conan conan_pkg
 check bazel bazel4
 
