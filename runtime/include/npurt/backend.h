@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "npurt/chip_profile.h"
 #include "npurt/device.h"
@@ -113,6 +114,19 @@ class BackendStream {
   virtual void set_name(const std::string& name) { (void)name; }
 };
 
+// A captured graph compiled into the backend's own executable graph (ascend:
+// an aclmdlRI from aclmdlRICaptureBegin/End). Backends without one return
+// nullptr from Backend::instantiate_graph and the runtime replays the nodes
+// itself on internal streams (sim; runtime/exec/graph_exec.cc).
+class BackendGraph {
+ public:
+  virtual ~BackendGraph() = default;
+  // Enqueues one replay of the whole graph on `stream` (a stream of the same
+  // backend and device). Enqueue errors throw; execution errors become the
+  // stream's error like any other work.
+  virtual void launch(BackendStream& stream) = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -133,6 +147,16 @@ class Backend {
 
   // Synchronous host<->device copy outside any stream (used after synchronize).
   virtual void copy_sync(void* dst, const void* src, size_t bytes, CopyKind kind, int device) = 0;
+
+  // Graph instantiation hook. `nodes` are the captured commands in a topological
+  // order (every dependency of a node comes before it) and stay alive as long
+  // as the returned graph. nullptr (the default) means "no native graph for
+  // these nodes": the runtime replays them node by node.
+  virtual std::unique_ptr<BackendGraph> instantiate_graph(int device, const std::vector<const Command*>& nodes) {
+    (void)device;
+    (void)nodes;
+    return nullptr;
+  }
 };
 
 // Registry of backends by type. The sim backend is always present; ascend is
