@@ -47,6 +47,8 @@ extern "C" __global__ __aicore__ void npurt_matmul_kernel(GM_ADDR a, GM_ADDR b, 
   }
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 npurt::SimKernelEntry npurt_matmul_entry() { return NPURT_SIM_ENTRY(npurt_matmul_kernel); }
+#endif  // NPURT_ASCEND_DEVICE_BUILD
 
 }  // namespace npurt_kernels
