@@ -170,12 +170,7 @@ bazel4() {
   export PATH="$pybin:$PATH" PYTHON_BIN_PATH="$pybin/python3"
   nice -n 10 bazel-4 build "${flags[@]}" //... || rc=$?
   if [[ $rc -eq 0 ]]; then
-    # Not yet working under Bazel 4 (issue 9): the registry, graph and Python
-    # suites need the built-in kernels and op plugins registered the way the
-    # CMake build does; they run in the CMake/pytest steps of tools/test.sh.
-    local not_yet=(//tests:runtime_ops //tests:runtime_graph //tests:python_tests)
-    echo "bazel: not run under Bazel 4 yet (covered by the CMake and pytest steps): ${not_yet[*]}"
-    bazel-4 test "${flags[@]}" --local_test_jobs=1 -- //... "${not_yet[@]/#/-}" || rc=$?
+    bazel-4 test "${flags[@]}" --local_test_jobs=1 //... || rc=$?
   fi
   if [[ $rc -eq 0 ]]; then
     "$PY" tests/packaging/check_exported_symbols.py build/bazel-bin/runtime/shared/libnpurt.so || rc=1

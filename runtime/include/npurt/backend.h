@@ -48,6 +48,17 @@ SimCheckLevel sim_check_level_from_env();  // reads NPURT_SIM_CHECK each call (c
 // integers/floats bit-cast into the 8-byte slot), followed by workspace and tiling.
 using SimKernelEntry = void (*)(void* const* args, size_t num_args);
 
+// Per-launch attributes for the ascend backend (aclrtLaunchKernelCfg, passed to
+// aclrtLaunchKernelWithHostArgs / aclrtLaunchKernelWithConfig). Zero values are
+// not passed, so AscendCL's defaults apply; the sim backend ignores them.
+struct AscendLaunchAttrs {
+  uint8_t schedule_mode = 0;      // ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE
+  uint32_t dyn_ubuf_bytes = 0;    // ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE
+  int8_t engine = -1;             // ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE: -1 unset, 0 AIC, 1 AIV
+  uint32_t block_dim_offset = 0;  // ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET
+  uint64_t timeout_us = 0;        // ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US
+};
+
 // One kernel launch, fully resolved (tiling already computed).
 struct KernelLaunch {
   const char* kernel_name = "";          // static lifetime (from the registry)
@@ -62,6 +73,7 @@ struct KernelLaunch {
   size_t workspace_bytes = 0;
   SimCheckLevel check_level = SimCheckLevel::kBasic;
   bool truncate_datacopy = false;        // sim: round DataCopy counts down like the NPU
+  AscendLaunchAttrs ascend;              // ascend: launch config attributes
 };
 
 // A unit of stream work. Graph capture records Commands instead of submitting them.

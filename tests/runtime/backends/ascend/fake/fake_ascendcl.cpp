@@ -30,6 +30,7 @@
 #include <deque>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
@@ -501,6 +502,22 @@ FAKE_EXPORT aclError aclrtBinaryLoadFromFile(const char* path, aclrtBinaryLoadOp
   count("binary_loads");
   return 0;
 }
+namespace {
+// The last launch's config as counters: "cfg_attrs" = numAttrs (-1: null cfg),
+// "cfg_attr_<id>" = the value's first 8 bytes (rsv[0] | rsv[1] << 32).
+void record_cfg(const aclrtLaunchKernelCfg* cfg) {
+  std::lock_guard<std::mutex> l(g_mu);
+  for (auto it = g_counters.begin(); it != g_counters.end();)
+    it = it->first.rfind("cfg_attr", 0) == 0 ? g_counters.erase(it) : std::next(it);
+  g_counters["cfg_attrs"] = cfg ? static_cast<long>(cfg->numAttrs) : -1;
+  for (size_t i = 0; cfg && i < cfg->numAttrs; ++i) {
+    const aclrtLaunchKernelAttr& a = cfg->attrs[i];
+    g_counters["cfg_attr_" + std::to_string(static_cast<int>(a.id))] =
+        static_cast<long>(a.value.rsv[0] | (static_cast<uint64_t>(a.value.rsv[1]) << 32));
+  }
+}
+}  // namespace
+
 FAKE_EXPORT aclError aclrtBinaryUnLoad(aclrtBinHandle h) {
   delete static_cast<std::set<std::string>*>(h);
   count("binary_loads", -1);
@@ -516,9 +533,10 @@ FAKE_EXPORT aclError aclrtBinaryGetFunction(const aclrtBinHandle h, const char* 
 }
 #ifndef FAKE_ACL_MINIMAL
 FAKE_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle fn, uint32_t blocks, aclrtStream s,
-                                                   aclrtLaunchKernelCfg*, void* args, size_t size,
+                                                   aclrtLaunchKernelCfg* cfg, void* args, size_t size,
                                                    aclrtPlaceHolderInfo* ph, size_t nph) {
   REQUIRE_DEVICE();
+  record_cfg(cfg);
   std::vector<uint8_t> dev;
   if (size % 8 || !materialize(args, size, ph, nph, &dev)) return fail(107000, "bad host args / placeholders");
   FakeStream* st = stream_of(s);
@@ -553,8 +571,9 @@ FAKE_EXPORT aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle h, aclr
 }
 FAKE_EXPORT aclError aclrtKernelArgsFinalize(aclrtArgsHandle h) { static_cast<FakeArgs*>(h)->finalized = true; return 0; }
 FAKE_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle fn, uint32_t blocks, aclrtStream s,
-                                                 aclrtLaunchKernelCfg*, aclrtArgsHandle h, void*) {
+                                                 aclrtLaunchKernelCfg* cfg, aclrtArgsHandle h, void*) {
   REQUIRE_DEVICE();
+  record_cfg(cfg);
   std::unique_ptr<FakeArgs> a(static_cast<FakeArgs*>(h));
   if (!a->finalized) return fail(107000, "launch: args not finalized");
   std::vector<uint8_t> host = a->blob;
