@@ -14,6 +14,9 @@
 #                --cmake-dir), built and run (needs `pip install .` of npurt in $PY)
 #   conan        conan create . --build=missing -nr (CONAN_HOME=build/conan-home),
 #                which builds, packages and runs test_package/
+#   conan-static (not run by default: only when NPURT_BUILD_CHECKS names it, to keep
+#                tools/test.sh's time) conan create with shared=False and
+#                sim_check=full: the static archives, whole-archive kernels, test_package
 #   bazel        Debian's Bazel 4 offline: bazel-4 test --config=bazel4 //... and the
 #                exported-symbol check of //runtime:shared/libnpurt.so
 # A step is skipped (with the reason printed) only when its tool cannot be installed.
@@ -145,13 +148,17 @@ wheel_cmake() {
   ctest --test-dir "$consumer" --output-on-failure
 }
 
-conan_pkg() {
+conan_pkg() {  # conan_pkg [extra conan create arguments]
   pip_install conans conan || { echo "skipped: conan cannot be installed from PyPI"; return 77; }
   export CONAN_HOME="$ROOT/build/conan-home"
   conan profile detect --exist-ok >/dev/null 2>&1 || true
   conan create . --build=missing -nr -c tools.cmake.cmaketoolchain:generator=Ninja \
     -c tools.cmake.cmaketoolchain:user_presets= \
-    -c tools.build:jobs=2
+    -c tools.build:jobs=2 "$@"
+}
+
+conan_static() {
+  conan_pkg -o "npurt/*:shared=False" -o "npurt/*:sim_check=full"
 }
 
 bazel4() {
@@ -184,6 +191,8 @@ check conda conda_meta
 check cmake-pkg cmake_pkg
 check wheel-cmake wheel_cmake
 check conan conan_pkg
+# Opt-in only (a second full build of the runtime and kernels): see the header.
+[[ " ${NPURT_BUILD_CHECKS:-} " == *" conan-static "* ]] && check conan-static conan_static
 check bazel bazel4
 
 echo
