@@ -12,11 +12,11 @@
 //     forget this stream (so no pool keeps a dangling pointer), then releases it.
 #pragma once
 
-#include "npurt/export.h"
 #include <atomic>
 #include <cstdint>
 #include <memory>
 
+#include "npurt/export.h"
 #include "npurt/backend.h"
 #include "npurt/device.h"
 

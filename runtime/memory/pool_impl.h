@@ -5,7 +5,6 @@
 // pending frees, segment release, OOM message); memory_pool.cc the public API.
 #pragma once
 
-#include "npurt/export.h"
 #include <map>
 #include <memory>
 #include <mutex>
@@ -15,6 +14,7 @@
 
 #include "memory/pool_internal.h"
 #include "memory/spin_mutex.h"
+#include "npurt/export.h"
 #include "npurt/backend.h"
 
 namespace npurt {
