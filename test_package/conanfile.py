@@ -1,5 +1,6 @@
 """conan create's test: builds test_package.cc against the package with
-CMakeDeps (find_package(npurt CONFIG)) and runs it."""
+CMakeDeps (find_package(npurt CONFIG)) and runs it with the package's
+sim_check option, which the program compares with the library's default."""
 import os
 
 from conan import ConanFile
@@ -25,4 +26,6 @@ class NpurtTestPackage(ConanFile):
     def test(self):
         if can_run(self):
             exe = os.path.join(self.cpp.build.bindir, "test_package")
-            self.run(exe, env="conanrun")
+            # The package's sim_check option: the compiled-in default must match it.
+            level = self.dependencies["npurt"].options.sim_check
+            self.run(f"{exe} {level}", env="conanrun")

@@ -1,20 +1,38 @@
 // conan test_package: links the packaged npurt and checks that it really works:
 // a stream on the first device, a pool allocation, a host->device->host round
 // trip (bit exact) and built-in ops (copy; add when built) against a scalar
-// reference.
+// reference. argv[1] (from test_package/conanfile.py: the package's sim_check
+// option) must equal the default sim check level compiled into the library.
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <vector>
 
+#include "npurt/backend.h"
 #include "npurt/copy.h"
 #include "npurt/op_registry.h"
 #include "npurt/ops.h"
 #include "npurt/runtime.h"
 #include "npurt/tensor.h"
 
-int main() {
+// The package's default check level (NPURT_SIM_CHECK unset) must be `expected`.
+bool check_level_ok(const char* expected) {
+  const char* names[] = {"off", "basic", "full"};
+  unsetenv("NPURT_SIM_CHECK");
+  const char* got = names[static_cast<int>(npurt::sim_check_level_from_env())];
+  if (std::strcmp(got, expected) != 0) {
+    std::fprintf(stderr, "test_package: default sim check level is '%s', the package option says '%s'\n", got,
+                 expected);
+    return false;
+  }
+  std::printf("default sim check level: %s (as the sim_check option)\n", got);
+  return true;
+}
+
+int main(int argc, char** argv) {
+  if (argc > 1 && !check_level_ok(argv[1])) return 1;
   try {
     const npurt::Device device = npurt::devices().at(0);
     npurt::Stream stream = npurt::Stream::create(device);

@@ -9,8 +9,14 @@
 #   cmake-pkg    cmake --install into build/pkg-install, the exported-symbol check of
 #                libnpurt (plus a negative control that must be caught), and the
 #                consumer project tests/packaging/cmake_consumer (find_package) + ctest
+#   wheel-cmake  the CMake package inside the installed Python package: the same
+#                consumer project configured with -Dnpurt_DIR=$(python -m npurt
+#                --cmake-dir), built and run (needs `pip install .` of npurt in $PY)
 #   conan        conan create . --build=missing -nr (CONAN_HOME=build/conan-home),
 #                which builds, packages and runs test_package/
+#   conan-static (not run by default: only when NPURT_BUILD_CHECKS names it, to keep
+#                tools/test.sh's time) conan create with shared=False and
+#                sim_check=full: the static archives, whole-archive kernels, test_package
 #   bazel        Debian's Bazel 4 offline: bazel-4 test --config=bazel4 //... and the
 #                exported-symbol check of //runtime:shared/libnpurt.so
 # A step is skipped (with the reason printed) only when its tool cannot be installed.
@@ -131,13 +137,28 @@ cmake_pkg() {
   ctest --test-dir "$consumer" --output-on-failure
 }
 
-conan_pkg() {
+wheel_cmake() {
+  local dir consumer=build/wheel-consumer
+  dir=$("$PY" -m npurt --cmake-dir) ||
+    { echo "python -m npurt --cmake-dir failed: install npurt into $PY first (tools/test.sh's python step)"; return 1; }
+  echo "npurt_DIR=$dir"
+  rm -rf "$consumer"
+  cmake -S tests/packaging/cmake_consumer -B "$consumer" -G Ninja -Dnpurt_DIR="$dir" || return 1
+  cmake --build "$consumer" -j 2 || return 1
+  ctest --test-dir "$consumer" --output-on-failure
+}
+
+conan_pkg() {  # conan_pkg [extra conan create arguments]
   pip_install conans conan || { echo "skipped: conan cannot be installed from PyPI"; return 77; }
   export CONAN_HOME="$ROOT/build/conan-home"
   conan profile detect --exist-ok >/dev/null 2>&1 || true
   conan create . --build=missing -nr -c tools.cmake.cmaketoolchain:generator=Ninja \
     -c tools.cmake.cmaketoolchain:user_presets= \
-    -c tools.build:jobs=2
+    -c tools.build:jobs=2 "$@"
+}
+
+conan_static() {
+  conan_pkg -o "npurt/*:shared=False" -o "npurt/*:sim_check=full"
 }
 
 bazel4() {
@@ -156,12 +177,7 @@ bazel4() {
   export PATH="$pybin:$PATH" PYTHON_BIN_PATH="$pybin/python3"
   nice -n 10 bazel-4 build "${flags[@]}" //... || rc=$?
   if [[ $rc -eq 0 ]]; then
-    # Not yet working under Bazel 4 (issue 9): the registry, graph and Python
-    # suites need the built-in kernels and op plugins registered the way the
-    # CMake build does; they run in the CMake/pytest steps of tools/test.sh.
-    local not_yet=(//tests:runtime_ops //tests:runtime_graph //tests:python_tests)
-    echo "bazel: not run under Bazel 4 yet (covered by the CMake and pytest steps): ${not_yet[*]}"
-    bazel-4 test "${flags[@]}" --local_test_jobs=1 -- //... "${not_yet[@]/#/-}" || rc=$?
+    bazel-4 test "${flags[@]}" --local_test_jobs=1 //... || rc=$?
   fi
   if [[ $rc -eq 0 ]]; then
     "$PY" tests/packaging/check_exported_symbols.py build/bazel-bin/runtime/shared/libnpurt.so || rc=1
@@ -173,7 +189,10 @@ bazel4() {
 check bazel-files bazel_files
 check conda conda_meta
 check cmake-pkg cmake_pkg
+check wheel-cmake wheel_cmake
 check conan conan_pkg
+# Opt-in only (a second full build of the runtime and kernels): see the header.
+[[ " ${NPURT_BUILD_CHECKS:-} " == *" conan-static "* ]] && check conan-static conan_static
 check bazel bazel4
 
 echo

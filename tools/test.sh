@@ -8,10 +8,12 @@
 #   cpp        CMake + Ninja build in build/test-cpp, then ctest
 #   python     pip install -e . --no-build-isolation (build dir build/test-py), pytest
 #   tsan       the C++ pool, stream and sim-backend test binaries (npurt_test_memory,
-#              npurt_test_exec, npurt_test_backends_sim) built with ThreadSanitizer (build/tsan)
+#              npurt_test_exec, npurt_test_backends_sim) and the embedding service
+#              examples/cpp_service built with ThreadSanitizer (build/tsan), and run
 #   asan       the extension built with AddressSanitizer (build/asan), installed in its own
 #              venv (build/asan-venv) so the normal install is untouched, pytest with
-#              LD_PRELOAD=libasan and ASAN_OPTIONS=detect_leaks=0 (CPython's own leaks)
+#              LD_PRELOAD=libasan and ASAN_OPTIONS=detect_leaks=0 (CPython's own leaks);
+#              then examples/cpp_service from the same build, with leak checks
 #   extra      every tools/test.d/*.sh, in name order (Bazel, conan, ... add theirs there)
 # Exits non-zero when any step fails. Ends with each runner's summary line and a
 # combined line "total: N passed, M failed" (a failed step without a count adds 1 failure).
@@ -31,6 +33,7 @@ export CCACHE_BASEDIR="$ROOT"
 
 APT_PACKAGES=(cmake g++ ninja-build ccache libgtest-dev libgmock-dev googletest libbenchmark-dev)
 PIP_PACKAGES=(nanobind scikit-build-core numpy ml_dtypes pytest hypothesis array-api-strict jsonschema tqdm)
+SERVICE_ARGS="--workers 4 --producers 2 --batches 24"  # examples/cpp_service under the sanitizers
 CCACHE_LAUNCHER=()
 command -v ccache >/dev/null && CCACHE_LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
@@ -146,7 +149,8 @@ tsan() {
     "-DCMAKE_CXX_FLAGS=-fsanitize=thread -g -O1" \
     -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread || return 1
   local targets
-  targets=$(ninja -C build/tsan -t targets all | grep -oE '^npurt_test_(memory|exec|backends_sim):' | tr -d ':' | sort -u)
+  targets=$(ninja -C build/tsan -t targets all |
+    grep -oE '^(npurt_test_(memory|exec|backends_sim)|npurt_cpp_service):' | tr -d ':' | sort -u)
   if [[ -z "$targets" ]]; then
     echo "no pool/stream test binaries (npurt_test_memory*, npurt_test_exec*) defined"
     return 1
@@ -157,7 +161,9 @@ tsan() {
   local t rc=0
   for t in $targets; do
     echo "--- $t"
-    TSAN_OPTIONS="${TSAN_OPTIONS:-second_deadlock_stack=1}" "build/tsan/$t" || rc=1
+    local run=("build/tsan/$t")  # the embedding service: several threads, streams, both APIs
+    [[ $t == npurt_cpp_service ]] && run=(build/tsan/examples/cpp_service/$t $SERVICE_ARGS)
+    TSAN_OPTIONS="${TSAN_OPTIONS:-second_deadlock_stack=1}" "${run[@]}" || rc=1
   done
   return "$rc"
 }
@@ -170,7 +176,8 @@ asan() {
     -Ccmake.build-type=RelWithDebInfo -Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache \
     "-Ccmake.define.CMAKE_CXX_FLAGS=-fsanitize=address -fno-omit-frame-pointer" \
     "-Ccmake.define.CMAKE_MODULE_LINKER_FLAGS=-fsanitize=address" \
-    "-Ccmake.define.CMAKE_SHARED_LINKER_FLAGS=-fsanitize=address" || return 1
+    "-Ccmake.define.CMAKE_SHARED_LINKER_FLAGS=-fsanitize=address" \
+    "-Ccmake.define.CMAKE_EXE_LINKER_FLAGS=-fsanitize=address" -Ccmake.define.NPURT_BUILD_EXAMPLES=ON || return 1
   # libstdc++ is preloaded too: python itself does not link it, so without it ASan's
   # __cxa_throw interceptor finds no real function and the first C++ throw aborts.
   # Reports go to files because pytest's fd capture would swallow them on abort.
@@ -179,6 +186,11 @@ asan() {
   rm -f "$reports".*
   LD_PRELOAD="$preload" ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:log_path=$reports" \
     "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/python || rc=$?
+  # The embedding service (built in the same ASan build): a standalone program,
+  # so leaks are checked too.
+  echo "--- npurt_cpp_service under AddressSanitizer"
+  ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:log_path=$reports" \
+    build/asan/examples/cpp_service/npurt_cpp_service $SERVICE_ARGS || rc=1
   if compgen -G "$reports.*" >/dev/null; then
     echo "AddressSanitizer reports:"
     cat "$reports".*

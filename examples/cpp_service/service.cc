@@ -1,8 +1,10 @@
 // examples/cpp_service/service.cc: a multi-threaded C++ service embedding npurt
 // (no Python). Request threads submit batches into a bounded queue; worker
-// threads, each with their own streams, run the op pipeline (pipeline.h) -
+// threads, each with their own streams, run the op pipeline (stages.h:
+// layer_norm -> attention -> matmul, each stage only when its op is
+// registered in this build; pipeline.h) -
 // half of them through the C++ API, half through the two-phase C API - and
-// check every result against the host reference. C++ workers double-buffer:
+// check every result against the host float64 reference. C++ workers double-buffer:
 // batch k+1 uploads on a copy stream while batch k computes, ordered by an
 // event, so copies and kernels overlap. At the end the service drains, shuts
 // down, checks the pool holds no allocation any more and reports throughput.
@@ -24,12 +26,13 @@
 #include "npurt/npurt.h"
 #include "npurt/runtime.h"
 #include "pipeline.h"
+#include "stages.h"
 
 namespace {
 
 struct Options {
   int workers = 4, producers = 2;
-  int64_t batches = 64, rows = 64, cols = 1000;
+  int64_t batches = 64, rows = 64, cols = 64;
 };
 
 struct Totals {
@@ -55,6 +58,7 @@ Options parse(int argc, char** argv) {
 // One in-flight batch of a C++ worker: its result on the device, the host
 // buffer the result is copied into, and the event that says it landed.
 struct Slot {
+  explicit Slot(npurt::Device dev) : done(dev) {}
   Batch batch;
   npurt::Tensor y;
   std::vector<float> host;
@@ -62,26 +66,32 @@ struct Slot {
   bool used = false;
 };
 
-void finish(Slot& s, const PipelineParams& p, Totals& t) {
+// What every worker shares (read-only after start-up).
+struct Shared {
+  std::vector<Stage> stages;
+  PipelineParams params;
+};
+
+void finish(Slot& s, const Shared& sh, Totals& t) {
   s.done.synchronize();  // the D2H copy of this batch has landed (or throws its error)
-  t.mismatches += count_mismatches(s.batch, p, s.host);
+  t.mismatches += count_mismatches(reference_result(sh.stages, sh.params, s.batch), s.host);
   t.cpp_batches++;
   s.y = npurt::Tensor();
   s.used = false;
 }
 
-void cpp_worker(npurt::Device dev, BatchQueue<Batch>& q, const PipelineParams& p, Totals& t) {
+void cpp_worker(npurt::Device dev, BatchQueue<Batch>& q, const Shared& sh, Totals& t) {
   npurt::Stream copy_stream = npurt::Stream::create(dev);
   npurt::Stream compute_stream = npurt::Stream::create(dev);
-  CppPipeline pipe(p, compute_stream);
-  Slot slots[2] = {{{}, {}, {}, npurt::Event(dev), false}, {{}, {}, {}, npurt::Event(dev), false}};
+  CppPipeline pipe(sh.stages, sh.params, compute_stream);
+  Slot slots[2] = {Slot(dev), Slot(dev)};
   npurt::Event uploaded(dev, /*enable_timing=*/false);
   Batch b;
   for (uint64_t k = 0; q.pop(b); ++k) {
     Slot& s = slots[k % 2];
-    if (s.used) finish(s, p, t);  // frees the slot of batch k-2
+    if (s.used) finish(s, sh, t);  // frees the slot of batch k-2
     const size_t bytes = b.x.size() * sizeof(float);
-    npurt::Tensor x = npurt::Tensor::empty({b.rows, b.cols}, npurt::DType::kFloat32, copy_stream);
+    npurt::Tensor x = npurt::Tensor::empty({1, b.rows, b.cols}, npurt::DType::kFloat32, copy_stream);
     npurt::copy_from_host(x, b.x.data(), bytes, copy_stream);  // staged: b may go
     uploaded.record(copy_stream);
     compute_stream.wait_event(uploaded);  // compute waits for this upload only
@@ -93,22 +103,22 @@ void cpp_worker(npurt::Device dev, BatchQueue<Batch>& q, const PipelineParams& p
     s.used = true;
   }
   for (Slot& s : slots)
-    if (s.used) finish(s, p, t);
+    if (s.used) finish(s, sh, t);
   copy_stream.synchronize();
   compute_stream.synchronize();
 }
 
-void c_worker(BatchQueue<Batch>& q, const PipelineParams& p, Totals& t) {
+void c_worker(BatchQueue<Batch>& q, const Shared& sh, Totals& t) {
   npurtStream stream = nullptr;
   if (npurtStreamCreate("sim:0", &stream) != NPURT_SUCCESS)
     throw std::runtime_error(std::string("npurtStreamCreate: ") + npurtGetLastErrorMessage());
   {
-    CPipeline pipe(p, stream);
+    CPipeline pipe(sh.stages, sh.params, stream);
     Batch b;
     std::vector<float> out;
     while (q.pop(b)) {
       pipe.run(b, out);
-      t.mismatches += count_mismatches(b, p, out);
+      t.mismatches += count_mismatches(reference_result(sh.stages, sh.params, b), out);
       t.c_batches++;
     }
   }
@@ -141,7 +151,18 @@ int main(int argc, char** argv) {
     return 2;
   }
   const npurt::Device dev = npurt::devices().at(0);
-  const PipelineParams params = make_params(o.rows, o.cols);
+  Shared shared;
+  try {
+    shared.stages = active_stages();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "npurt_cpp_service: %s\n", e.what());
+    return 1;
+  }
+  shared.params = make_params(o.rows, o.cols);
+  std::string names;
+  for (const Stage& s : shared.stages) names += (names.empty() ? "" : " -> ") + s.op;
+  std::printf("pipeline: %s on [1, %lld, %lld] float32 batches\n", names.c_str(),
+              static_cast<long long>(o.rows), static_cast<long long>(o.cols));
   BatchQueue<Batch> queue(static_cast<size_t>(2 * o.workers));
   Totals totals;
   const auto start = std::chrono::steady_clock::now();
@@ -149,9 +170,9 @@ int main(int argc, char** argv) {
   std::vector<std::thread> workers, producers;
   for (int w = 0; w < o.workers; ++w) {
     if (w % 2 == 0)
-      workers.push_back(guarded(totals, "C++ worker", [&, dev] { cpp_worker(dev, queue, params, totals); }));
+      workers.push_back(guarded(totals, "C++ worker", [&, dev] { cpp_worker(dev, queue, shared, totals); }));
     else
-      workers.push_back(guarded(totals, "C worker", [&] { c_worker(queue, params, totals); }));
+      workers.push_back(guarded(totals, "C worker", [&] { c_worker(queue, shared, totals); }));
   }
   for (int p = 0; p < o.producers; ++p) {
     producers.emplace_back([&, p] {

@@ -106,6 +106,8 @@ extern "C" __global__ __aicore__ void npurt_cast_kernel(GM_ADDR x, GM_ADDR y, GM
     Dispatch(x, y, t);
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels {
 extern const SimKernelEntry kCastKernelEntry = NPURT_SIM_ENTRY(npurt_cast_kernel);
 }
+#endif  // NPURT_ASCEND_DEVICE_BUILD

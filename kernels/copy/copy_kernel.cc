@@ -132,6 +132,8 @@ extern "C" __global__ __aicore__ void npurt_copy_kernel(GM_ADDR x, GM_ADDR y, GM
   }
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels {
 extern const SimKernelEntry kCopyKernelEntry = NPURT_SIM_ENTRY(npurt_copy_kernel);
 }
+#endif  // NPURT_ASCEND_DEVICE_BUILD

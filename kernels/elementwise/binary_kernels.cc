@@ -14,9 +14,11 @@ extern "C" __global__ __aicore__ void npurt_mul_kernel(GM_ADDR x, GM_ADDR y, GM_
   npurt::kernels::RunBinary<npurt::kernels::MulOp>(x, y, z, tiling);
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 // The sim entries the registration binds (a C++ function pointer per kernel).
 #include "elementwise/binary_entries.h"
 namespace npurt::kernels {
 const SimKernelEntry kAddKernelEntry = NPURT_SIM_ENTRY(npurt_add_kernel);
 const SimKernelEntry kMulKernelEntry = NPURT_SIM_ENTRY(npurt_mul_kernel);
 }  // namespace npurt::kernels
+#endif  // NPURT_ASCEND_DEVICE_BUILD

@@ -26,7 +26,9 @@ extern "C" __global__ __aicore__ void npurt_ew_astype_kernel(GM_ADDR x, GM_ADDR 
   });
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels::ew {
 extern const SimKernelEntry kAstypeEntry;  // external linkage: ew_ops.cc registers it
 const SimKernelEntry kAstypeEntry = NPURT_SIM_ENTRY(npurt_ew_astype_kernel);
 }
+#endif  // NPURT_ASCEND_DEVICE_BUILD

@@ -23,6 +23,9 @@ struct EwOpInfo {
 // Declares / defines npurt::kernels::ew::kInfo_<name>.
 #define NPURT_EW_DECLARE_INFO(name, Op, arity, doc) \
   namespace npurt::kernels::ew { extern const EwOpInfo kInfo_##name; }
+#ifdef NPURT_ASCEND_DEVICE_BUILD  // the __global__ entry only: no sim thunk, no host info
+#define NPURT_EW_DEFINE(name, Op, arity, doc) NPURT_EW_ENTRY##arity(npurt_ew_##name##_kernel, npurt::kernels::ew::Op)
+#else
 #define NPURT_EW_DEFINE(name, Op, arity, doc)                                                     \
   NPURT_EW_ENTRY##arity(npurt_ew_##name##_kernel, npurt::kernels::ew::Op)                         \
   namespace npurt::kernels::ew {                                                                  \
@@ -30,3 +33,4 @@ struct EwOpInfo {
   const EwOpInfo kInfo_##name = {NPURT_SIM_ENTRY(npurt_ew_##name##_kernel), arity, Op::kDTypes,   \
                                  Op::kVec, Op::kBoolOut, Op::kCondFirst};                         \
   }
+#endif  // NPURT_ASCEND_DEVICE_BUILD

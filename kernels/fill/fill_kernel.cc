@@ -61,6 +61,8 @@ extern "C" __global__ __aicore__ void npurt_fill_kernel(GM_ADDR y, GM_ADDR works
   q.FreeTensor(buf);
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels {
 extern const SimKernelEntry kFillKernelEntry = NPURT_SIM_ENTRY(npurt_fill_kernel);
 }
+#endif  // NPURT_ASCEND_DEVICE_BUILD

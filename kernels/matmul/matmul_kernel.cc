@@ -110,7 +110,9 @@ extern "C" __global__ __aicore__ void npurt_matmul_backward_kernel(GM_ADDR dy, G
   Dispatch(args, tiling);
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 npurt::SimKernelEntry npurt_matmul_entry() { return NPURT_SIM_ENTRY(npurt_matmul_kernel); }
 npurt::SimKernelEntry npurt_matmul_backward_entry() { return NPURT_SIM_ENTRY(npurt_matmul_backward_kernel); }
+#endif  // NPURT_ASCEND_DEVICE_BUILD
 
 }  // namespace npurt_kernels

@@ -230,6 +230,8 @@ extern "C" __global__ __aicore__ void npurt_reduce_kernel(GM_ADDR x, GM_ADDR y, 
   else if (in == DType::kBool) Launch<uint8_t, half, uint8_t>(x, y, t);
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels {
 extern const SimKernelEntry kReduceKernelEntry = NPURT_SIM_ENTRY(npurt_reduce_kernel);
 }
+#endif  // NPURT_ASCEND_DEVICE_BUILD

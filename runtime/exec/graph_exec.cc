@@ -8,6 +8,9 @@
 // caller's host cost is one submit, whatever the node count; the stream order
 // (work before, graph, work after) holds because the executor finishes only
 // after the whole graph did.
+// A backend with its own graphs (ascend: aclmdlRI, Backend::instantiate_graph)
+// replays a graph without bindings by one launch of that graph on the caller's
+// stream instead; replays with bindings (patched pointers) use the lanes.
 #include <algorithm>
 #include <atomic>
 
@@ -153,10 +156,14 @@ std::shared_ptr<GraphState> instantiate_graph(Device device, std::vector<GraphNo
     g->lanes.push_back(std::move(s));
     g->lane_ids.push_back(track);
   }
+  std::vector<const Command*> cmds;
+  for (const GraphNode& n : g->nodes) cmds.push_back(&n.cmd);
+  g->native = g->backend->instantiate_graph(g->backend_index, cmds);
   return g;
 }
 
 GraphState::~GraphState() {
+  native.reset();  // before the nodes whose buffers it uses
   lanes.clear();   // drained already: the last replay synchronized them
   events.clear();
   nodes.clear();   // launches and keep-alive buffers go before the pool
@@ -237,6 +244,11 @@ void Graph::replay(const Stream& stream, Span<const GraphBinding> bindings) cons
     throw CaptureError(std::string(where) + ": argument 'stream': stream " + std::to_string(s->id()) +
                        " is capturing; replaying a graph inside a capture is not supported "
                        "[ACL_ERROR_RT_STREAM_CAPTURE_UNSUPPORTED 107030]");
+  if (bindings.empty() && g.native) {
+    g.native->launch(s->backend());
+    g.replays.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
   Command c;
   c.kind = Command::Kind::kHostFunc;
   if (bindings.empty()) {

@@ -80,6 +80,9 @@ struct GraphState {
   std::vector<std::vector<uint32_t>> waits;
   std::vector<std::shared_ptr<BackendEvent>> events;
   std::vector<std::unique_ptr<BackendStream>> lanes;
+  // The backend's own graph (ascend: aclmdlRI) for replays without bindings;
+  // null when the backend has none for these nodes (sim).
+  std::unique_ptr<BackendGraph> native;
   std::vector<uint64_t> generations;  // scratch of the running replay (run_mu)
   std::mutex run_mu;
 

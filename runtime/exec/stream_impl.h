@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "npurt/export.h"
 #include "npurt/backend.h"
 #include "npurt/device.h"
 
@@ -31,7 +32,7 @@ class CaptureSink {
   virtual void record(StreamImpl& stream, Command&& cmd) = 0;
 };
 
-class StreamImpl {
+class NPURT_HIDDEN StreamImpl {
  public:
   StreamImpl(Device device, std::unique_ptr<BackendStream> backend, bool is_default);
   ~StreamImpl();

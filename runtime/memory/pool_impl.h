@@ -14,6 +14,7 @@
 
 #include "memory/pool_internal.h"
 #include "memory/spin_mutex.h"
+#include "npurt/export.h"
 #include "npurt/backend.h"
 
 namespace npurt {
@@ -26,7 +27,7 @@ constexpr size_t kLargeBuffer = size_t(20) << 20;    // ... 20 MiB segments
 constexpr size_t kRoundLarge = size_t(2) << 20;      // bigger ones round to 2 MiB
 constexpr size_t kBlockAlignment = 128;
 
-struct MemoryPool::Impl {
+struct NPURT_HIDDEN MemoryPool::Impl {
   Backend* backend = nullptr;
   int index = 0;
   Device device;

@@ -24,6 +24,10 @@ def _parser():
 
 
 def main(argv=None):
+    from .cmake_dir import handle_argv  # --cmake-dir (owner: packaging)
+
+    if handle_argv(sys.argv[1:] if argv is None else argv):
+        return 0
     args = _parser().parse_args(argv)
     if args.command == "demo":
         from . import demo

@@ -16,6 +16,8 @@ def main() -> int:
     tests_dir = os.path.join(os.path.dirname(here), "python")
     args = [tests_dir, "-q", "-p", "no:cacheprovider"]
     args += shlex.split(os.environ.get("NPURT_BAZEL_PYTEST_ARGS", ""))
+    # As tests/conftest.py does, before npurt is imported here for the first time.
+    os.environ.setdefault("NPURT_SIM_DEVICES", "2")
     import npurt  # fail early and clearly if the extension did not load
 
     print(f"bazel pytest: npurt from {os.path.dirname(npurt.__file__)}", flush=True)

@@ -51,6 +51,19 @@ static_assert(acl::kCaptureModeGlobal == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL, "CAPT
 static_assert(acl::kCaptureModeThreadLocal == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL, "CAPTURE_MODE_THREAD_LOCAL");
 static_assert(acl::kCaptureModeRelaxed == ACL_MODEL_RI_CAPTURE_MODE_RELAXED, "CAPTURE_MODE_RELAXED");
 static_assert(acl::kEventSync == ACL_EVENT_SYNC, "ACL_EVENT_SYNC");
+static_assert(acl::kLaunchAttrSchemMode == ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, "ATTR_SCHEM_MODE");
+static_assert(acl::kLaunchAttrDynUbufSize == ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE, "ATTR_DYN_UBUF_SIZE");
+static_assert(acl::kLaunchAttrEngineType == ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE, "ATTR_ENGINE_TYPE");
+static_assert(acl::kLaunchAttrBlockDimOffset == ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET, "ATTR_BLOCKDIM_OFFSET");
+static_assert(acl::kLaunchAttrTimeoutUs == ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US, "ATTR_TIMEOUT_US");
+static_assert(acl::kEngineTypeAic == ACL_RT_ENGINE_TYPE_AIC && acl::kEngineTypeAiv == ACL_RT_ENGINE_TYPE_AIV,
+              "aclrtEngineType");
+// launch_config.cc writes engineType and timeoutUs through rsv[0..1] (the own
+// declaration has no such members): they must overlay them exactly.
+static_assert(offsetof(aclrtLaunchKernelAttrValue, engineType) == offsetof(aclrtLaunchKernelAttrValue, rsv) &&
+                  sizeof(aclrtEngineType) == sizeof(uint32_t), "engineType overlays rsv[0]");
+static_assert(offsetof(aclrtTimeoutUs, timeoutLow) == 0 && offsetof(aclrtTimeoutUs, timeoutHigh) == 4,
+              "timeoutUs overlays rsv[0], rsv[1]");
 static_assert(acl::kEventTimeLine == ACL_EVENT_TIME_LINE, "ACL_EVENT_TIME_LINE");
 
 // Layouts of the structs npurt builds (the own declarations in acl_types.h

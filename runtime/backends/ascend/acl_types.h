@@ -108,6 +108,14 @@ constexpr int kDevAttrL2CacheSize = 302;
 constexpr int kStreamStatusComplete = 0;
 // aclrtEventRecordedStatus
 constexpr int kEventRecordedStatusComplete = 1;
+// aclrtLaunchKernelAttrId, aclrtEngineType
+constexpr int kLaunchAttrSchemMode = 1;
+constexpr int kLaunchAttrDynUbufSize = 2;
+constexpr int kLaunchAttrEngineType = 3;
+constexpr int kLaunchAttrBlockDimOffset = 4;
+constexpr int kLaunchAttrTimeoutUs = 8;
+constexpr int kEngineTypeAic = 0;
+constexpr int kEngineTypeAiv = 1;
 // aclmdlRICaptureMode
 constexpr int kCaptureModeGlobal = 0;
 constexpr int kCaptureModeThreadLocal = 1;

@@ -7,6 +7,7 @@
 
 #include "backends/ascend/acl_context.h"
 #include "backends/ascend/ascend_event.h"
+#include "backends/ascend/ascend_graph.h"
 #include "backends/ascend/ascend_stream.h"
 #include "backends/ascend/device_profile.h"
 #include "backends/ascend/device_segments.h"
@@ -49,6 +50,10 @@ class AscendBackend final : public Backend {
   std::unique_ptr<BackendStream> create_stream(int device) override {
     info(device, "create_stream");
     return std::make_unique<AscendStream>(ctx_, launcher_, device);
+  }
+  std::unique_ptr<BackendGraph> instantiate_graph(int device, const std::vector<const Command*>& nodes) override {
+    info(device, "instantiate_graph");
+    return capture_ascend_graph(ctx_, launcher_, device, nodes);
   }
   std::shared_ptr<BackendEvent> create_event(int device, bool timing) override {
     info(device, "create_event");

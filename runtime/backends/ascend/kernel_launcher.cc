@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "backends/ascend/kernel_args.h"
+#include "backends/ascend/launch_config.h"
 
 namespace npurt::ascend {
 
@@ -121,6 +122,7 @@ void KernelLauncher::launch(int device, aclrtStream stream, const KernelLaunch& 
   aclrtFuncHandle fn = launch.device_function ? launch.device_function
                                               : function_for(device, launch.kernel_name);
   const AclApi& api = ctx_->api();
+  LaunchConfig cfg(launch.ascend, launch.kernel_name);
   if (api.aclrtLaunchKernelWithHostArgs) {
     PackedKernelArgs packed = pack_kernel_args(launch);
     std::vector<aclrtPlaceHolderInfo> holders;
@@ -131,17 +133,17 @@ void KernelLauncher::launch(int device, aclrtStream stream, const KernelLaunch& 
       holders.push_back(h);
     }
     ctx_->check("aclrtLaunchKernelWithHostArgs",
-                api.aclrtLaunchKernelWithHostArgs(fn, launch.num_blocks, stream, nullptr,
+                api.aclrtLaunchKernelWithHostArgs(fn, launch.num_blocks, stream, cfg.get(),
                                                   packed.host_args.data(), packed.host_args.size(),
                                                   holders.empty() ? nullptr : holders.data(),
                                                   holders.size()));
     return;
   }
-  launch_with_builder(fn, stream, launch);
+  launch_with_builder(fn, stream, launch, cfg.get());
 }
 
-void KernelLauncher::launch_with_builder(aclrtFuncHandle fn, aclrtStream stream,
-                                         const KernelLaunch& launch) {
+void KernelLauncher::launch_with_builder(aclrtFuncHandle fn, aclrtStream stream, const KernelLaunch& launch,
+                                         aclrtLaunchKernelCfg* cfg) {
   const AclApi& api = ctx_->api();
   if (!api.aclrtKernelArgsInit || !api.aclrtKernelArgsAppend || !api.aclrtKernelArgsAppendPlaceHolder ||
       !api.aclrtKernelArgsGetPlaceHolderBuffer || !api.aclrtKernelArgsFinalize ||
@@ -169,7 +171,7 @@ void KernelLauncher::launch_with_builder(aclrtFuncHandle fn, aclrtStream stream,
   }
   ctx_->check("aclrtKernelArgsFinalize", api.aclrtKernelArgsFinalize(args));
   ctx_->check("aclrtLaunchKernelWithConfig",
-              api.aclrtLaunchKernelWithConfig(fn, launch.num_blocks, stream, nullptr, args, nullptr));
+              api.aclrtLaunchKernelWithConfig(fn, launch.num_blocks, stream, cfg, args, nullptr));
 }
 
 }  // namespace npurt::ascend

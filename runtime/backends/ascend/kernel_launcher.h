@@ -49,7 +49,8 @@ class KernelLauncher {
 
  private:
   aclrtBinHandle load_binary_locked(int device, const std::string& path);
-  void launch_with_builder(aclrtFuncHandle fn, aclrtStream stream, const KernelLaunch& launch);
+  void launch_with_builder(aclrtFuncHandle fn, aclrtStream stream, const KernelLaunch& launch,
+                           aclrtLaunchKernelCfg* cfg);
 
   std::shared_ptr<AclContext> ctx_;
   std::vector<std::string> dirs_;

@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "npurt/chip_profile.h"
 #include "npurt/device.h"
@@ -47,6 +48,17 @@ SimCheckLevel sim_check_level_from_env();  // reads NPURT_SIM_CHECK each call (c
 // integers/floats bit-cast into the 8-byte slot), followed by workspace and tiling.
 using SimKernelEntry = void (*)(void* const* args, size_t num_args);
 
+// Per-launch attributes for the ascend backend (aclrtLaunchKernelCfg, passed to
+// aclrtLaunchKernelWithHostArgs / aclrtLaunchKernelWithConfig). Zero values are
+// not passed, so AscendCL's defaults apply; the sim backend ignores them.
+struct AscendLaunchAttrs {
+  uint8_t schedule_mode = 0;      // ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE
+  uint32_t dyn_ubuf_bytes = 0;    // ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE
+  int8_t engine = -1;             // ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE: -1 unset, 0 AIC, 1 AIV
+  uint32_t block_dim_offset = 0;  // ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET
+  uint64_t timeout_us = 0;        // ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US
+};
+
 // One kernel launch, fully resolved (tiling already computed).
 struct KernelLaunch {
   const char* kernel_name = "";          // static lifetime (from the registry)
@@ -61,6 +73,7 @@ struct KernelLaunch {
   size_t workspace_bytes = 0;
   SimCheckLevel check_level = SimCheckLevel::kBasic;
   bool truncate_datacopy = false;        // sim: round DataCopy counts down like the NPU
+  AscendLaunchAttrs ascend;              // ascend: launch config attributes
 };
 
 // A unit of stream work. Graph capture records Commands instead of submitting them.
@@ -113,6 +126,19 @@ class BackendStream {
   virtual void set_name(const std::string& name) { (void)name; }
 };
 
+// A captured graph compiled into the backend's own executable graph (ascend:
+// an aclmdlRI from aclmdlRICaptureBegin/End). Backends without one return
+// nullptr from Backend::instantiate_graph and the runtime replays the nodes
+// itself on internal streams (sim; runtime/exec/graph_exec.cc).
+class BackendGraph {
+ public:
+  virtual ~BackendGraph() = default;
+  // Enqueues one replay of the whole graph on `stream` (a stream of the same
+  // backend and device). Enqueue errors throw; execution errors become the
+  // stream's error like any other work.
+  virtual void launch(BackendStream& stream) = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -133,6 +159,16 @@ class Backend {
 
   // Synchronous host<->device copy outside any stream (used after synchronize).
   virtual void copy_sync(void* dst, const void* src, size_t bytes, CopyKind kind, int device) = 0;
+
+  // Graph instantiation hook. `nodes` are the captured commands in a topological
+  // order (every dependency of a node comes before it) and stay alive as long
+  // as the returned graph. nullptr (the default) means "no native graph for
+  // these nodes": the runtime replays them node by node.
+  virtual std::unique_ptr<BackendGraph> instantiate_graph(int device, const std::vector<const Command*>& nodes) {
+    (void)device;
+    (void)nodes;
+    return nullptr;
+  }
 };
 
 // Registry of backends by type. The sim backend is always present; ascend is

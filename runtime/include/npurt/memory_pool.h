@@ -42,7 +42,7 @@ namespace npurt {
 class Backend;
 class Stream;
 class MemoryPool;
-class StreamImpl;  // internal
+class StreamImpl;  // internal, hidden (NPURT_HIDDEN in runtime/exec/stream_impl.h)
 struct PoolBlock;  // internal
 
 // Owning handle to one pool allocation. Destruction returns it to the pool
@@ -126,7 +126,7 @@ class MemoryPool {
   // reference the pool holds to it.
   void forget_stream(StreamImpl* stream);
 
-  struct Impl;  // internal (runtime/memory/pool_impl.h)
+  struct Impl;  // internal, hidden (NPURT_HIDDEN in runtime/memory/pool_impl.h)
 
  private:
   std::unique_ptr<Impl> impl_;

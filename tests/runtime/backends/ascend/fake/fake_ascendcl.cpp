@@ -30,6 +30,7 @@
 #include <deque>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
@@ -48,6 +49,8 @@ namespace {
 thread_local std::string t_recent;
 thread_local std::string t_returned;
 thread_local int t_device = -1;
+struct FakeStream;
+thread_local FakeStream* t_running = nullptr;  // the stream whose worker runs this thread's task
 
 std::mutex g_mu;  // guards everything below that is not per-object
 std::map<uintptr_t, size_t> g_device_allocs;
@@ -90,10 +93,13 @@ struct FakeStream {
   int error = 0;
   std::string error_msg;
   int device = 0;
+  // Non-null while aclmdlRICaptureBegin..End: tasks are recorded, not queued.
+  std::vector<std::function<void()>>* capture = nullptr;
   std::thread worker;
 
   explicit FakeStream(int dev) : device(dev) {
     worker = std::thread([this] {
+      t_running = this;
       std::unique_lock<std::mutex> lock(mu);
       for (;;) {
         cv.wait(lock, [this] { return stop || !queue.empty(); });
@@ -115,7 +121,11 @@ struct FakeStream {
     worker.join();
   }
   void push(std::function<void()> f) {
-    { std::lock_guard<std::mutex> l(mu); queue.push_back(std::move(f)); }
+    {
+      std::lock_guard<std::mutex> l(mu);
+      if (capture) return capture->push_back(std::move(f));
+      queue.push_back(std::move(f));
+    }
     cv.notify_all();
   }
   void fault(int code, const std::string& msg) {
@@ -163,6 +173,7 @@ FakeKernel k_add_one{"fake_add_one"}, k_fail{"fake_fail"};
 struct AddOneTiling { uint64_t n; float addend; uint32_t pad; };
 
 void run_kernel(FakeStream* st, FakeKernel* k, uint32_t blocks, std::vector<uint8_t> dev_args) {
+  if (t_running) st = t_running;  // a graph replay runs on another stream than the captured one
   auto slot = [&](size_t i) { uint64_t v; std::memcpy(&v, dev_args.data() + 8 * i, 8); return v; };
   if (k == &k_fail) return st->fault(507015, "aicore exception in fake_fail");
   auto* in = reinterpret_cast<const float*>(slot(0));
@@ -389,7 +400,11 @@ FAKE_EXPORT aclError aclrtDestroyStream(aclrtStream s) {
   count("live_streams", -1);
   return 0;
 }
-FAKE_EXPORT aclError aclrtSynchronizeStream(aclrtStream s) { REQUIRE_DEVICE(); return stream_of(s)->drain(); }
+FAKE_EXPORT aclError aclrtSynchronizeStream(aclrtStream s) {
+  REQUIRE_DEVICE();
+  if (stream_of(s)->capture) return fail(107041, "aclrtSynchronizeStream: stream is capturing");
+  return stream_of(s)->drain();
+}
 #ifndef FAKE_ACL_MINIMAL
 FAKE_EXPORT aclError aclrtStreamQuery(aclrtStream s, aclrtStreamStatus* status) {
   REQUIRE_DEVICE();
@@ -487,6 +502,22 @@ FAKE_EXPORT aclError aclrtBinaryLoadFromFile(const char* path, aclrtBinaryLoadOp
   count("binary_loads");
   return 0;
 }
+namespace {
+// The last launch's config as counters: "cfg_attrs" = numAttrs (-1: null cfg),
+// "cfg_attr_<id>" = the value's first 8 bytes (rsv[0] | rsv[1] << 32).
+void record_cfg(const aclrtLaunchKernelCfg* cfg) {
+  std::lock_guard<std::mutex> l(g_mu);
+  for (auto it = g_counters.begin(); it != g_counters.end();)
+    it = it->first.rfind("cfg_attr", 0) == 0 ? g_counters.erase(it) : std::next(it);
+  g_counters["cfg_attrs"] = cfg ? static_cast<long>(cfg->numAttrs) : -1;
+  for (size_t i = 0; cfg && i < cfg->numAttrs; ++i) {
+    const aclrtLaunchKernelAttr& a = cfg->attrs[i];
+    g_counters["cfg_attr_" + std::to_string(static_cast<int>(a.id))] =
+        static_cast<long>(a.value.rsv[0] | (static_cast<uint64_t>(a.value.rsv[1]) << 32));
+  }
+}
+}  // namespace
+
 FAKE_EXPORT aclError aclrtBinaryUnLoad(aclrtBinHandle h) {
   delete static_cast<std::set<std::string>*>(h);
   count("binary_loads", -1);
@@ -502,9 +533,10 @@ FAKE_EXPORT aclError aclrtBinaryGetFunction(const aclrtBinHandle h, const char* 
 }
 #ifndef FAKE_ACL_MINIMAL
 FAKE_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle fn, uint32_t blocks, aclrtStream s,
-                                                   aclrtLaunchKernelCfg*, void* args, size_t size,
+                                                   aclrtLaunchKernelCfg* cfg, void* args, size_t size,
                                                    aclrtPlaceHolderInfo* ph, size_t nph) {
   REQUIRE_DEVICE();
+  record_cfg(cfg);
   std::vector<uint8_t> dev;
   if (size % 8 || !materialize(args, size, ph, nph, &dev)) return fail(107000, "bad host args / placeholders");
   FakeStream* st = stream_of(s);
@@ -539,8 +571,9 @@ FAKE_EXPORT aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle h, aclr
 }
 FAKE_EXPORT aclError aclrtKernelArgsFinalize(aclrtArgsHandle h) { static_cast<FakeArgs*>(h)->finalized = true; return 0; }
 FAKE_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle fn, uint32_t blocks, aclrtStream s,
-                                                 aclrtLaunchKernelCfg*, aclrtArgsHandle h, void*) {
+                                                 aclrtLaunchKernelCfg* cfg, aclrtArgsHandle h, void*) {
   REQUIRE_DEVICE();
+  record_cfg(cfg);
   std::unique_ptr<FakeArgs> a(static_cast<FakeArgs*>(h));
   if (!a->finalized) return fail(107000, "launch: args not finalized");
   std::vector<uint8_t> host = a->blob;
@@ -560,3 +593,43 @@ FAKE_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle fn, uint32_t bl
   count("launch_with_config");
   return 0;
 }
+
+// ---- graph capture (aclmdlRI): a model is the list of captured tasks ---------------
+#ifndef FAKE_ACL_MINIMAL
+namespace {
+struct FakeRI { std::vector<std::function<void()>> tasks; };
+}  // namespace
+FAKE_EXPORT aclError aclmdlRICaptureBegin(aclrtStream s, aclmdlRICaptureMode) {
+  REQUIRE_DEVICE();
+  if (!s) return fail(107031, "aclmdlRICaptureBegin: the default stream cannot be captured");
+  FakeStream* st = stream_of(s);
+  std::lock_guard<std::mutex> l(st->mu);
+  if (st->capture) return fail(107027, "aclmdlRICaptureBegin: stream is already capturing");
+  st->capture = new std::vector<std::function<void()>>;
+  count("captures");
+  return 0;
+}
+FAKE_EXPORT aclError aclmdlRICaptureEnd(aclrtStream s, aclmdlRI* ri) {
+  REQUIRE_DEVICE();
+  FakeStream* st = stream_of(s);
+  std::lock_guard<std::mutex> l(st->mu);
+  if (!st->capture) return fail(107036, "aclmdlRICaptureEnd: stream is not capturing");
+  *ri = new FakeRI{std::move(*st->capture)};
+  delete st->capture;
+  st->capture = nullptr;
+  count("live_ri");
+  return 0;
+}
+FAKE_EXPORT aclError aclmdlRIExecuteAsync(aclmdlRI ri, aclrtStream s) {
+  REQUIRE_DEVICE();
+  if (!ri) return fail(107000, "aclmdlRIExecuteAsync: null model");
+  for (const auto& task : static_cast<FakeRI*>(ri)->tasks) stream_of(s)->push(task);  // a copy per replay
+  count("ri_executions");
+  return 0;
+}
+FAKE_EXPORT aclError aclmdlRIDestroy(aclmdlRI ri) {
+  delete static_cast<FakeRI*>(ri);
+  count("live_ri", -1);
+  return 0;
+}
+#endif
