@@ -235,6 +235,8 @@ extern "C" __global__ __aicore__ void npurt_attention_backward_kernel(GM_ADDR do
   }
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 npurt::SimKernelEntry npurt_attention_backward_entry() { return NPURT_SIM_ENTRY(npurt_attention_backward_kernel); }
+#endif  // NPURT_ASCEND_DEVICE_BUILD
 
 }  // namespace npurt_kernels

@@ -194,6 +194,8 @@ extern "C" __global__ __aicore__ void npurt_attention_kernel(GM_ADDR q, GM_ADDR 
   }
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 npurt::SimKernelEntry npurt_attention_entry() { return NPURT_SIM_ENTRY(npurt_attention_kernel); }
+#endif  // NPURT_ASCEND_DEVICE_BUILD
 
 }  // namespace npurt_kernels

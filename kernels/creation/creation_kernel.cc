@@ -143,7 +143,9 @@ extern "C" __global__ __aicore__ void npurt_creation_gen_kernel(GM_ADDR y, GM_AD
   npurt::kernels::RunCreation(nullptr, y, tiling);
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels {
 extern const SimKernelEntry kCreationKernelEntry = NPURT_SIM_ENTRY(npurt_creation_kernel);
 extern const SimKernelEntry kCreationGenKernelEntry = NPURT_SIM_ENTRY(npurt_creation_gen_kernel);
 }
+#endif  // NPURT_ASCEND_DEVICE_BUILD

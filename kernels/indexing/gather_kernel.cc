@@ -168,7 +168,9 @@ extern "C" __global__ __aicore__ void npurt_scatter_kernel(GM_ADDR idx, GM_ADDR 
   });
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels {
 extern const SimKernelEntry kGatherKernelEntry = NPURT_SIM_ENTRY(npurt_gather_kernel);
 extern const SimKernelEntry kScatterKernelEntry = NPURT_SIM_ENTRY(npurt_scatter_kernel);
 }
+#endif  // NPURT_ASCEND_DEVICE_BUILD

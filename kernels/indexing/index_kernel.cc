@@ -229,8 +229,10 @@ extern "C" __global__ __aicore__ void npurt_mask_positions_kernel(GM_ADDR mask, 
   });
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels {
 extern const SimKernelEntry kIndexCheckKernelEntry = NPURT_SIM_ENTRY(npurt_index_check_kernel);
 extern const SimKernelEntry kMaskCountKernelEntry = NPURT_SIM_ENTRY(npurt_mask_count_kernel);
 extern const SimKernelEntry kMaskPositionsKernelEntry = NPURT_SIM_ENTRY(npurt_mask_positions_kernel);
 }
+#endif  // NPURT_ASCEND_DEVICE_BUILD

@@ -355,7 +355,9 @@ extern "C" __global__ __aicore__ void npurt_rms_norm_backward_kernel(GM_ADDR dy,
   npurt::kernels::Dispatch({dy, x, nullptr, rstd, gamma, dx, dgamma, nullptr}, t);
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels {
 extern const SimKernelEntry kLayerNormBackwardEntry = NPURT_SIM_ENTRY(npurt_layer_norm_backward_kernel);
 extern const SimKernelEntry kRmsNormBackwardEntry = NPURT_SIM_ENTRY(npurt_rms_norm_backward_kernel);
 }  // namespace npurt::kernels
+#endif  // NPURT_ASCEND_DEVICE_BUILD

@@ -252,7 +252,9 @@ extern "C" __global__ __aicore__ void npurt_rms_norm_kernel(GM_ADDR x, GM_ADDR g
   npurt_layer_norm_kernel(x, gamma, nullptr, y, nullptr, rstd, workspace, tiling);  // no mean output
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels {
 extern const SimKernelEntry kLayerNormEntry = NPURT_SIM_ENTRY(npurt_layer_norm_kernel);
 extern const SimKernelEntry kRmsNormEntry = NPURT_SIM_ENTRY(npurt_rms_norm_kernel);
 }  // namespace npurt::kernels
+#endif  // NPURT_ASCEND_DEVICE_BUILD

@@ -129,6 +129,8 @@ extern "C" __global__ __aicore__ void npurt_argreduce_kernel(GM_ADDR x, GM_ADDR 
   });
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels {
 extern const SimKernelEntry kArgReduceEntry = NPURT_SIM_ENTRY(npurt_argreduce_kernel);
 }
+#endif  // NPURT_ASCEND_DEVICE_BUILD

@@ -210,6 +210,8 @@ extern "C" __global__ __aicore__ void npurt_scan_kernel(GM_ADDR x, GM_ADDR y, GM
   });
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels {
 extern const SimKernelEntry kScanKernelEntry = NPURT_SIM_ENTRY(npurt_scan_kernel);
 }
+#endif  // NPURT_ASCEND_DEVICE_BUILD

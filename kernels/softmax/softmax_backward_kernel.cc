@@ -159,6 +159,8 @@ extern "C" __global__ __aicore__ void npurt_softmax_backward_kernel(GM_ADDR dy, 
   else Launch<bfloat16_t, bfloat16_t>(dy, y, dx, t);
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels {
 extern const SimKernelEntry kSoftmaxBackwardEntry = NPURT_SIM_ENTRY(npurt_softmax_backward_kernel);
 }  // namespace npurt::kernels
+#endif  // NPURT_ASCEND_DEVICE_BUILD

@@ -166,6 +166,8 @@ extern "C" __global__ __aicore__ void npurt_softmax_kernel(GM_ADDR x, GM_ADDR y,
   else Launch<bfloat16_t, bfloat16_t>(x, y, t);
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels {
 extern const SimKernelEntry kSoftmaxEntry = NPURT_SIM_ENTRY(npurt_softmax_kernel);
 }  // namespace npurt::kernels
+#endif  // NPURT_ASCEND_DEVICE_BUILD

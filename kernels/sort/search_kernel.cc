@@ -101,6 +101,8 @@ extern "C" __global__ __aicore__ void npurt_searchsorted_kernel(GM_ADDR x1, GM_A
   });
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels::sort {
 extern const SimKernelEntry kSearchEntry = NPURT_SIM_ENTRY(npurt_searchsorted_kernel);
 }  // namespace npurt::kernels::sort
+#endif  // NPURT_ASCEND_DEVICE_BUILD

@@ -344,7 +344,9 @@ extern "C" __global__ __aicore__ void npurt_sort_merge_kernel(GM_ADDR vals, GM_A
   });
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels::sort {
 extern const SimKernelEntry kSortBlockEntry = NPURT_SIM_ENTRY(npurt_sort_block_kernel);
 extern const SimKernelEntry kSortMergeEntry = NPURT_SIM_ENTRY(npurt_sort_merge_kernel);
 }  // namespace npurt::kernels::sort
+#endif  // NPURT_ASCEND_DEVICE_BUILD

@@ -146,7 +146,9 @@ extern "C" __global__ __aicore__ void npurt_unique_compact_kernel(GM_ADDR s, GM_
   });
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels::sort {
 extern const SimKernelEntry kUniqueCountEntry = NPURT_SIM_ENTRY(npurt_unique_count_kernel);
 extern const SimKernelEntry kUniqueCompactEntry = NPURT_SIM_ENTRY(npurt_unique_compact_kernel);
 }  // namespace npurt::kernels::sort
+#endif  // NPURT_ASCEND_DEVICE_BUILD
