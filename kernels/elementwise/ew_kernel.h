@@ -55,7 +55,13 @@ class EwKernel {
     InitInput<0>(in[0], t.tile);
     if constexpr (N > 1) InitInput<1>(in[1], t.tile);
     if constexpr (N > 2) InitInput<2>(in[2], t.tile);
-    z_.SetGlobalBuffer(reinterpret_cast<__gm__ TO*>(out) + begin_, count_);
+    if (t.out_row == 0) {
+      z_.SetGlobalBuffer(reinterpret_cast<__gm__ TO*>(out) + begin_, count_);
+    } else if (t.total > 0) {  // rows of out_row columns, out_pitch apart
+      const uint64_t last = t.total - 1, row = static_cast<uint64_t>(t.out_row);
+      z_.SetGlobalBuffer(reinterpret_cast<__gm__ TO*>(out) + t.out_offset,
+                         last / row * static_cast<uint64_t>(t.out_pitch) + last % row + 1);
+    }
     pipe_.InitBuffer(qz_, 2, t.tile * static_cast<uint32_t>(sizeof(TO)));
   }
 
@@ -68,7 +74,8 @@ class EwKernel {
       if constexpr (N > 2) Load<2>(off, n);
       Compute(n);
       AscendC::LocalTensor<TO> z = qz_.template DeQue<TO>();
-      CopyOut(z_[off], z, n);
+      if (t_->out_row == 0) CopyOut(z_[off], z, n);
+      else Scatter(z, begin_ + off, n);
       qz_.FreeTensor(z);
     }
   }
@@ -78,6 +85,7 @@ class EwKernel {
   __aicore__ inline void InitInput(GM_ADDR p, uint32_t tile) {
     using U = In<I>;
     const EwTiling& t = *t_;
+    p += t.offset[I] * static_cast<int64_t>(sizeof(U));
     if (t.contiguous & (1u << I)) {
       gm<I>().SetGlobalBuffer(reinterpret_cast<__gm__ U*>(p) + begin_, count_);
     } else {
@@ -159,6 +167,26 @@ class EwKernel {
     }
   }
 
+  // Output elements [first, first + n) to rows of out_row columns (t.out_row > 0):
+  // DataCopyPad per run whose UB start is 32-B aligned, scalar writes otherwise.
+  __aicore__ inline void Scatter(const AscendC::LocalTensor<TO>& z, uint64_t first, uint32_t n) {
+    const uint64_t row = static_cast<uint64_t>(t_->out_row);
+    uint64_t r = first / row, col = first % row;
+    for (uint32_t j = 0; j < n;) {
+      const uint32_t run = static_cast<uint32_t>(row - col < n - j ? row - col : n - j);
+      const uint64_t dst = r * static_cast<uint64_t>(t_->out_pitch) + col;
+      if ((j * sizeof(TO)) % 32 == 0) {
+        AscendC::DataCopyExtParams p(1, run * static_cast<uint32_t>(sizeof(TO)), 0, 0, 0);
+        AscendC::DataCopyPad(z_[dst], z[j], p);
+      } else {
+        for (uint32_t k = 0; k < run; ++k) z_.SetValue(dst + k, z.GetValue(j + k));
+      }
+      j += run;
+      col = 0;
+      ++r;
+    }
+  }
+
   __aicore__ inline void Compute(uint32_t n) {
     AscendC::LocalTensor<In<0>> a = q_[0].template DeQue<In<0>>();
     AscendC::LocalTensor<In<1>> b;
@@ -168,14 +196,17 @@ class EwKernel {
     AscendC::LocalTensor<TO> z = qz_.template AllocTensor<TO>();
     if constexpr (kVector) {
       if constexpr (N == 1) Op::Vec(z, a, static_cast<int32_t>(n));
-      else Op::Vec(z, a, b, static_cast<int32_t>(n));
+      else if constexpr (N == 2) Op::Vec(z, a, b, static_cast<int32_t>(n));
+      else Op::Vec(z, a, b, c, static_cast<int32_t>(n));
     } else {
       for (uint32_t j = 0; j < n; ++j) {
         if constexpr (N == 1) z.SetValue(j, convert<TO>(Op::F(Wide<T>(a.GetValue(j)))));
         else if constexpr (N == 2)
           z.SetValue(j, convert<TO>(Op::F(Wide<T>(a.GetValue(j)), Wide<T>(b.GetValue(j)))));
-        else
+        else if constexpr (Op::kCondFirst)
           z.SetValue(j, convert<TO>(Op::F(bool(a.GetValue(j)), Wide<T>(b.GetValue(j)), Wide<T>(c.GetValue(j)))));
+        else
+          z.SetValue(j, convert<TO>(Op::F(Wide<T>(a.GetValue(j)), Wide<T>(b.GetValue(j)), Wide<T>(c.GetValue(j)))));
       }
     }
     qz_.EnQue(z);
@@ -195,10 +226,10 @@ class EwKernel {
   AscendC::GlobalTensor<TO> z_;
 };
 
-// The body of every entry: dispatches on the tiling's dtype to EwKernel<Op, D, ...>.
+// Runs EwKernel<Op, D, ...> for the tiling's dtype D (the body of every entry;
+// kernels made of several passes call it once per pass with their own tiling).
 template <class Op>
-__aicore__ inline void RunEw(GM_ADDR const* in, GM_ADDR out, GM_ADDR tiling) {
-  GET_TILING_DATA_WITH_STRUCT(EwTiling, t, tiling);
+__aicore__ inline void RunEwWith(GM_ADDR const* in, GM_ADDR out, const EwTiling& t) {
   visit_dtype<Op::kDTypes>(t.dtype, [&](auto tag) {
     constexpr DType D = decltype(tag)::value;
     using TO = std::conditional_t<Op::kBoolOut, Bool8, typename Elem<D>::T>;
@@ -206,6 +237,12 @@ __aicore__ inline void RunEw(GM_ADDR const* in, GM_ADDR out, GM_ADDR tiling) {
     k.Init(in, out, t);
     k.Process();
   });
+}
+
+template <class Op>
+__aicore__ inline void RunEw(GM_ADDR const* in, GM_ADDR out, GM_ADDR tiling) {
+  GET_TILING_DATA_WITH_STRUCT(EwTiling, t, tiling);
+  RunEwWith<Op>(in, out, t);
 }
 
 }  // namespace npurt::kernels::ew
