@@ -54,6 +54,7 @@ inline float silu_grad(float x) {
 
 struct ActBase : OpBase {
   static constexpr uint32_t kDTypes = kActFloats;
+  static constexpr bool kWidenVec = true;  // float16/bfloat16 run the float32 Vec form (fp32 math)
 };
 
 // Unary forward forms. Vec (float32 only, the vector unit has no erf/tanh):

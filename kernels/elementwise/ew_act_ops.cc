@@ -2,9 +2,9 @@
 // silu, swiglu and their backward kernels): signatures, shape/attr checks and
 // tilings, all planned by the elementwise template's plan_ew (ew_host.h).
 //
-// Dtypes: float32, float16, bfloat16 (computed in float). Only the float32
-// forms of silu and gelu's tanh form have a vector-unit path; every other
-// (dtype, op) pair runs on the scalar unit and is declared sim-only, so the
+// Dtypes: float32, float16, bfloat16 (computed in float). silu and gelu's
+// tanh form have a vector-unit path (16-bit inputs cast to float in UB);
+// every other op runs on the scalar unit and is declared sim-only, so the
 // ascend backend refuses it by name instead of running something else.
 #include <cstring>
 #include <string>
@@ -45,8 +45,10 @@ void infer_grad(const OpContext& ctx) {
 void tiling_plain(const OpContext& ctx, TilingResult& r, uint32_t variant) {
   EwTiling t;
   const TensorSpec& out = ctx.output(0);
+  // unary 16-bit: two float scratch tiles for the widened vector form (EwKernel::kWideVector)
+  const uint64_t wide = ctx.num_inputs() == 1 && itemsize(out.dtype) == 2 ? 2 * sizeof(float) : 0;
   plan_ew(ctx, out.shape, out.dtype, out.dtype, &ctx.input(0), static_cast<int>(ctx.num_inputs()), t,
-          r.num_blocks);
+          r.num_blocks, wide);
   t.variant = variant;
   r.set_tiling(t);
 }
@@ -118,8 +120,8 @@ OpDefBuilder act_def(const char* name, const char* doc) {
 OpDefBuilder& add_x(OpDefBuilder& b, bool with_dy, bool vec_f32 = false) {
   for (const char* name : {"dy", "x"}) {
     if (!with_dy && name[0] == 'd') continue;
-    b.input(name, kActDTypes).strided().sim_only({DType::kFloat16, DType::kBFloat16});
-    if (!vec_f32) b.sim_only({DType::kFloat32});
+    b.input(name, kActDTypes).strided();
+    if (!vec_f32) b.sim_only({DType::kFloat32, DType::kFloat16, DType::kBFloat16});
   }
   return b;
 }

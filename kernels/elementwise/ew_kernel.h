@@ -47,6 +47,11 @@ class EwKernel {
   static constexpr int N = Op::kArity;
   template <int I> using In = std::conditional_t<Op::kCondFirst && I == 0, Bool8, T>;
   static constexpr bool kVector = (Op::kVec & bit(D)) != 0 && std::is_same<TO, T>::value && !Op::kCondFirst;
+  // 16-bit floats of a unary functor with a float32 vector form that opts in
+  // (kWidenVec): Cast to float in UB, the float32 form, Cast back (fp32 math).
+  static constexpr bool kWideVector = Op::kWidenVec && N == 1 && (Op::kVec & bit(DType::kFloat32)) != 0 &&
+                                      std::is_same<TO, T>::value &&
+                                      (D == DType::kFloat16 || D == DType::kBFloat16);
 
   __aicore__ inline void Init(GM_ADDR const* in, GM_ADDR out, const EwTiling& t) {
     t_ = &t;
@@ -63,6 +68,7 @@ class EwKernel {
                          last / row * static_cast<uint64_t>(t.out_pitch) + last % row + 1);
     }
     pipe_.InitBuffer(qz_, 2, t.tile * static_cast<uint32_t>(sizeof(TO)));
+    if constexpr (kWideVector) pipe_.InitBuffer(wide_, 2 * t.tile * static_cast<uint32_t>(sizeof(float)));
   }
 
   __aicore__ inline void Process() {
@@ -194,7 +200,13 @@ class EwKernel {
     if constexpr (N > 1) b = q_[1].template DeQue<In<1>>();
     if constexpr (N > 2) c = q_[2].template DeQue<In<2>>();
     AscendC::LocalTensor<TO> z = qz_.template AllocTensor<TO>();
-    if constexpr (kVector) {
+    if constexpr (kWideVector) {
+      AscendC::LocalTensor<float> w = wide_.template Get<float>();
+      AscendC::LocalTensor<float> wx = w[0], wz = w[t_->tile];
+      AscendC::Cast(wx, a, AscendC::RoundMode::CAST_NONE, n);
+      Op::Vec(wz, wx, static_cast<int32_t>(n));
+      AscendC::Cast(z, wz, AscendC::RoundMode::CAST_RINT, n);
+    } else if constexpr (kVector) {
       if constexpr (N == 1) Op::Vec(z, a, static_cast<int32_t>(n));
       else if constexpr (N == 2) Op::Vec(z, a, b, static_cast<int32_t>(n));
       else Op::Vec(z, a, b, c, static_cast<int32_t>(n));
@@ -220,6 +232,7 @@ class EwKernel {
   AscendC::TPipe pipe_;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> q_[N];
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> qz_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> wide_;  // kWideVector: float input and result, tile each
   AscendC::GlobalTensor<In<0>> g0_;
   AscendC::GlobalTensor<In<1>> g1_;
   AscendC::GlobalTensor<In<2>> g2_;

@@ -28,7 +28,7 @@ namespace npurt::kernels::ew {
 
 // Collapsed layout, cores, UB tile (every queue double-buffered).
 void plan_ew(const OpContext& ctx, const Dims& out_shape, DType dtype, DType out_dtype, const TensorSpec* in,
-             int n_in, EwTiling& t, uint32_t& num_blocks) {
+             int n_in, EwTiling& t, uint32_t& num_blocks, uint64_t extra_ub_per_item) {
   int64_t total = 1;
   for (int64_t d : out_shape) total *= d;
   t.total = static_cast<uint64_t>(total);
@@ -41,7 +41,7 @@ void plan_ew(const OpContext& ctx, const Dims& out_shape, DType dtype, DType out
                                                    std::to_string(kEwMaxDims) +
                                                    " dims after merging (make an input contiguous first)");
   t.ndim = static_cast<uint32_t>(lay.ndim);
-  uint64_t min_item = itemsize(out_dtype), ub_per_item = 2 * itemsize(out_dtype);
+  uint64_t min_item = itemsize(out_dtype), ub_per_item = 2 * itemsize(out_dtype) + extra_ub_per_item;
   for (int d = 0; d < lay.ndim; ++d) t.shape[d] = lay.shape[d];
   for (int i = 0; i < n_in; ++i) {
     bool contiguous = lay.ndim == 1 && lay.strides[i][0] == 1;
