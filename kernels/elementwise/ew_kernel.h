@@ -8,8 +8,8 @@
 // the output (tiling bit `contiguous`) with one DataCopy of the whole tile;
 // any other input (broadcast: stride 0; transposed, sliced, negative strides)
 // is gathered inside CopyIn from the strides in the tiling data, row by row:
-// DataCopyPad for unit-stride rows that keep UB alignment, scalar reads
-// otherwise. Nothing is materialised in GM. Compute is one level-2 vector API
+// DataCopyPad for unit-stride rows that keep UB alignment, Duplicate for
+// aligned broadcast rows (stride 0), scalar reads otherwise. Nothing is materialised in GM. Compute is one level-2 vector API
 // call when the functor has a vector form for the dtype, else the scalar form.
 #pragma once
 
@@ -39,6 +39,13 @@ __aicore__ inline TO convert(W v) {
     return static_cast<TO>(v);
   }
 }
+
+// Element types AscendC::Duplicate takes (docs/aicore-vector.md).
+template <class U>
+constexpr bool kDuplicable = std::is_same<U, int16_t>::value || std::is_same<U, uint16_t>::value ||
+                             std::is_same<U, int32_t>::value || std::is_same<U, uint32_t>::value ||
+                             std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value ||
+                             std::is_same<U, float>::value;
 
 template <class Op, DType D, class TO>
 class EwKernel {
@@ -164,8 +171,14 @@ class EwKernel {
       AscendC::DataCopyExtParams p(1, bytes, 0, 0, 0);
       AscendC::DataCopyPadExtParams<U> pad(false, 0, 0, U{});
       AscendC::DataCopyPad(dst[j], src[static_cast<uint64_t>(off)], p, pad);
-    } else if (stride == 0) {
+    } else if (stride == 0) {  // a broadcast row: one read, then Duplicate where the vector unit has it
       U v = src.GetValue(static_cast<uint64_t>(off));
+      if constexpr (kDuplicable<U>) {
+        if (aligned) {
+          AscendC::Duplicate(dst[j], v, static_cast<int32_t>(run));
+          return;
+        }
+      }
       for (uint32_t k = 0; k < run; ++k) dst.SetValue(j + k, v);
     } else {
       for (uint32_t k = 0; k < run; ++k)
