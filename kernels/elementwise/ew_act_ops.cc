@@ -42,11 +42,13 @@ void infer_grad(const OpContext& ctx) {
   ctx.set_output(0, x.shape, x.dtype);
 }
 
-void tiling_plain(const OpContext& ctx, TilingResult& r, uint32_t variant) {
+// scratch: float UB tiles the functor's vector form needs (Op::kScratch).
+void tiling_plain(const OpContext& ctx, TilingResult& r, uint32_t variant, uint64_t scratch = 0) {
   EwTiling t;
   const TensorSpec& out = ctx.output(0);
-  // unary 16-bit: two float scratch tiles for the widened vector form (EwKernel::kWideVector)
-  const uint64_t wide = ctx.num_inputs() == 1 && itemsize(out.dtype) == 2 ? 2 * sizeof(float) : 0;
+  // unary 16-bit: two float tiles for the widened vector form (EwKernel::kWideVector)
+  const uint64_t widen = ctx.num_inputs() == 1 && itemsize(out.dtype) == 2 ? 2 : 0;
+  const uint64_t wide = (widen + scratch) * sizeof(float);
   plan_ew(ctx, out.shape, out.dtype, out.dtype, &ctx.input(0), static_cast<int>(ctx.num_inputs()), t,
           r.num_blocks, wide);
   t.variant = variant;
@@ -131,8 +133,8 @@ std::vector<OpDefBuilder> act_defs() {
   const auto gelu_attr = [](OpDefBuilder& b) { b.attr("approximate", AttrType::kString, AttrValue("none")); };
   d.push_back(act_def("gelu", "x * Phi(x) (approximate='none', erf form) or the tanh form\n"
                               "0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) (approximate='tanh')."));
-  add_x(d.back(), false).output("y").infer_same_as(0).tiling([](const OpContext& c, TilingResult& r) {
-    tiling_plain(c, r, gelu_variant(c));
+  add_x(d.back(), false, true).output("y").infer_same_as(0).tiling([](const OpContext& c, TilingResult& r) {
+    tiling_plain(c, r, gelu_variant(c), 2);  // GeluErfF::kScratch
   });
   gelu_attr(d.back());
   d.back().sim_kernel("npurt_ew_gelu_kernel", kGeluEntry);

@@ -59,6 +59,9 @@ class EwKernel {
   static constexpr bool kWideVector = Op::kWidenVec && N == 1 && (Op::kVec & bit(DType::kFloat32)) != 0 &&
                                       std::is_same<TO, T>::value &&
                                       (D == DType::kFloat16 || D == DType::kBFloat16);
+  // Float scratch tiles of the UB calc buffer: the widened operands, then the functor's
+  // own (Op::kScratch, e.g. gelu's erfc); the host reserves them (plan_ew's extra UB).
+  static constexpr uint32_t kCalcTiles = (kWideVector ? 2u : 0u) + ((kVector || kWideVector) ? Op::kScratch : 0u);
 
   __aicore__ inline void Init(GM_ADDR const* in, GM_ADDR out, const EwTiling& t) {
     t_ = &t;
@@ -75,7 +78,7 @@ class EwKernel {
                          last / row * static_cast<uint64_t>(t.out_pitch) + last % row + 1);
     }
     pipe_.InitBuffer(qz_, 2, t.tile * static_cast<uint32_t>(sizeof(TO)));
-    if constexpr (kWideVector) pipe_.InitBuffer(wide_, 2 * t.tile * static_cast<uint32_t>(sizeof(float)));
+    if constexpr (kCalcTiles > 0) pipe_.InitBuffer(wide_, kCalcTiles * t.tile * static_cast<uint32_t>(sizeof(float)));
   }
 
   __aicore__ inline void Process() {
@@ -217,10 +220,13 @@ class EwKernel {
       AscendC::LocalTensor<float> w = wide_.template Get<float>();
       AscendC::LocalTensor<float> wx = w[0], wz = w[t_->tile];
       AscendC::Cast(wx, a, AscendC::RoundMode::CAST_NONE, n);
-      Op::Vec(wz, wx, static_cast<int32_t>(n));
+      if constexpr (Op::kScratch > 0) Op::Vec(wz, wx, w[2 * t_->tile], t_->tile, static_cast<int32_t>(n));
+      else Op::Vec(wz, wx, static_cast<int32_t>(n));
       AscendC::Cast(z, wz, AscendC::RoundMode::CAST_RINT, n);
     } else if constexpr (kVector) {
-      if constexpr (N == 1) Op::Vec(z, a, static_cast<int32_t>(n));
+      if constexpr (N == 1 && Op::kScratch > 0)
+        Op::Vec(z, a, wide_.template Get<float>(), t_->tile, static_cast<int32_t>(n));
+      else if constexpr (N == 1) Op::Vec(z, a, static_cast<int32_t>(n));
       else if constexpr (N == 2) Op::Vec(z, a, b, static_cast<int32_t>(n));
       else Op::Vec(z, a, b, c, static_cast<int32_t>(n));
     } else {
@@ -245,7 +251,7 @@ class EwKernel {
   AscendC::TPipe pipe_;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> q_[N];
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> qz_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> wide_;  // kWideVector: float input and result, tile each
+  AscendC::TBuf<AscendC::TPosition::VECCALC> wide_;  // kCalcTiles float tiles
   AscendC::GlobalTensor<In<0>> g0_;
   AscendC::GlobalTensor<In<1>> g1_;
   AscendC::GlobalTensor<In<2>> g2_;
