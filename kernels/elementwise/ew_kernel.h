@@ -9,8 +9,11 @@
 // any other input (broadcast: stride 0; transposed, sliced, negative strides)
 // is gathered inside CopyIn from the strides in the tiling data, row by row:
 // DataCopyPad for unit-stride rows that keep UB alignment, Duplicate for
-// aligned broadcast rows (stride 0), scalar reads otherwise. Nothing is materialised in GM. Compute is one level-2 vector API
-// call when the functor has a vector form for the dtype, else the scalar form.
+// aligned broadcast rows (stride 0), scalar reads otherwise. Nothing is
+// materialised in GM. Compute is the functor's vector form (level-2 API calls)
+// when it has one for the dtype — for float16/bfloat16 through float UB tiles
+// when the functor opts in (kWidenVec) — else the scalar form. CopyOut writes
+// the contiguous output, or rows of out_row columns out_pitch apart (EwTiling).
 #pragma once
 
 #include <limits>
