@@ -1,11 +1,22 @@
-"""bench/arrays.py: array API operators on npurt next to numpy (and PyTorch
-CPU when installed): tiny-op overhead (16 x float32, enqueue only) and large
-elementwise ops (medians of repeated runs, ratios against numpy).
+"""bench/arrays.py: array API operators on npurt next to numpy and PyTorch CPU
+(2 threads, when installed), the rows of issue 5's performance section:
 
-    python bench/arrays.py [--large N] [--repeat R]
+  - tiny-op overhead on 16 float32: `x + y` and `x.sum()`, enqueue only (wall
+    and CPU time of the calling thread per call, amortised over 50 calls);
+  - large ops on --large elements (default 16 Mi) of float32 and float16:
+    a + b, a * 2 + b, exp, sum, astype, a broadcast add (N, 1) + (1, M), a
+    transpose copy; npurt time includes synchronize;
+  - a STREAM triad a = b + s*c on both cores measured in the same run, and
+    each bandwidth-bound row's GB/s as a fraction of it.
+
+Medians of --repeat runs; ratio columns are peer time / npurt time (> 1: npurt faster).
+
+    python bench/arrays.py [--large N] [--repeat R] [--dtypes float32,float16]
 """
 import argparse
+import os
 import statistics
+import threading
 import time
 
 import numpy as np
@@ -19,71 +30,136 @@ except ImportError:  # optional
     torch = None
 
 
-def median_us(fn, number, repeat):
-    runs = []
+def median_call(fn, number, repeat):
+    """(wall us, thread CPU us) per call, medians over `repeat` runs of `number` calls."""
+    walls, cpus = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         for _ in range(number):
             fn()
-        runs.append((time.perf_counter() - t0) / number * 1e6)
-    return statistics.median(runs)
+        walls.append((time.perf_counter() - t0) / number * 1e6)
+        cpus.append((time.thread_time() - c0) / number * 1e6)
+    return statistics.median(walls), statistics.median(cpus)
 
 
-def row(name, npurt_us, numpy_us, torch_us):
-    t = f"{torch_us:10.2f}" if torch_us is not None else "         -"
-    print(f"{name:34s} {npurt_us:10.2f} {numpy_us:10.2f} {t} {numpy_us / npurt_us:8.2f}x")
+def fmt(v):
+    return f"{v:11.1f}" if v is not None else "          -"
+
+
+def ratio(peer, mine):
+    return f"{peer / mine:7.2f}x" if peer is not None else "       -"
 
 
 def tiny(repeat):
+    print(f"{'tiny op (16 x float32)':34s} {'npurt us':>11s} {'npurt CPU':>11s} {'numpy us':>11s} "
+          f"{'torch us':>11s}")
     a = np.ones(16, np.float32)
     x, y = nr.asarray(a), nr.asarray(a)
     s = nr.current_stream()
-    n = 2000
-    x + y
-    s.synchronize()
-
-    def enqueue_only():
-        for _ in range(50):
-            x + y
-        s.synchronize()  # keeps the queue short; its cost is amortised over 50 calls
-    us = median_us(enqueue_only, n // 50, repeat) / 50
     ta = torch.ones(16) if torch else None
-    row("x + y, 16 x f32 (enqueue)", us, median_us(lambda: a + a, n, repeat),
-        median_us(lambda: ta + ta, n, repeat) if torch else None)
+    rows = [("x + y (enqueue)", lambda: x + y, lambda: a + a, (lambda: ta + ta) if torch else None),
+            ("x.sum() (enqueue)", lambda: x.sum(), lambda: a.sum(), (lambda: ta.sum()) if torch else None)]
+    for name, f_nr, f_np, f_t in rows:
+        f_nr()
+        s.synchronize()
+
+        def fifty():
+            for _ in range(50):
+                f_nr()
+            s.synchronize()  # keeps the queue short; amortised over 50 calls
+        wall, cpu = median_call(fifty, 40, repeat)
+        np_us = median_call(f_np, 2000, repeat)[0]
+        t_us = median_call(f_t, 2000, repeat)[0] if f_t else None
+        print(f"{name:34s} {fmt(wall / 50)} {fmt(cpu / 50)} {fmt(np_us)} {fmt(t_us)}")
 
 
-def large(n, repeat):
-    a = np.random.default_rng(0).standard_normal(n).astype(np.float32)
-    b = np.random.default_rng(1).standard_normal(n).astype(np.float32)
-    x, y = nr.asarray(a), nr.asarray(b)
-    s = nr.current_stream()
+def triad_two_threads(a, b, c, s, chunk=1 << 18):
+    """STREAM triad a = b + s*c, one half per thread, through a cache-resident temporary."""
+    half = a.size // 2
+
+    def part(lo, hi):
+        tmp = np.empty(chunk, dtype=a.dtype)
+        for i in range(lo, hi, chunk):
+            j = min(hi, i + chunk)
+            t = tmp[: j - i]
+            np.multiply(c[i:j], s, out=t)
+            np.add(b[i:j], t, out=a[i:j])
+    helper = threading.Thread(target=part, args=(half, a.size))
+    helper.start()
+    part(0, half)
+    helper.join()
+
+
+def large_cases(n, dt, a, b, x, y):
+    """(name, bytes moved, npurt fn, numpy fn, torch fn or None) for one dtype."""
+    m = 4096
+    col_np, row_np = a[:m].reshape(m, 1), b[: n // m].reshape(1, n // m)
+    col, rowv = nr.asarray(col_np), nr.asarray(row_np)
+    sq_np = a.reshape(m, n // m)
+    sq = x.reshape((m, n // m))
+    other = np.float32 if dt == np.float16 else np.float16
+    item = np.dtype(dt).itemsize
     ta, tb = (torch.from_numpy(a), torch.from_numpy(b)) if torch else (None, None)
-    col = a.reshape(-1, 1)[: 4096]
-    rowv = b[: n // 4096]
-    xc, xr = nr.asarray(col), nr.asarray(rowv)
-    cases = [
-        ("a + b", lambda: x + y, lambda: a + b, (lambda: ta + tb) if torch else None),
-        ("a * 2 + b", lambda: x * 2.0 + y, lambda: a * np.float32(2) + b, (lambda: ta * 2 + tb) if torch else None),
-        ("exp(a)", lambda: nr.exp(x), lambda: np.exp(a), (lambda: torch.exp(ta)) if torch else None),
-        ("(4096,1) + (1,M) broadcast", lambda: xc + xr, lambda: col + rowv,
-         (lambda: torch.from_numpy(col) + torch.from_numpy(rowv)) if torch else None),
+    tcol, trow, tsq = ((torch.from_numpy(col_np), torch.from_numpy(row_np), torch.from_numpy(sq_np))
+                       if torch else (None, None, None))
+    tother = {np.float16: torch.float16, np.float32: torch.float32}[other] if torch else None
+    two = dt(2)
+    return [
+        ("a + b", 3 * n * item, lambda: x + y, lambda: a + b, (lambda: ta + tb) if torch else None),
+        ("a * 2 + b", 3 * n * item, lambda: x * 2.0 + y, lambda: a * two + b,
+         (lambda: ta * 2 + tb) if torch else None),
+        ("exp(a)", 2 * n * item, lambda: nr.exp(x), lambda: np.exp(a), (lambda: torch.exp(ta)) if torch else None),
+        ("sum(a)", n * item, lambda: nr.sum(x), lambda: a.sum(), (lambda: ta.sum()) if torch else None),
+        (f"astype({np.dtype(other).name})", n * (item + np.dtype(other).itemsize), lambda: nr.astype(x, getattr(nr, np.dtype(other).name)),
+         lambda: a.astype(other), (lambda: ta.to(tother)) if torch else None),
+        ("(4096,1) + (1,M) broadcast", n * item, lambda: col + rowv, lambda: col_np + row_np,
+         (lambda: tcol + trow) if torch else None),
+        ("transpose copy (4096,M).T", 2 * n * item, lambda: nr.permute_dims(sq, (1, 0)).copy(),
+         lambda: np.ascontiguousarray(sq_np.T), (lambda: tsq.T.contiguous()) if torch else None),
     ]
-    for name, f_nr, f_np, f_t in cases:
-        def synced():
-            f_nr()
-            s.synchronize()
-        row(f"{name} ({n})", median_us(synced, 3, repeat), median_us(f_np, 3, repeat),
-            median_us(f_t, 3, repeat) if f_t else None)
+
+
+def large(n, repeat, dtypes, triad_gbs):
+    print(f"\n{'large op':40s} {'npurt ms':>9s} {'numpy ms':>9s} {'torch ms':>9s} {'vs numpy':>8s} "
+          f"{'vs torch':>8s} {'GB/s':>6s} {'/triad':>6s}")
+    s = nr.current_stream()
+    for dt in dtypes:
+        a = np.random.default_rng(0).standard_normal(n).astype(dt)
+        b = np.random.default_rng(1).standard_normal(n).astype(dt)
+        x, y = nr.asarray(a), nr.asarray(b)
+        for name, nbytes, f_nr, f_np, f_t in large_cases(n, dt, a, b, x, y):
+            def synced():
+                f_nr()
+                s.synchronize()
+            synced()
+            t_nr = median_call(synced, 1, repeat)[0] / 1e3
+            t_np = median_call(f_np, 1, repeat)[0] / 1e3
+            t_t = median_call(f_t, 1, repeat)[0] / 1e3 if f_t else None
+            gbs = nbytes / t_nr / 1e6
+            print(f"{name + ' ' + np.dtype(dt).name:40s} {t_nr:9.2f} {t_np:9.2f} "
+                  f"{(f'{t_t:9.2f}' if t_t is not None else '        -')} {ratio(t_np, t_nr)} "
+                  f"{ratio(t_t, t_nr)} {gbs:6.2f} {gbs / triad_gbs:6.2f}")
+
+
+def triad(n, repeat):
+    a, b, c = (np.zeros(n, np.float32), np.ones(n, np.float32), np.ones(n, np.float32))
+    triad_two_threads(a, b, c, np.float32(3))
+    t = median_call(lambda: triad_two_threads(a, b, c, np.float32(3)), 1, repeat)[0] / 1e6
+    return 3 * 4 * n / t / 1e9
 
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--large", type=int, default=1 << 22)
+    p.add_argument("--large", type=int, default=16 << 20)
     p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--dtypes", default="float32,float16")
     args = p.parse_args()
-    print(f"{'case':34s} {'npurt us':>10s} {'numpy us':>10s} {'torch us':>10s} {'vs numpy':>9s}")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; "
+          f"torch {torch.__version__ if torch else 'not installed'} at 2 threads")
     tiny(args.repeat)
-    large(args.large, args.repeat)
+    triad_gbs = triad(args.large, args.repeat)
+    print(f"\nSTREAM triad (numpy, 2 threads, float32, {args.large} elements): {triad_gbs:.2f} GB/s")
+    large(args.large, args.repeat, [getattr(np, d) for d in args.dtypes.split(",")], triad_gbs)
 
 
 if __name__ == "__main__":

@@ -135,6 +135,36 @@ def case_attention(shape, dtype, causal):
     return impl, 4 * q.nbytes, flops, False
 
 
+def _np_silu(x):
+    return x / (1.0 + np.exp(-x))
+
+
+def _np_gelu_tanh(x):
+    return 0.5 * x * (1.0 + np.tanh(0.7978845608 * (x + 0.044715 * x * x * x)))
+
+
+# Activation rows: (label, npurt call, numpy call or None, torch call or None), on 16 Mi elements.
+ELEMENTWISE_ROWS = [
+    ("gelu", lambda x: nr.ops.gelu(x), None, lambda t: torch.nn.functional.gelu(t)),
+    ("gelu tanh", lambda x: nr.ops.gelu(x, approximate="tanh"), _np_gelu_tanh,
+     lambda t: torch.nn.functional.gelu(t, approximate="tanh")),
+    ("silu", lambda x: nr.ops.silu(x), _np_silu, lambda t: torch.nn.functional.silu(t)),
+]
+
+
+def case_activation(row, n, dtype):
+    _, fn, np_fn, torch_fn = row
+    x = np.random.default_rng(1).standard_normal(n).astype(dtype)
+    dev = nr.asarray(x)
+    impl = {"npurt": synced(lambda: fn(dev))}
+    if np_fn is not None and np.dtype(dtype) == np.float32:
+        impl["numpy"] = lambda: np_fn(x)
+    if torch is not None and torch_fn is not None:
+        t = torch_tensor(x)
+        impl["torch"] = lambda: torch_fn(t)
+    return impl, 2 * x.nbytes, 20.0 * x.size, True
+
+
 def cases(sizes):
     """(group, label, builder) in printing order; builders run lazily."""
     out = []
@@ -151,6 +181,10 @@ def cases(sizes):
                               ((2, 16, 1024, 64), np.float32, True)):
         label = f"attention {list(shape)} {np.dtype(dt).name}{' causal' if causal else ''}"
         out.append(("attention", label, lambda shape=shape, dt=dt, causal=causal: case_attention(shape, dt, causal)))
+    for row in ELEMENTWISE_ROWS:
+        for dt in (np.float32, np.float16, BF16):
+            out.append((row[0].split()[0], f"{row[0]} 16 Mi {np.dtype(dt).name}",
+                        lambda row=row, dt=dt: case_activation(row, 1 << 24, dt)))
     return out
 
 
@@ -176,7 +210,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--sizes", default="1024", help="matmul sizes")
-    p.add_argument("--only", default="", help="comma-separated groups: matmul,layer_norm,softmax,attention")
+    p.add_argument("--only", default="", help="comma-separated groups: matmul,layer_norm,softmax,attention,gelu,silu")
     args = p.parse_args()
     threads = os.cpu_count()
     if torch is not None:

@@ -24,6 +24,8 @@ struct OpBase {
   static constexpr uint32_t kVec = kNone;
   static constexpr bool kBoolOut = false;
   static constexpr bool kCondFirst = false;  // input 0 is a bool condition (where)
+  static constexpr bool kWidenVec = false;   // 16-bit floats use the float32 Vec through UB casts
+  static constexpr uint32_t kScratch = 0;    // float UB tiles Vec needs: Vec(z, x, scratch, tile, n)
 };
 
 template <class W> inline W wrap(uint64_t v) { return static_cast<W>(v); }

@@ -8,9 +8,12 @@
 // the output (tiling bit `contiguous`) with one DataCopy of the whole tile;
 // any other input (broadcast: stride 0; transposed, sliced, negative strides)
 // is gathered inside CopyIn from the strides in the tiling data, row by row:
-// DataCopyPad for unit-stride rows that keep UB alignment, scalar reads
-// otherwise. Nothing is materialised in GM. Compute is one level-2 vector API
-// call when the functor has a vector form for the dtype, else the scalar form.
+// DataCopyPad for unit-stride rows that keep UB alignment, Duplicate for
+// aligned broadcast rows (stride 0), scalar reads otherwise. Nothing is
+// materialised in GM. Compute is the functor's vector form (level-2 API calls)
+// when it has one for the dtype — for float16/bfloat16 through float UB tiles
+// when the functor opts in (kWidenVec) — else the scalar form. CopyOut writes
+// the contiguous output, or rows of out_row columns out_pitch apart (EwTiling).
 #pragma once
 
 #include <limits>
@@ -40,6 +43,13 @@ __aicore__ inline TO convert(W v) {
   }
 }
 
+// Element types AscendC::Duplicate takes (docs/aicore-vector.md).
+template <class U>
+constexpr bool kDuplicable = std::is_same<U, int16_t>::value || std::is_same<U, uint16_t>::value ||
+                             std::is_same<U, int32_t>::value || std::is_same<U, uint32_t>::value ||
+                             std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value ||
+                             std::is_same<U, float>::value;
+
 template <class Op, DType D, class TO>
 class EwKernel {
  public:
@@ -47,6 +57,14 @@ class EwKernel {
   static constexpr int N = Op::kArity;
   template <int I> using In = std::conditional_t<Op::kCondFirst && I == 0, Bool8, T>;
   static constexpr bool kVector = (Op::kVec & bit(D)) != 0 && std::is_same<TO, T>::value && !Op::kCondFirst;
+  // 16-bit floats of a unary functor with a float32 vector form that opts in
+  // (kWidenVec): Cast to float in UB, the float32 form, Cast back (fp32 math).
+  static constexpr bool kWideVector = Op::kWidenVec && N == 1 && (Op::kVec & bit(DType::kFloat32)) != 0 &&
+                                      std::is_same<TO, T>::value &&
+                                      (D == DType::kFloat16 || D == DType::kBFloat16);
+  // Float scratch tiles of the UB calc buffer: the widened operands, then the functor's
+  // own (Op::kScratch, e.g. gelu's erfc); the host reserves them (plan_ew's extra UB).
+  static constexpr uint32_t kCalcTiles = (kWideVector ? 2u : 0u) + ((kVector || kWideVector) ? Op::kScratch : 0u);
 
   __aicore__ inline void Init(GM_ADDR const* in, GM_ADDR out, const EwTiling& t) {
     t_ = &t;
@@ -55,8 +73,15 @@ class EwKernel {
     InitInput<0>(in[0], t.tile);
     if constexpr (N > 1) InitInput<1>(in[1], t.tile);
     if constexpr (N > 2) InitInput<2>(in[2], t.tile);
-    z_.SetGlobalBuffer(reinterpret_cast<__gm__ TO*>(out) + begin_, count_);
+    if (t.out_row == 0) {
+      z_.SetGlobalBuffer(reinterpret_cast<__gm__ TO*>(out) + begin_, count_);
+    } else if (t.total > 0) {  // rows of out_row columns, out_pitch apart
+      const uint64_t last = t.total - 1, row = static_cast<uint64_t>(t.out_row);
+      z_.SetGlobalBuffer(reinterpret_cast<__gm__ TO*>(out) + t.out_offset,
+                         last / row * static_cast<uint64_t>(t.out_pitch) + last % row + 1);
+    }
     pipe_.InitBuffer(qz_, 2, t.tile * static_cast<uint32_t>(sizeof(TO)));
+    if constexpr (kCalcTiles > 0) pipe_.InitBuffer(wide_, kCalcTiles * t.tile * static_cast<uint32_t>(sizeof(float)));
   }
 
   __aicore__ inline void Process() {
@@ -68,7 +93,8 @@ class EwKernel {
       if constexpr (N > 2) Load<2>(off, n);
       Compute(n);
       AscendC::LocalTensor<TO> z = qz_.template DeQue<TO>();
-      CopyOut(z_[off], z, n);
+      if (t_->out_row == 0) CopyOut(z_[off], z, n);
+      else Scatter(z, begin_ + off, n);
       qz_.FreeTensor(z);
     }
   }
@@ -78,6 +104,7 @@ class EwKernel {
   __aicore__ inline void InitInput(GM_ADDR p, uint32_t tile) {
     using U = In<I>;
     const EwTiling& t = *t_;
+    p += t.offset[I] * static_cast<int64_t>(sizeof(U));
     if (t.contiguous & (1u << I)) {
       gm<I>().SetGlobalBuffer(reinterpret_cast<__gm__ U*>(p) + begin_, count_);
     } else {
@@ -150,12 +177,38 @@ class EwKernel {
       AscendC::DataCopyExtParams p(1, bytes, 0, 0, 0);
       AscendC::DataCopyPadExtParams<U> pad(false, 0, 0, U{});
       AscendC::DataCopyPad(dst[j], src[static_cast<uint64_t>(off)], p, pad);
-    } else if (stride == 0) {
+    } else if (stride == 0) {  // a broadcast row: one read, then Duplicate where the vector unit has it
       U v = src.GetValue(static_cast<uint64_t>(off));
+      if constexpr (kDuplicable<U>) {
+        if (aligned) {
+          AscendC::Duplicate(dst[j], v, static_cast<int32_t>(run));
+          return;
+        }
+      }
       for (uint32_t k = 0; k < run; ++k) dst.SetValue(j + k, v);
     } else {
       for (uint32_t k = 0; k < run; ++k)
         dst.SetValue(j + k, src.GetValue(static_cast<uint64_t>(off + static_cast<int64_t>(k) * stride)));
+    }
+  }
+
+  // Output elements [first, first + n) to rows of out_row columns (t.out_row > 0):
+  // DataCopyPad per run whose UB start is 32-B aligned, scalar writes otherwise.
+  __aicore__ inline void Scatter(const AscendC::LocalTensor<TO>& z, uint64_t first, uint32_t n) {
+    const uint64_t row = static_cast<uint64_t>(t_->out_row);
+    uint64_t r = first / row, col = first % row;
+    for (uint32_t j = 0; j < n;) {
+      const uint32_t run = static_cast<uint32_t>(row - col < n - j ? row - col : n - j);
+      const uint64_t dst = r * static_cast<uint64_t>(t_->out_pitch) + col;
+      if ((j * sizeof(TO)) % 32 == 0) {
+        AscendC::DataCopyExtParams p(1, run * static_cast<uint32_t>(sizeof(TO)), 0, 0, 0);
+        AscendC::DataCopyPad(z_[dst], z[j], p);
+      } else {
+        for (uint32_t k = 0; k < run; ++k) z_.SetValue(dst + k, z.GetValue(j + k));
+      }
+      j += run;
+      col = 0;
+      ++r;
     }
   }
 
@@ -166,16 +219,28 @@ class EwKernel {
     if constexpr (N > 1) b = q_[1].template DeQue<In<1>>();
     if constexpr (N > 2) c = q_[2].template DeQue<In<2>>();
     AscendC::LocalTensor<TO> z = qz_.template AllocTensor<TO>();
-    if constexpr (kVector) {
-      if constexpr (N == 1) Op::Vec(z, a, static_cast<int32_t>(n));
-      else Op::Vec(z, a, b, static_cast<int32_t>(n));
+    if constexpr (kWideVector) {
+      AscendC::LocalTensor<float> w = wide_.template Get<float>();
+      AscendC::LocalTensor<float> wx = w[0], wz = w[t_->tile];
+      AscendC::Cast(wx, a, AscendC::RoundMode::CAST_NONE, n);
+      if constexpr (Op::kScratch > 0) Op::Vec(wz, wx, w[2 * t_->tile], t_->tile, static_cast<int32_t>(n));
+      else Op::Vec(wz, wx, static_cast<int32_t>(n));
+      AscendC::Cast(z, wz, AscendC::RoundMode::CAST_RINT, n);
+    } else if constexpr (kVector) {
+      if constexpr (N == 1 && Op::kScratch > 0)
+        Op::Vec(z, a, wide_.template Get<float>(), t_->tile, static_cast<int32_t>(n));
+      else if constexpr (N == 1) Op::Vec(z, a, static_cast<int32_t>(n));
+      else if constexpr (N == 2) Op::Vec(z, a, b, static_cast<int32_t>(n));
+      else Op::Vec(z, a, b, c, static_cast<int32_t>(n));
     } else {
       for (uint32_t j = 0; j < n; ++j) {
         if constexpr (N == 1) z.SetValue(j, convert<TO>(Op::F(Wide<T>(a.GetValue(j)))));
         else if constexpr (N == 2)
           z.SetValue(j, convert<TO>(Op::F(Wide<T>(a.GetValue(j)), Wide<T>(b.GetValue(j)))));
-        else
+        else if constexpr (Op::kCondFirst)
           z.SetValue(j, convert<TO>(Op::F(bool(a.GetValue(j)), Wide<T>(b.GetValue(j)), Wide<T>(c.GetValue(j)))));
+        else
+          z.SetValue(j, convert<TO>(Op::F(Wide<T>(a.GetValue(j)), Wide<T>(b.GetValue(j)), Wide<T>(c.GetValue(j)))));
       }
     }
     qz_.EnQue(z);
@@ -189,16 +254,17 @@ class EwKernel {
   AscendC::TPipe pipe_;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> q_[N];
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> qz_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> wide_;  // kCalcTiles float tiles
   AscendC::GlobalTensor<In<0>> g0_;
   AscendC::GlobalTensor<In<1>> g1_;
   AscendC::GlobalTensor<In<2>> g2_;
   AscendC::GlobalTensor<TO> z_;
 };
 
-// The body of every entry: dispatches on the tiling's dtype to EwKernel<Op, D, ...>.
+// Runs EwKernel<Op, D, ...> for the tiling's dtype D (the body of every entry;
+// kernels made of several passes call it once per pass with their own tiling).
 template <class Op>
-__aicore__ inline void RunEw(GM_ADDR const* in, GM_ADDR out, GM_ADDR tiling) {
-  GET_TILING_DATA_WITH_STRUCT(EwTiling, t, tiling);
+__aicore__ inline void RunEwWith(GM_ADDR const* in, GM_ADDR out, const EwTiling& t) {
   visit_dtype<Op::kDTypes>(t.dtype, [&](auto tag) {
     constexpr DType D = decltype(tag)::value;
     using TO = std::conditional_t<Op::kBoolOut, Bool8, typename Elem<D>::T>;
@@ -206,6 +272,12 @@ __aicore__ inline void RunEw(GM_ADDR const* in, GM_ADDR out, GM_ADDR tiling) {
     k.Init(in, out, t);
     k.Process();
   });
+}
+
+template <class Op>
+__aicore__ inline void RunEw(GM_ADDR const* in, GM_ADDR out, GM_ADDR tiling) {
+  GET_TILING_DATA_WITH_STRUCT(EwTiling, t, tiling);
+  RunEwWith<Op>(in, out, t);
 }
 
 }  // namespace npurt::kernels::ew

@@ -12,6 +12,7 @@
 
 #include "common/tiling_util.h"
 #include "elementwise/ew_broadcast.h"
+#include "elementwise/ew_host.h"
 #include "elementwise/ew_op_info.h"
 #include "elementwise/ew_op_list.h"
 #include "elementwise/ew_tiling.h"
@@ -24,6 +25,58 @@ extern const SimKernelEntry kAstypeEntry;
 }
 
 namespace npurt::kernels::ew {
+
+// Collapsed layout, cores, UB tile (every queue double-buffered).
+void plan_ew(const OpContext& ctx, const Dims& out_shape, DType dtype, DType out_dtype, const TensorSpec* in,
+             int n_in, EwTiling& t, uint32_t& num_blocks, uint64_t extra_ub_per_item) {
+  int64_t total = 1;
+  for (int64_t d : out_shape) total *= d;
+  t.total = static_cast<uint64_t>(total);
+  t.num_inputs = static_cast<uint32_t>(n_in);
+  t.dtype = static_cast<uint32_t>(dtype);
+  t.out_dtype = static_cast<uint32_t>(out_dtype);
+  EwLayout lay;
+  if (!collapse_layout(out_shape, in, n_in, lay))
+    ctx.fail(ctx.op().inputs[0].name.c_str(), "the operands' layouts need more than " +
+                                                   std::to_string(kEwMaxDims) +
+                                                   " dims after merging (make an input contiguous first)");
+  t.ndim = static_cast<uint32_t>(lay.ndim);
+  uint64_t min_item = itemsize(out_dtype), ub_per_item = 2 * itemsize(out_dtype) + extra_ub_per_item;
+  for (int d = 0; d < lay.ndim; ++d) t.shape[d] = lay.shape[d];
+  for (int i = 0; i < n_in; ++i) {
+    bool contiguous = lay.ndim == 1 && lay.strides[i][0] == 1;
+    if (contiguous) t.contiguous |= 1u << i;
+    for (int d = 0; d < lay.ndim; ++d) {
+      t.strides[i][d] = lay.strides[i][d];
+      t.base[i] += std::min<int64_t>(0, (lay.shape[d] - 1) * lay.strides[i][d]);
+    }
+    min_item = std::min<uint64_t>(min_item, itemsize(in[i].dtype));
+    ub_per_item += 2 * itemsize(in[i].dtype);
+  }
+  const uint64_t align = 32 / min_item;
+  CoreSplit split = split_over_cores(t.total, align, 8192, ctx.profile());
+  t.per_core = split.per_core;
+  t.tile = fit_tile(ub_budget(ctx.profile()), ub_per_item, align, split.per_core);
+  if (t.tile == 0) ctx.fail(ctx.op().inputs[0].name.c_str(), "no UB tile fits this chip profile");
+  num_blocks = split.num_blocks;
+}
+
+std::string describe_ew(const OpContext&, const TilingResult& r) {
+  EwTiling t;
+  std::memcpy(&t, r.tiling.data(), sizeof t);
+  std::string s = "elements=" + std::to_string(t.total) + " per_core=" + std::to_string(t.per_core) +
+                  " tile=" + std::to_string(t.tile) + " buffers=2 dims=" + std::to_string(t.ndim) + " inputs:";
+  for (uint32_t i = 0; i < t.num_inputs; ++i) s += (t.contiguous >> i & 1) ? " contiguous" : " strided";
+  return s;
+}
+
+void cost_ew(const OpContext& ctx, OpCost& c) {
+  double n = static_cast<double>(ctx.output(0).numel());
+  c.bytes = n * itemsize(ctx.output(0).dtype);
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) c.bytes += n * itemsize(ctx.input(i).dtype);
+  c.flops = n;
+}
+
 namespace {
 
 const char* arg_name(const OpContext& ctx, size_t i) { return ctx.op().inputs[i].name.c_str(); }
@@ -50,55 +103,13 @@ void infer_ew(const OpContext& ctx, const EwOpInfo& info) {
   ctx.set_output(0, shape, info.bool_out ? DType::kBool : dt);
 }
 
-// The shared tiling: collapsed layout, cores, UB tile (every queue double-buffered).
+// The shared tiling of the template (see tiling_ew).
 void tiling_ew(const OpContext& ctx, TilingResult& r) {
-  const TensorSpec& out = ctx.output(0);
   const int n_in = static_cast<int>(ctx.num_inputs());
+  const TensorSpec& out = ctx.output(0);
   EwTiling t;
-  t.total = static_cast<uint64_t>(out.numel());
-  t.num_inputs = static_cast<uint32_t>(n_in);
-  t.dtype = static_cast<uint32_t>(ctx.input(n_in == 3 ? 1 : 0).dtype);
-  t.out_dtype = static_cast<uint32_t>(out.dtype);
-  EwLayout lay;
-  if (!collapse_layout(out.shape, &ctx.input(0), n_in, lay))
-    ctx.fail(arg_name(ctx, 0), "the operands' layouts need more than " + std::to_string(kEwMaxDims) +
-                                   " dims after merging (make an input contiguous first)");
-  t.ndim = static_cast<uint32_t>(lay.ndim);
-  uint64_t min_item = itemsize(out.dtype), ub_per_item = 2 * itemsize(out.dtype);
-  for (int d = 0; d < lay.ndim; ++d) t.shape[d] = lay.shape[d];
-  for (int i = 0; i < n_in; ++i) {
-    bool contiguous = lay.ndim == 1 && lay.strides[i][0] == 1;
-    if (contiguous) t.contiguous |= 1u << i;
-    for (int d = 0; d < lay.ndim; ++d) {
-      t.strides[i][d] = lay.strides[i][d];
-      t.base[i] += std::min<int64_t>(0, (lay.shape[d] - 1) * lay.strides[i][d]);
-    }
-    min_item = std::min<uint64_t>(min_item, itemsize(ctx.input(i).dtype));
-    ub_per_item += 2 * itemsize(ctx.input(i).dtype);
-  }
-  const uint64_t align = 32 / min_item;
-  CoreSplit split = split_over_cores(t.total, align, 8192, ctx.profile());
-  t.per_core = split.per_core;
-  t.tile = fit_tile(ub_budget(ctx.profile()), ub_per_item, align, split.per_core);
-  if (t.tile == 0) ctx.fail(arg_name(ctx, 0), "no UB tile fits this chip profile");
-  r.num_blocks = split.num_blocks;
+  plan_ew(ctx, out.shape, ctx.input(n_in == 3 ? 1 : 0).dtype, out.dtype, &ctx.input(0), n_in, t, r.num_blocks);
   r.set_tiling(t);
-}
-
-std::string describe_ew(const OpContext&, const TilingResult& r) {
-  EwTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
-  std::string s = "elements=" + std::to_string(t.total) + " per_core=" + std::to_string(t.per_core) +
-                  " tile=" + std::to_string(t.tile) + " buffers=2 dims=" + std::to_string(t.ndim) + " inputs:";
-  for (uint32_t i = 0; i < t.num_inputs; ++i) s += (t.contiguous >> i & 1) ? " contiguous" : " strided";
-  return s;
-}
-
-void cost_ew(const OpContext& ctx, OpCost& c) {
-  double n = static_cast<double>(ctx.output(0).numel());
-  c.bytes = n * itemsize(ctx.output(0).dtype);
-  for (size_t i = 0; i < ctx.num_inputs(); ++i) c.bytes += n * itemsize(ctx.input(i).dtype);
-  c.flops = n;
 }
 
 constexpr uint32_t kComplexMask = (1u << static_cast<int>(DType::kComplex64)) |

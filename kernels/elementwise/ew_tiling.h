@@ -9,6 +9,12 @@
 // Core b computes output elements [b * per_core, min(total, (b+1) * per_core));
 // per_core and tile are multiples of `align` elements (32 bytes of the
 // narrowest operand), so contiguous operands start every tile 32-B aligned.
+// offset[i] (elements, >= 0) is added to input i's data pointer first: two
+// inputs may be two windows of one tensor (swiglu's halves).
+// Output: contiguous when out_row == 0; else output element k of this
+// iteration space goes to out_offset + (k / out_row) * out_pitch + k % out_row
+// (a run of columns in a wider row: swiglu_backward's halves). `variant`
+// selects a functor form inside one kernel entry (gelu's erf / tanh).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +33,11 @@ struct EwTiling {
   uint32_t out_dtype = 0;      // npurt::DType of the output
   uint32_t num_inputs = 0;
   uint32_t contiguous = 0;     // bit i: input i is laid out exactly like the output
+  uint32_t variant = 0;
+  int64_t out_row = 0;
+  int64_t out_pitch = 0;
+  int64_t out_offset = 0;
+  int64_t offset[kEwMaxInputs] = {};
   int64_t shape[kEwMaxDims] = {};
   int64_t strides[kEwMaxInputs][kEwMaxDims] = {};
   int64_t base[kEwMaxInputs] = {};

@@ -5,8 +5,5 @@
 if(TARGET npurt_test_graph AND TARGET npurt_kernels)
   set_property(TARGET npurt_test_graph PROPERTY LINK_LIBRARIES npurt npurt_kernels GTest::gtest_main)
 endif()
-# The plain C example (examples/c_api, which also shows graphs through the C API)
-# runs as a test of the in-tree build as well as of installed packages.
-if(TARGET npurt AND NOT TARGET npurt_c_api_example AND EXISTS ${CMAKE_SOURCE_DIR}/examples/c_api/CMakeLists.txt)
-  add_subdirectory(${CMAKE_SOURCE_DIR}/examples/c_api ${CMAKE_BINARY_DIR}/examples/c_api)
-endif()
+# The plain C example (examples/c_api, which also shows graphs through the C API) is built and
+# run as the ctest `c_api_example` by the top-level CMakeLists (NPURT_BUILD_EXAMPLES).
