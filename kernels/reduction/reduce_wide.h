@@ -8,7 +8,7 @@
 // i, i + tile, ...), then fold the lanes pairwise, so rounding grows like
 // numpy's pairwise summation rather than a serial sum's. Complex products use
 // numpy's multiply formula; mean divides by len in the element's precision
-// (0 / 0 = NaN for an empty axis, as numpy). NaN propagates through max/min.
+// (complex: numpy's complex division; 0 / 0 = NaN for an empty axis, as numpy). NaN propagates through max/min.
 //
 // Invariants: Acc == In (float64 accumulates in double, complex64 in float,
 // as numpy's loops); tile and span are powers of two; every UB byte read by
@@ -77,7 +77,9 @@ class ReduceWide {
     if (kind_ != ReduceKind::kMean) return v;
     using R = typename std::conditional_t<kComplex, T, std::complex<T>>::value_type;
     const R n = static_cast<R>(t_.len);
-    if constexpr (kComplex) return T(v.real() / n, v.imag() / n);
+    // numpy divides the complex sum by the count as a complex division (Smith's), so a NaN
+    // in one part reaches the other: (inf + nan i) / 3 is nan + nan i there too.
+    if constexpr (kComplex) return ew::cx::div(v, T(n, R(0)));
     else return v / n;
   }
 

@@ -20,11 +20,15 @@ def _fill_dtype(value, dtype):
 
 
 def full(shape, fill_value, *, dtype=None, device=None):
-    if not isinstance(fill_value, (builtins.bool, int, float)):
-        raise TypeError(f"npurt.full: argument 'fill_value': expected a Python bool, int or float, got "
+    if not isinstance(fill_value, (builtins.bool, int, float, complex)):
+        raise TypeError(f"npurt.full: argument 'fill_value': expected a Python bool, int, float or complex, got "
                         f"{type(fill_value).__name__}")
     dt = _fill_dtype(fill_value, dtype)
+    if isinstance(fill_value, complex) and _dtypes.kind(dt) != "c":
+        raise TypeError(f"npurt.full: argument 'fill_value': a complex value needs a complex dtype, got {dt}")
     _convert._check_range(fill_value, dt, "npurt.full")
+    if isinstance(fill_value, complex):  # the fill kernel takes the imaginary part as value_imag
+        return _ops.fill(shape=_shape(shape), dtype=dt, **_convert.fill_attrs(fill_value, dt))
     return _ops.fill(shape=_shape(shape), dtype=dt, value=float(fill_value))
 
 
