@@ -6,7 +6,7 @@
 //
 // Accuracy: kInner rows accumulate into `span` lanes (lane i takes elements
 // i, i + tile, ...), then fold the lanes pairwise, so rounding grows like
-// numpy's pairwise summation rather than a serial sum's. Complex products use
+// numpy's pairwise summation rather than a serial sum's; products are serial. Complex products use
 // numpy's multiply formula; mean divides by len in the element's precision
 // (complex: numpy's complex division; 0 / 0 = NaN for an empty axis, as numpy). NaN propagates through max/min.
 //
@@ -83,13 +83,20 @@ class ReduceWide {
     else return v / n;
   }
 
-  // acc[i] = Combine(acc[i], x[at + i]) for i < n (one chunk through the input queue).
-  __aicore__ void Fold(const AscendC::LocalTensor<T>& acc, uint64_t at, uint32_t n) {
+  // acc[i] = Combine(acc[i], x[at + i]) for i < n (one chunk through the input queue);
+  // serial: acc[0] = Combine(acc[0], x[at + i]) in order instead.
+  __aicore__ void Fold(const AscendC::LocalTensor<T>& acc, uint64_t at, uint32_t n, bool serial = false) {
     AscendC::LocalTensor<T> in = qin_.template AllocTensor<T>();
     CopyIn(in, x_[at], n);
     qin_.EnQue(in);
     in = qin_.template DeQue<T>();
-    for (uint32_t i = 0; i < n; ++i) acc.SetValue(i, Combine(acc.GetValue(i), in.GetValue(i)));
+    if (serial) {
+      T v = acc.GetValue(0);
+      for (uint32_t i = 0; i < n; ++i) v = Combine(v, in.GetValue(i));
+      acc.SetValue(0, v);
+    } else {
+      for (uint32_t i = 0; i < n; ++i) acc.SetValue(i, Combine(acc.GetValue(i), in.GetValue(i)));
+    }
     qin_.FreeTensor(in);
   }
 
@@ -112,10 +119,14 @@ class ReduceWide {
     uint32_t pending = 0;
     uint64_t first = begin;
     for (uint64_t row = begin; row < end; ++row) {
-      Reset(acc, t_.span);
+      // Products run in order, like numpy's multiply.reduce: with overflow the
+      // order decides between inf and NaN parts, and identity lanes (1 + 0i)
+      // would turn an infinite part into NaN.
+      const bool serial = kind_ == ReduceKind::kProd;
+      Reset(acc, serial ? 1 : t_.span);
       for (uint64_t off = 0; off < t_.len; off += t_.tile)
-        Fold(acc, row * t_.len + off, static_cast<uint32_t>(t_.len - off < t_.tile ? t_.len - off : t_.tile));
-      for (uint32_t lanes = t_.span; lanes > 1; lanes /= 2)
+        Fold(acc, row * t_.len + off, static_cast<uint32_t>(t_.len - off < t_.tile ? t_.len - off : t_.tile), serial);
+      for (uint32_t lanes = serial ? 1 : t_.span; lanes > 1; lanes /= 2)
         for (uint32_t i = 0; i < lanes / 2; ++i) acc.SetValue(i, Combine(acc.GetValue(i), acc.GetValue(i + lanes / 2)));
       out.SetValue(pending++, Finish(acc.GetValue(0)));
       if (pending == kReduceOutBatch || row + 1 == end) {

@@ -27,9 +27,8 @@ def full(shape, fill_value, *, dtype=None, device=None):
     if isinstance(fill_value, complex) and _dtypes.kind(dt) != "c":
         raise TypeError(f"npurt.full: argument 'fill_value': a complex value needs a complex dtype, got {dt}")
     _convert._check_range(fill_value, dt, "npurt.full")
-    if isinstance(fill_value, complex):  # the fill kernel takes the imaginary part as value_imag
-        return _ops.fill(shape=_shape(shape), dtype=dt, **_convert.fill_attrs(fill_value, dt))
-    return _ops.fill(shape=_shape(shape), dtype=dt, value=float(fill_value))
+    # fill_attrs: integers exactly (value_int: no rounding through float beyond 2**53), complex with value_imag
+    return _ops.fill(shape=_shape(shape), dtype=dt, **_convert.fill_attrs(fill_value, dt))
 
 
 def ones(shape, *, dtype=None, device=None):
