@@ -232,6 +232,8 @@ extern "C" __global__ __aicore__ void npurt_reduce_kernel(GM_ADDR x, GM_ADDR y, 
   else if (in == DType::kFloat64) LaunchWide<double>(x, y, t);  // scalar unit: reduce_wide.h
   else if (in == DType::kComplex64) LaunchWide<std::complex<float>>(x, y, t);
   else if (in == DType::kComplex128) LaunchWide<std::complex<double>>(x, y, t);
+  else if (in == DType::kInt64) LaunchWide<int64_t>(x, y, t);
+  else if (in == DType::kUInt64) LaunchWide<uint64_t>(x, y, t);
 }
 
 namespace npurt::kernels {

@@ -132,11 +132,12 @@ struct ReduceRow {
 
 // The dtypes of reduce_wide.h (scalar unit, sim-only) each kind takes: float64
 // for every numeric kind, complex for sum/prod/mean (max/min of complex is
-// unspecified by the standard).
+// unspecified by the standard), int64/uint64 for sum/prod/max/min (wrapping).
 DTypeMask wide_dtypes(ReduceKind k) {
-  if (k == ReduceKind::kSum || k == ReduceKind::kProd || k == ReduceKind::kMean)
-    return dtype_mask({DType::kFloat64, DType::kComplex64, DType::kComplex128});
-  if (k == ReduceKind::kMax || k == ReduceKind::kMin) return dtype_mask({DType::kFloat64});
+  if (k == ReduceKind::kSum || k == ReduceKind::kProd)
+    return dtype_mask({DType::kFloat64, DType::kComplex64, DType::kComplex128, DType::kInt64, DType::kUInt64});
+  if (k == ReduceKind::kMean) return dtype_mask({DType::kFloat64, DType::kComplex64, DType::kComplex128});
+  if (k == ReduceKind::kMax || k == ReduceKind::kMin) return dtype_mask({DType::kFloat64, DType::kInt64, DType::kUInt64});
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // kernels/reduction/reduce_wide.h: the reduction kernel for the dtypes the
-// Ascend vector unit does not have: float64 (sum, prod, max, min, mean) and
-// complex64/complex128 (sum, prod, mean). Device code, included by
+// Ascend vector unit does not have: float64 (sum, prod, max, min, mean),
+// complex64/complex128 (sum, prod, mean) and int64/uint64 (sum, prod, max,
+// min; sums and products wrap like numpy's int64/uint64). Device code, included by
 // reduce_kernel.cc whose entry dispatches here; same tiling and both modes of
 // reduce_tiling.h, computed on the AI core's scalar unit (sim-only dtypes).
 //
@@ -30,7 +31,8 @@ namespace npurt::kernels {
 template <class T>
 class ReduceWide {
  public:
-  static constexpr bool kComplex = !std::is_floating_point<T>::value;
+  static constexpr bool kComplex = !std::is_arithmetic<T>::value;
+  static constexpr bool kInt = std::is_integral<T>::value;
 
   __aicore__ ReduceWide(GM_ADDR x, GM_ADDR y, const ReduceTiling& t) : t_(t), kind_(static_cast<ReduceKind>(t.kind)) {
     x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), t.outer * t.len * t.inner);
@@ -51,7 +53,10 @@ class ReduceWide {
  private:
   __aicore__ T Identity() const {
     if (kind_ == ReduceKind::kProd) return T(1);
-    if constexpr (!kComplex) {
+    if constexpr (kInt) {
+      if (kind_ == ReduceKind::kMax) return std::numeric_limits<T>::lowest();
+      if (kind_ == ReduceKind::kMin) return std::numeric_limits<T>::max();
+    } else if constexpr (!kComplex) {
       if (kind_ == ReduceKind::kMax) return -std::numeric_limits<T>::infinity();
       if (kind_ == ReduceKind::kMin) return std::numeric_limits<T>::infinity();
     }
@@ -61,6 +66,7 @@ class ReduceWide {
   __aicore__ T Combine(T a, T b) const {
     if (kind_ == ReduceKind::kProd) {
       if constexpr (kComplex) return ew::cx::mul(a, b);
+      else if constexpr (kInt) return static_cast<T>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));  // wraps
       else return a * b;
     }
     if constexpr (!kComplex) {
@@ -70,17 +76,22 @@ class ReduceWide {
         return kind_ == ReduceKind::kMax ? (a >= b ? a : b) : (a <= b ? a : b);
       }
     }
-    return a + b;
+    if constexpr (kInt) return static_cast<T>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));  // wraps
+    else return a + b;
   }
 
   __aicore__ T Finish(T v) const {
     if (kind_ != ReduceKind::kMean) return v;
-    using R = typename std::conditional_t<kComplex, T, std::complex<T>>::value_type;
-    const R n = static_cast<R>(t_.len);
-    // numpy divides the complex sum by the count as a complex division (Smith's), so a NaN
-    // in one part reaches the other: (inf + nan i) / 3 is nan + nan i there too.
-    if constexpr (kComplex) return ew::cx::div(v, T(n, R(0)));
-    else return v / n;
+    if constexpr (kInt) {
+      return v;  // not reached: integer means are taken of float inputs (the Python layer converts)
+    } else {
+      using R = typename std::conditional_t<kComplex, T, std::complex<T>>::value_type;
+      const R n = static_cast<R>(t_.len);
+      // numpy divides the complex sum by the count as a complex division (Smith's), so a NaN
+      // in one part reaches the other: (inf + nan i) / 3 is nan + nan i there too.
+      if constexpr (kComplex) return ew::cx::div(v, T(n, R(0)));
+      else return v / n;
+    }
   }
 
   // acc[i] = Combine(acc[i], x[at + i]) for i < n (one chunk through the input queue);

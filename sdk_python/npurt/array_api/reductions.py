@@ -10,9 +10,10 @@ mean) on the scalar unit, sim-only. This layer only arranges the call:
     then makes it contiguous with the copy kernel, on the device);
   * keepdims re-inserts size-1 axes as a view;
   * dtypes the kernel lacks are converted first on the device (x.astype):
-    small integers and bool to int32 for sum/prod/max/min, integers to float32
-    for mean; sum/prod of signed integers return int64 like numpy (int32
-    accumulation: it wraps where numpy's int64 would not).
+    small integers and bool to int32 for max/min, integers to float32 for
+    mean; sum/prod of integers and bool accumulate in int64/uint64 and return
+    them like numpy (wrapping as numpy does); int64/uint32/uint64 max/min run
+    in 64 bits.
 
 Invariants: no numpy on the data path; every error names the function and
 the argument (bad axis -> AxisError, bad dtype -> TypeError).
@@ -105,12 +106,14 @@ def _numeric_input(x, kind, dtype, where):
             str(dtype) in ("float64", "complex64", "complex128"):
         return _astype(x, dtype, where), dtype  # accumulate in the requested (wider) dtype
     if name == "bool" or name in _INT_KINDS:
-        result = x.dtype
-        if kind in ("sum", "prod") and (name == "bool" or name.startswith("int")):
-            result = _npurt.int64
-        elif kind in ("sum", "prod"):
-            result = _npurt.uint64
-        return _astype(x, _npurt.int32, where), (dtype if dtype is not None else result)
+        if kind in ("sum", "prod"):  # numpy's int64/uint64 accumulation (64-bit kernel, wrapping)
+            acc = _npurt.int64 if name == "bool" or name.startswith("int") else _npurt.uint64
+            return _astype(x, acc, where), (dtype if dtype is not None else acc)
+        if name in ("int64", "uint32"):  # max/min: exact in int64
+            return _astype(x, _npurt.int64, where), (dtype if dtype is not None else x.dtype)
+        if name == "uint64":
+            return x, (dtype if dtype is not None else x.dtype)
+        return _astype(x, _npurt.int32, where), (dtype if dtype is not None else x.dtype)
     return x, (dtype if dtype is not None else x.dtype)
 
 

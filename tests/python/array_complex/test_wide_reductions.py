@@ -104,3 +104,24 @@ def test_unsupported_requests_raise_clear_errors():
             getattr(nr, name)(c)
     with pytest.raises(TypeError, match="npurt.var: argument 'x': complex64"):
         nr.var(c)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint8, np.uint32, np.uint64, np.bool_])
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min"])
+def test_integers_accumulate_in_64_bits(name, dtype):
+    rng = np.random.default_rng(8)
+    if dtype == np.bool_:
+        a = rng.integers(0, 2, size=(4, 37)).astype(bool)
+        if name in ("max", "min"):
+            return  # bool max/min: not a numeric reduction of the standard
+    elif np.dtype(dtype).itemsize == 8:  # values beyond 2**32 and, for uint64, beyond 2**63
+        lo = 0 if np.dtype(dtype).kind == "u" else -(1 << 40)
+        hi = (1 << 63) + (1 << 62) if dtype == np.uint64 else 1 << 40
+        a = rng.integers(lo, hi, size=(4, 37), dtype=dtype)
+    else:
+        info = np.iinfo(dtype)
+        a = rng.integers(info.min, info.max, size=(4, 37), endpoint=True).astype(dtype)
+    for axis in (None, 0, 1):
+        with np.errstate(all="ignore"):
+            want = np.asarray(getattr(np, name)(a, axis=axis))
+        check(getattr(nr, name)(nr.asarray(a), axis=axis), want)
