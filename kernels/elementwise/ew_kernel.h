@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "common/kernel_util.h"
+#include "elementwise/ew_complex_types.h"
 #include "elementwise/ew_tiling.h"
 #include "elementwise/ew_types.h"
 #include "kernel_operator.h"
@@ -27,9 +28,12 @@
 namespace npurt::kernels::ew {
 
 // float -> integer conversion defined everywhere: NaN -> 0, saturating.
+// complex -> real takes the real part (numpy's astype); -> bool tests both parts.
 template <class TO, class W>
 __aicore__ inline TO convert(W v) {
-  if constexpr (std::is_floating_point<W>::value && std::is_integral<TO>::value) {
+  if constexpr (kIsComplex<W> && !kIsComplex<TO> && !std::is_same<TO, Bool8>::value) {
+    return convert<TO>(v.real());
+  } else if constexpr (std::is_floating_point<W>::value && std::is_integral<TO>::value) {
     if (v != v) return TO(0);
     if (v <= static_cast<W>(std::numeric_limits<TO>::lowest())) return std::numeric_limits<TO>::lowest();
     if (v >= static_cast<W>(std::numeric_limits<TO>::max())) return std::numeric_limits<TO>::max();
@@ -267,7 +271,7 @@ template <class Op>
 __aicore__ inline void RunEwWith(GM_ADDR const* in, GM_ADDR out, const EwTiling& t) {
   visit_dtype<Op::kDTypes>(t.dtype, [&](auto tag) {
     constexpr DType D = decltype(tag)::value;
-    using TO = std::conditional_t<Op::kBoolOut, Bool8, typename Elem<D>::T>;
+    using TO = typename EwOut<Op, D>::type;  // bool for predicates, real for complex abs/real/imag
     EwKernel<Op, D, TO> k;
     k.Init(in, out, t);
     k.Process();

@@ -1,5 +1,6 @@
 // kernels/elementwise/ew_kernels_astype.cc: device code of `astype`: EwKernel
 // with the identity functor and an output type chosen by the tiling's out_dtype.
+#include "elementwise/ew_complex_types.h"
 #include "elementwise/ew_functors.h"
 #include "elementwise/ew_kernel.h"
 #include "elementwise/ew_op_info.h"
@@ -7,7 +8,7 @@
 namespace npurt::kernels::ew {
 struct IdentityF : OpBase {
   static constexpr int kArity = 1;
-  static constexpr uint32_t kDTypes = kAll;
+  static constexpr uint32_t kDTypes = kAll | kComplex;
   template <class W> static W F(W a) { return a; }
 };
 }  // namespace npurt::kernels::ew
@@ -17,8 +18,8 @@ extern "C" __global__ __aicore__ void npurt_ew_astype_kernel(GM_ADDR x, GM_ADDR 
   using namespace npurt::kernels::ew;
   GET_TILING_DATA_WITH_STRUCT(npurt::kernels::EwTiling, t, tiling);
   GM_ADDR in[1] = {x};
-  visit_dtype<kAll>(t.dtype, [&](auto from) {
-    visit_dtype<kAll>(t.out_dtype, [&](auto to) {
+  visit_dtype<kAll | kComplex>(t.dtype, [&](auto from) {
+    visit_dtype<kAll | kComplex>(t.out_dtype, [&](auto to) {
       EwKernel<IdentityF, decltype(from)::value, typename Elem<decltype(to)::value>::T> k;
       k.Init(in, y, t);
       k.Process();

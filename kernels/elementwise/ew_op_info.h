@@ -1,6 +1,7 @@
 // kernels/elementwise/ew_op_info.h: what the device side of one elementwise op
 // tells the host registration (ew_ops.cc): its sim entry and the functor's
 // traits, so the OpDef's dtypes and sim-only dtypes come from the functor.
+// NPURT_EW_DEFINE is expanded where ew_complex_functors.h (EwFunctor) is included.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,7 @@ struct EwOpInfo {
   uint32_t vec_dtypes;   // subset computed by the vector unit (the rest is sim-only)
   bool bool_out;
   bool cond_first;
+  bool real_out = false;  // complex inputs give the real part's dtype (abs, real, imag)
 };
 
 }  // namespace npurt::kernels::ew
@@ -27,10 +29,12 @@ struct EwOpInfo {
 #define NPURT_EW_DEFINE(name, Op, arity, doc) NPURT_EW_ENTRY##arity(npurt_ew_##name##_kernel, npurt::kernels::ew::Op)
 #else
 #define NPURT_EW_DEFINE(name, Op, arity, doc)                                                     \
-  NPURT_EW_ENTRY##arity(npurt_ew_##name##_kernel, npurt::kernels::ew::Op)                         \
+  NPURT_EW_ENTRY##arity(npurt_ew_##name##_kernel, npurt::kernels::ew::EwFunctor<npurt::kernels::ew::Op>) \
   namespace npurt::kernels::ew {                                                                  \
   extern const EwOpInfo kInfo_##name; /* external linkage: ew_ops.cc reads it */                  \
-  const EwOpInfo kInfo_##name = {NPURT_SIM_ENTRY(npurt_ew_##name##_kernel), arity, Op::kDTypes,   \
-                                 Op::kVec, Op::kBoolOut, Op::kCondFirst};                         \
+  const EwOpInfo kInfo_##name = {NPURT_SIM_ENTRY(npurt_ew_##name##_kernel), arity,                \
+                                 EwFunctor<Op>::kDTypes, EwFunctor<Op>::kVec,                     \
+                                 EwFunctor<Op>::kBoolOut, EwFunctor<Op>::kCondFirst,              \
+                                 HasRealOut<EwFunctor<Op>>::value};                               \
   }
 #endif  // NPURT_ASCEND_DEVICE_BUILD

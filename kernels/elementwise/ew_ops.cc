@@ -13,6 +13,7 @@
 #include "common/tiling_util.h"
 #include "elementwise/ew_broadcast.h"
 #include "elementwise/ew_host.h"
+#include "elementwise/ew_complex_ops.h"
 #include "elementwise/ew_op_info.h"
 #include "elementwise/ew_op_list.h"
 #include "elementwise/ew_tiling.h"
@@ -20,6 +21,7 @@
 #include "npurt/tensor.h"
 
 NPURT_EW_ALL_OPS(NPURT_EW_DECLARE_INFO)
+NPURT_EW_COMPLEX_OPS(NPURT_EW_DECLARE_INFO)
 namespace npurt::kernels::ew {
 extern const SimKernelEntry kAstypeEntry;
 }
@@ -100,7 +102,7 @@ void infer_ew(const OpContext& ctx, const EwOpInfo& info) {
     if (!broadcast_shapes(shape, in.shape, out, reason)) ctx.fail(arg_name(ctx, i), reason);
     shape = out;
   }
-  ctx.set_output(0, shape, info.bool_out ? DType::kBool : dt);
+  ctx.set_output(0, shape, info.bool_out ? DType::kBool : (info.real_out ? complex_part_dtype(dt) : dt));
 }
 
 // The shared tiling of the template (see tiling_ew).
@@ -112,11 +114,9 @@ void tiling_ew(const OpContext& ctx, TilingResult& r) {
   r.set_tiling(t);
 }
 
-constexpr uint32_t kComplexMask = (1u << static_cast<int>(DType::kComplex64)) |
-                                  (1u << static_cast<int>(DType::kComplex128));
 
 void add_input(OpDefBuilder& b, const char* name, uint32_t dtypes, uint32_t vec) {
-  b.input(name, dtypes & ~kComplexMask).strided();
+  b.input(name, dtypes).strided();  // complex: never in vec, so sim-only below
   for (int d = 0; d < kNumDTypes; ++d)
     if ((dtypes >> d & 1) && !(vec >> d & 1)) b.sim_only({static_cast<DType>(d)});
 }
@@ -144,17 +144,14 @@ OpDefBuilder make_def(const char* name, const char* doc, const EwOpInfo& info) {
 OpDefBuilder make_astype_def() {
   OpDefBuilder b("astype");
   b.doc("Converts x to `dtype` like numpy's astype: floats round to nearest even, float -> int\n"
+        "(complex -> real keeps the real part, complex -> bool tests both parts)\n"
         "truncates (NaN -> 0, out of range saturates), int -> narrower int wraps, -> bool is x != 0.\n"
         "Reads any strides in place. Runs on the scalar unit (sim-only); nr.astype uses the vector\n"
         "`cast` kernel for the pairs it has.");
-  add_input(b, "x", (1u << static_cast<int>(DType::kComplex64)) - 1, 0);  // every real dtype and bool
+  add_input(b, "x", (1u << kNumDTypes) - 1, 0);  // every dtype; complex -> real takes the real part
   b.output("y")
       .attr("dtype", AttrType::kDType)
-      .infer([](const OpContext& ctx) {
-        DType to = ctx.attr_dtype("dtype");
-        if (is_complex(to)) ctx.fail("dtype", std::string(dtype_name(to)) + " is not supported by astype yet");
-        ctx.set_output(0, ctx.input(0).shape, to);
-      })
+      .infer([](const OpContext& ctx) { ctx.set_output(0, ctx.input(0).shape, ctx.attr_dtype("dtype")); })
       .tiling(tiling_ew)
       .describe_tiling(describe_ew)
       .cost(cost_ew)
@@ -166,6 +163,7 @@ std::vector<OpDefBuilder> ew_defs() {
   std::vector<OpDefBuilder> defs;
 #define NPURT_EW_ROW(name, Op, arity, doc) defs.push_back(make_def(#name, doc, kInfo_##name));
   NPURT_EW_ALL_OPS(NPURT_EW_ROW)
+  NPURT_EW_COMPLEX_OPS(NPURT_EW_ROW)
 #undef NPURT_EW_ROW
   defs.push_back(make_astype_def());
   return defs;

@@ -77,6 +77,7 @@ __aicore__ inline void visit_dtype(uint32_t d, F&& f) {
     NPURT_EW_CASE(DType::kUInt16) NPURT_EW_CASE(DType::kUInt32) NPURT_EW_CASE(DType::kUInt64)
     NPURT_EW_CASE(DType::kFloat16) NPURT_EW_CASE(DType::kBFloat16) NPURT_EW_CASE(DType::kFloat32)
     NPURT_EW_CASE(DType::kFloat64)
+    NPURT_EW_CASE(DType::kComplex64) NPURT_EW_CASE(DType::kComplex128)  // Elem: ew_complex_types.h
     default: break;
   }
 #undef NPURT_EW_CASE

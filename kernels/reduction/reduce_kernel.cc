@@ -13,6 +13,7 @@
 #include "npurt/backend.h"
 #include "npurt/dtype.h"
 #include "reduction/reduce_tiling.h"
+#include "reduction/reduce_wide.h"
 
 namespace npurt::kernels {
 namespace {
@@ -228,6 +229,11 @@ extern "C" __global__ __aicore__ void npurt_reduce_kernel(GM_ADDR x, GM_ADDR y, 
   else if (in == DType::kFloat16) Launch<half, float, half>(x, y, t);
   else if (in == DType::kInt32) Launch<int32_t, int32_t, int32_t>(x, y, t);
   else if (in == DType::kBool) Launch<uint8_t, half, uint8_t>(x, y, t);
+  else if (in == DType::kFloat64) LaunchWide<double>(x, y, t);  // scalar unit: reduce_wide.h
+  else if (in == DType::kComplex64) LaunchWide<std::complex<float>>(x, y, t);
+  else if (in == DType::kComplex128) LaunchWide<std::complex<double>>(x, y, t);
+  else if (in == DType::kInt64) LaunchWide<int64_t>(x, y, t);
+  else if (in == DType::kUInt64) LaunchWide<uint64_t>(x, y, t);
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

@@ -78,6 +78,9 @@ DType out_dtype(const OpContext& ctx, ReduceKind kind) {
                         " inputs (\"\" keeps the input dtype; float16 inputs may ask for \"float32\")");
 }
 
+// UB bytes per lane beyond the 4-byte accumulators of reduce_kernel.cc (0 for its dtypes).
+uint64_t wide_extra_bytes(DType d) { return itemsize(d) > 4 ? itemsize(d) : 0; }
+
 uint32_t pow2_at_least(uint64_t n, uint32_t cap) {
   uint32_t p = 32;
   while (p < n && p < cap) p *= 2;
@@ -95,7 +98,8 @@ void reduce_tiling(const OpContext& ctx, TilingResult& r, ReduceKind kind) {
     ctx.fail("x", "zero-size reduction has no identity (max/min of an empty axis)");
   // UB bytes per lane: input queue (2 buffers), conversion, accumulator, output
   // (all <= 4 bytes) and the ReduceX work area (< 1 byte per lane).
-  const uint64_t per_lane = 2 * itemsize(ctx.input(0).dtype) + 4 + 4 + 4 + 1;
+  const uint64_t per_lane = 2 * itemsize(ctx.input(0).dtype) + 4 + 4 + 4 + 1 +
+                            3 * wide_extra_bytes(ctx.input(0).dtype);  // reduce_wide.h's lanes are 8-16 B
   uint32_t cap = 32;
   while (cap * 2 * per_lane + 2048 <= ub_budget(ctx.profile()) && cap < 8192) cap *= 2;
   t.mode = static_cast<uint32_t>(rs.inner == 1 ? ReduceMode::kInner : ReduceMode::kOuter);
@@ -126,6 +130,17 @@ struct ReduceRow {
   const char* doc;
 };
 
+// The dtypes of reduce_wide.h (scalar unit, sim-only) each kind takes: float64
+// for every numeric kind, complex for sum/prod/mean (max/min of complex is
+// unspecified by the standard), int64/uint64 for sum/prod/max/min (wrapping).
+DTypeMask wide_dtypes(ReduceKind k) {
+  if (k == ReduceKind::kSum || k == ReduceKind::kProd)
+    return dtype_mask({DType::kFloat64, DType::kComplex64, DType::kComplex128, DType::kInt64, DType::kUInt64});
+  if (k == ReduceKind::kMean) return dtype_mask({DType::kFloat64, DType::kComplex64, DType::kComplex128});
+  if (k == ReduceKind::kMax || k == ReduceKind::kMin) return dtype_mask({DType::kFloat64, DType::kInt64, DType::kUInt64});
+  return 0;
+}
+
 const ReduceRow kReduceOps[] = {
     {"reduce_sum", ReduceKind::kSum, dtype_mask({DType::kFloat32, DType::kFloat16, DType::kInt32}),
      "Sum over `axis` (float16 accumulates in float32; int32 wraps around)."},
@@ -146,9 +161,11 @@ std::vector<OpDefBuilder> reduce_defs() {
   for (const ReduceRow& row : kReduceOps) {
     const ReduceKind kind = row.kind;
     OpDefBuilder b(row.name);
+    const DTypeMask wide = wide_dtypes(kind);
     b.doc(std::string(row.doc) + "\nAxes: `axis` (empty = all), reduced axes adjacent after ignoring size-1 dims; "
-                                 "`keepdims`; `dtype` \"\" or \"float32\" for float16 inputs.")
-        .input("x", row.dtypes)
+                                 "`keepdims`; `dtype` \"\" or \"float32\" for float16 inputs." +
+          (wide ? "\nfloat64 and complex inputs run on the scalar unit (sim-only)." : ""))
+        .input("x", row.dtypes | wide)
         .output("y")
         .attr("axis", AttrType::kIntList, AttrValue(Dims{}))
         .attr("keepdims", AttrType::kBool, AttrValue(false))
@@ -162,6 +179,8 @@ std::vector<OpDefBuilder> reduce_defs() {
           c.flops = n;
         })
         .sim_kernel("npurt_reduce_kernel", kReduceKernelEntry);
+    for (int d = 0; d < kNumDTypes; ++d)
+      if (mask_has(wide, static_cast<DType>(d))) b.sim_only({static_cast<DType>(d)});
     defs.push_back(std::move(b));
   }
   return defs;

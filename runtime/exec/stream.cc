@@ -51,6 +51,11 @@ void StreamImpl::submit(Command&& cmd) {
   backend_->submit(std::move(cmd));
 }
 
+Status StreamImpl::close() {
+  closed_.store(true, std::memory_order_release);
+  return backend_->synchronize();
+}
+
 void StreamImpl::check_open(const char* where) const {
   if (closed())
     throw_invalid_argument(where, "stream", "stream " + std::to_string(id_) + " on " + device_.str() + " is closed");
@@ -159,7 +164,7 @@ void Stream::host_func(std::function<void()> fn) const {
 }
 
 void Stream::close() {
-  if (impl_) impl_->close();
+  if (impl_) impl_->close().throw_if_error();
 }
 
 bool Stream::closed() const { return impl_ && impl_->closed(); }
@@ -185,8 +190,10 @@ void synchronize_device(Device device) {
   capture_check_device_sync("npurt.synchronize_device", device);
   Status first;
   for (const Stream& s : device_context_impl(device).streams()) {
-    if (s.closed()) continue;
+    // closed streams are drained too (work submitted while close() ran must
+    // not be skipped); their errors were reported by close() or are nobody's.
     Status st = s.impl()->backend().synchronize();
+    if (s.closed()) continue;
     if (first.is_ok() && !st.is_ok()) first = st;
   }
   first.throw_if_error();

@@ -19,6 +19,7 @@
 #include "npurt/export.h"
 #include "npurt/backend.h"
 #include "npurt/device.h"
+#include "npurt/status.h"
 
 namespace npurt {
 
@@ -54,7 +55,11 @@ class NPURT_HIDDEN StreamImpl {
   void set_capture(CaptureSink* sink) { capture_.store(sink, std::memory_order_release); }
   CaptureSink* capture() const { return capture_.load(std::memory_order_acquire); }
 
-  void close() { closed_.store(true, std::memory_order_release); }
+  // Marks the stream closed (later submits are refused by check_open), then
+  // drains the work already enqueued and returns its status: arrays of a closed
+  // stream are read through other streams, so its pending work (an upload) must
+  // have landed by then.
+  Status close();
   bool closed() const { return closed_.load(std::memory_order_acquire); }
   // Throws InvalidArgument "<where>: argument 'stream': stream <id> is closed".
   void check_open(const char* where) const;

@@ -58,7 +58,9 @@ class Stream {
   void launch(std::shared_ptr<const KernelLaunch> launch) const;
   void host_func(std::function<void()> fn) const;
 
-  // Marks the stream closed: later use throws InvalidArgument ("stream is closed").
+  // Marks the stream closed (later use throws InvalidArgument "stream is closed"),
+  // then waits for the work already enqueued: nothing enqueued is lost. A fault
+  // recorded by that work is thrown here (the stream is closed either way).
   void close();
   bool closed() const;
 

@@ -69,10 +69,10 @@ def operands(where, x1, x2):
             return x1, x2
         dt = _dtypes.promote(x1.dtype, x2.dtype, where)
         return cast(x1, dt), cast(x2, dt)
-    if a_arr and isinstance(x2, (builtins.bool, int, float)):
+    if a_arr and isinstance(x2, (builtins.bool, int, float, complex)):
         dt = _dtypes.scalar_result(x1.dtype, x2, where)
         return cast(x1, dt), constant(x2, dt, where)
-    if b_arr and isinstance(x1, (builtins.bool, int, float)):
+    if b_arr and isinstance(x1, (builtins.bool, int, float, complex)):
         dt = _dtypes.scalar_result(x2.dtype, x1, where)
         return constant(x1, dt, where), cast(x2, dt)
     bad, arg = (x1, "x1") if not a_arr else (x2, "x2")

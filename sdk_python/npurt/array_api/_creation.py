@@ -35,9 +35,9 @@ def full(shape, fill_value, *, dtype=None, device=None):
         raise TypeError(f"npurt.full: argument 'fill_value': expected a Python bool, int, float or complex, got "
                         f"{type(fill_value).__name__}")
     dt = _fill_dtype(fill_value, dtype)
-    _convert._check_range(fill_value, dt, "npurt.full")
     if isinstance(fill_value, complex) and _dtypes.kind(dt) != "c":
         raise TypeError(f"npurt.full: argument 'fill_value': a complex value needs a complex dtype, got {dt}")
+    _convert._check_range(fill_value, dt, "npurt.full")
     return _ops.fill(shape=_shape(shape), dtype=dt, **_convert.fill_attrs(fill_value, dt))
 
 

@@ -8,7 +8,10 @@ standard lists (uint64 with a signed integer has no common type: TypeError).
 Mixing kinds, which the standard leaves to implementations, follows numpy:
 bool joins the other kind, an integer with a float gives the smallest float
 holding the integer's range (8-bit -> float16, 16-bit -> float32, wider ->
-float64, float64 being a sim-only dtype). Complex dtypes are storage-only.
+float64, float64 being a sim-only dtype). Complex dtypes follow the
+standard's table with real floats (float32 + complex64 -> complex64,
+float64 + complex64 -> complex128); integers with complex give complex128
+(numpy). float64 and complex arithmetic are sim-only (docs/array-api-complex.md).
 """
 import builtins
 
@@ -142,9 +145,10 @@ def scalar_result(dt, s, where):
     if isinstance(s, float):
         return dt if k in "fc" else DEFAULT_FLOAT
     if isinstance(s, complex):
+        # the complex dtype of the array's precision: float64 -> complex128, else the default complex64
         if k == "c":
             return dt
-        raise TypeError(f"{where}: complex Python scalars are not supported yet")
+        return _D["complex128"] if dt.name == "float64" else _D["complex64"]
     raise TypeError(f"{where}: unsupported scalar type {type(s).__name__}")
 
 

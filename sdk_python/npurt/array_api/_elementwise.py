@@ -68,17 +68,26 @@ def bitwise_invert(x, /):
     return _run("bitwise_invert", "bitwise_invert", x)
 
 
+def _is_complex(x):
+    return _dtypes.kind(x.dtype) == "c"
+
+
 def conj(x, /):
-    return _convert.array("npurt.conj", x).copy()
+    x = _convert.array("npurt.conj", x)
+    return _run("conj", "conj", x) if _is_complex(x) else x.copy()
 
 
 def real(x, /):
-    return _convert.array("npurt.real", x).copy()
+    """The real part: float32 for complex64, float64 for complex128; a copy of a real x."""
+    x = _convert.array("npurt.real", x)
+    return _run("real", "real", x) if _is_complex(x) else x.copy()
 
 
 def imag(x, /):
+    """The imaginary part: float32 for complex64, float64 for complex128; zeros for a real x."""
     from . import _creation
-    return _creation.zeros_like(_convert.array("npurt.imag", x))
+    x = _convert.array("npurt.imag", x)
+    return _run("imag", "imag", x) if _is_complex(x) else _creation.zeros_like(x)
 
 
 def where(condition, x1, x2, /):

@@ -13,7 +13,7 @@ from .. import ops as _ops
 from . import _convert, _elementwise
 
 ndarray = _npurt.ndarray
-_SCALARS = (builtins.bool, int, float)
+_SCALARS = (builtins.bool, int, float, complex)
 
 # dunder stem -> elementwise function name
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide", "floordiv": "floor_divide",

@@ -2,16 +2,18 @@
 
 Every function runs the one reduction kernel family (kernels/reduction,
 ``nr.ops.reduce_<kind>``): float32 and float16 (accumulated in float32) and
-int32 natively. This layer only arranges the call:
+int32 natively; float64 (every kind) and complex64/complex128 (sum, prod,
+mean) on the scalar unit, sim-only. This layer only arranges the call:
 
   * axis (None, int or tuple) is checked and normalized; when the reduced
     axes are not adjacent, a permuted view puts them last (the dispatcher
     then makes it contiguous with the copy kernel, on the device);
   * keepdims re-inserts size-1 axes as a view;
   * dtypes the kernel lacks are converted first on the device (x.astype):
-    small integers and bool to int32 for sum/prod/max/min, integers to float32
-    for mean; sum/prod of signed integers return int64 like numpy (int32
-    accumulation: it wraps where numpy's int64 would not).
+    small integers and bool to int32 for max/min, integers to float32 for
+    mean; sum/prod of integers and bool accumulate in int64/uint64 and return
+    them like numpy (wrapping as numpy does); int64/uint32/uint64 max/min run
+    in 64 bits.
 
 Invariants: no numpy on the data path; every error names the function and
 the argument (bad axis -> AxisError, bad dtype -> TypeError).
@@ -94,16 +96,24 @@ def _reduce(kind, x, axis, keepdims, out_dtype, where):
 def _numeric_input(x, kind, dtype, where):
     """x converted to a dtype the kernel takes, and the result dtype to return."""
     name = str(x.dtype)
-    if name in ("float64", "complex64", "complex128", "bfloat16"):
-        raise TypeError(f"{where}: argument 'x': {name} is not supported by the reduction kernels "
-                        "(float32, float16 and integers are)")
+    if name == "bfloat16":
+        raise TypeError(f"{where}: argument 'x': bfloat16 is not supported by the reduction kernels "
+                        "(float16, float32, float64, complex and integers are)")
+    if name in ("complex64", "complex128") and kind in ("max", "min"):
+        raise TypeError(f"{where}: argument 'x': {name} has no ordering (the standard leaves {kind} of complex "
+                        "unspecified)")
+    if dtype is not None and kind in ("sum", "prod") and str(dtype) != name and \
+            str(dtype) in ("float64", "complex64", "complex128"):
+        return _astype(x, dtype, where), dtype  # accumulate in the requested (wider) dtype
     if name == "bool" or name in _INT_KINDS:
-        result = x.dtype
-        if kind in ("sum", "prod") and (name == "bool" or name.startswith("int")):
-            result = _npurt.int64
-        elif kind in ("sum", "prod"):
-            result = _npurt.uint64
-        return _astype(x, _npurt.int32, where), (dtype if dtype is not None else result)
+        if kind in ("sum", "prod"):  # numpy's int64/uint64 accumulation (64-bit kernel, wrapping)
+            acc = _npurt.int64 if name == "bool" or name.startswith("int") else _npurt.uint64
+            return _astype(x, acc, where), (dtype if dtype is not None else acc)
+        if name in ("int64", "uint32"):  # max/min: exact in int64
+            return _astype(x, _npurt.int64, where), (dtype if dtype is not None else x.dtype)
+        if name == "uint64":
+            return x, (dtype if dtype is not None else x.dtype)
+        return _astype(x, _npurt.int32, where), (dtype if dtype is not None else x.dtype)
     return x, (dtype if dtype is not None else x.dtype)
 
 
@@ -136,9 +146,9 @@ min = _numeric("min")
 def mean(x, /, *, axis=None, keepdims=False):
     where = "npurt.mean"
     name = str(x.dtype)
-    if name not in ("float32", "float16"):
-        if name in ("float64", "complex64", "complex128", "bfloat16"):
-            raise TypeError(f"{where}: argument 'x': {name} is not supported by the reduction kernels")
+    if name not in ("float32", "float16", "float64", "complex64", "complex128"):
+        if name == "bfloat16":
+            raise TypeError(f"{where}: argument 'x': bfloat16 is not supported by the reduction kernels")
         x = _astype(x, _npurt.float32, where)
     return _reduce("mean", x, axis, keepdims, None, where)
 
@@ -172,6 +182,9 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     """sum((x - mean)**2) / (N - correction), with elementwise kernels of the namespace."""
     import npurt
     where = "npurt.var"
+    if str(x.dtype) in ("complex64", "complex128"):
+        raise TypeError(f"{where}: argument 'x': {x.dtype} is not a real floating-point dtype (the standard's "
+                        "var/std take real floating arrays)")
     m = mean(x, axis=axis, keepdims=True)
     x = _astype(x, m.dtype, where)
     d = npurt.subtract(x, m)
