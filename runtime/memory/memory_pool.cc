@@ -214,26 +214,19 @@ void MemoryPool::reset_peak_stats() {
 bool MemoryPool::find_allocation(const void* ptr, const void** base, size_t* size) const {
   uintptr_t p = reinterpret_cast<uintptr_t>(ptr);
   std::lock_guard<SpinMutex> lk(impl_->mu);
-  auto it = impl_->segments.upper_bound(p);
-  if (it != impl_->segments.begin()) {
-    const Segment* seg = std::prev(it)->second;
-    if (p < reinterpret_cast<uintptr_t>(seg->base) + seg->size) {
-      for (const PoolBlock* b = seg->first; b; b = b->next) {
-        uintptr_t bp = reinterpret_cast<uintptr_t>(b->ptr);
-        if (p < bp || p >= bp + b->size) continue;
-        // Graph-private blocks stay valid for replay even after capture freed them,
-        // and a replayed node may use a larger block the capture freed and the pool
-        // split for a later allocation at the same address: in a graph pool the
-        // extent is the rest of the (reserved) segment.
-        size_t n = seg->pool->graph ? reinterpret_cast<uintptr_t>(seg->base) + seg->size - bp
-                                    : b->allocated ? b->requested : 0;
-        if (!n || p >= bp + n) return false;
-        *base = b->ptr;
-        *size = n;
-        return true;
-      }
-      return false;
-    }
+  if (const PoolBlock* b = impl_->block_at(p)) {
+    const Segment* seg = b->segment;
+    uintptr_t bp = reinterpret_cast<uintptr_t>(b->ptr);
+    // Graph-private blocks stay valid for replay even after capture freed them,
+    // and a replayed node may use a larger block the capture freed and the pool
+    // split for a later allocation at the same address: in a graph pool the
+    // extent is the rest of the (reserved) segment.
+    size_t n = seg->pool->graph ? reinterpret_cast<uintptr_t>(seg->base) + seg->size - bp
+                                : b->allocated ? b->requested : 0;
+    if (!n || p >= bp + n) return false;
+    *base = b->ptr;
+    *size = n;
+    return true;
   }
   auto ext = impl_->externals.upper_bound(p);
   if (ext == impl_->externals.begin()) return false;

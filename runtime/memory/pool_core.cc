@@ -7,6 +7,7 @@
 // the same stream (keeping the later mark) or where one side is already ready.
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <thread>
 
 #include "exec/stream_impl.h"
@@ -41,11 +42,38 @@ void MemoryPool::Impl::recycle(PoolBlock* b) {
   b->prev = b->bin_prev = b->bin_next = nullptr;
   b->stream = nullptr;
   b->free_mark = 0;
+  b->start = BlockStarts::iterator();
   b->allocated = b->pending = b->indexed = b->counted_split = false;
   b->uses.clear();
   b->waits.clear();
   b->next = spare;
   spare = b;
+}
+
+void MemoryPool::Impl::add_start(PoolBlock* b, BlockStarts::const_iterator hint) {
+  auto key = reinterpret_cast<uintptr_t>(b->ptr);
+  if (spare_starts.empty()) {
+    b->start = block_starts.emplace_hint(hint, key, b);
+    return;
+  }
+  BlockStarts::node_type nh = std::move(spare_starts.back());
+  spare_starts.pop_back();
+  nh.key() = key;
+  nh.mapped() = b;
+  b->start = block_starts.insert(hint, std::move(nh));
+}
+
+void MemoryPool::Impl::drop_start(PoolBlock* b) {
+  BlockStarts::node_type nh = block_starts.extract(b->start);
+  b->start = BlockStarts::iterator();
+  if (spare_starts.size() < 1024) spare_starts.push_back(std::move(nh));
+}
+
+const PoolBlock* MemoryPool::Impl::block_at(uintptr_t p) const {
+  auto it = block_starts.upper_bound(p);
+  if (it == block_starts.begin()) return nullptr;
+  const PoolBlock* b = std::prev(it)->second;
+  return p < reinterpret_cast<uintptr_t>(b->ptr) + b->size ? b : nullptr;
 }
 
 PoolSet& MemoryPool::Impl::pool_for(StreamImpl* s) {
@@ -87,6 +115,7 @@ PoolBlock* MemoryPool::Impl::new_segment(PoolSet& ps, size_t size) {
   b->segment = seg;
   seg->first = b;
   segments[reinterpret_cast<uintptr_t>(p)] = seg;
+  add_start(b, block_starts.lower_bound(reinterpret_cast<uintptr_t>(p)));
   reserved += seg_size;
   stats.add(kStatSegment, small, 1);
   stats.add(kStatReservedBytes, small, static_cast<int64_t>(seg_size));
@@ -126,6 +155,7 @@ void MemoryPool::Impl::split(PoolBlock* b, size_t size) {
   if (b->next) b->next->prev = r;
   b->next = r;
   b->size = size;
+  add_start(r, std::next(b->start));
   r->stream = b->stream;  // the remainder keeps the free tag it had
   r->free_mark = b->free_mark;
   index_free(r);
@@ -144,12 +174,16 @@ void MemoryPool::Impl::insert_free(PoolBlock* b) {
       b->stream = n->stream;
       b->free_mark = n->free_mark;
     }
-    if (n == b->prev) {
+    if (n == b->prev) {  // b now starts at n's start: n's entry becomes b's
+      drop_start(b);
+      n->start->second = b;
+      b->start = n->start;
       b->ptr = n->ptr;
       b->prev = n->prev;
       if (n->prev) n->prev->next = b;
       else b->segment->first = b;
     } else {
+      drop_start(n);
       b->next = n->next;
       if (n->next) n->next->prev = b;
     }
@@ -224,6 +258,7 @@ void MemoryPool::Impl::release_segment(Segment* seg) {
   for (PoolBlock* b = seg->first; b;) {
     PoolBlock* n = b->next;
     if (b->indexed) unindex(b);
+    drop_start(b);
     recycle(b);
     b = n;
   }

@@ -38,6 +38,17 @@ struct NPURT_HIDDEN MemoryPool::Impl {
   GraphPoolId next_graph = 1;
   std::vector<std::pair<StreamImpl*, PoolSet*>> capturing;  // streams allocating to a graph pool
   std::map<uintptr_t, Segment*> segments;                   // by base address
+  // Every block of every segment by its start address. The blocks tile their
+  // segments, so the last entry at or below an address inside a segment is the
+  // block holding it: find_allocation (once per kernel argument) is one
+  // O(log n) lookup instead of a walk over the segment's blocks. Entries change
+  // only where blocks are born or die (new_segment, split, coalescing,
+  // release_segment), by the iterator each block keeps (PoolBlock::start), so
+  // split inserts with an exact hint and coalescing erases without a search;
+  // extracted map nodes are kept in spare_starts (at most 1024) and reused, so
+  // split/coalesce cause no heap traffic in steady state.
+  BlockStarts block_starts;
+  std::vector<BlockStarts::node_type> spare_starts;
   std::vector<PoolBlock*> pending;                          // freed, waiting for marks
   std::map<uintptr_t, std::pair<size_t, int>> externals;    // wrapped external memory: size, refs
   PoolBlock* spare = nullptr;                               // recycled nodes, linked by `next`
@@ -70,6 +81,10 @@ struct NPURT_HIDDEN MemoryPool::Impl {
 
   PoolBlock* new_block();
   void recycle(PoolBlock* b);
+  // block_starts[b->ptr] = b, reusing a spare node; `hint`: the entry after it (or end()).
+  void add_start(PoolBlock* b, BlockStarts::const_iterator hint);
+  void drop_start(PoolBlock* b);  // erases b's entry, keeping the node as a spare
+  const PoolBlock* block_at(uintptr_t p) const;  // the block holding p, or nullptr
 };
 
 }  // namespace npurt

@@ -7,6 +7,8 @@
 //   - A block is in exactly one state: allocated, pending (freed, waiting for
 //     record_stream marks or, without caching, for its own stream), or free
 //     (in the FreeIndex of its segment's PoolSet).
+//   - Every block of a segment has exactly one entry in the pool's block_starts
+//     (key: its ptr, value: the block, iterator kept in PoolBlock::start).
 //   - A free block carries the stream that freed it and that stream's mark at
 //     the free: it is reusable at once on that stream, and on any other stream
 //     once the mark is reached (stream == nullptr: reusable everywhere).
@@ -14,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -27,6 +30,9 @@ class StreamImpl;
 struct Segment;
 struct PoolSet;
 
+// Every block of a pool by start address (MemoryPool::Impl::block_starts).
+using BlockStarts = std::map<uintptr_t, PoolBlock*>;
+
 // PoolBlock is forward-declared in the public header.
 struct PoolBlock {
   char* ptr = nullptr;
@@ -39,6 +45,7 @@ struct PoolBlock {
   PoolBlock* bin_next = nullptr;
   StreamImpl* stream = nullptr;  // allocated: allocation stream; free: the stream that freed it
   uint64_t free_mark = 0;
+  BlockStarts::iterator start;   // this block's entry in block_starts (while in a segment)
   bool allocated = false;
   bool pending = false;
   bool indexed = false;        // in a FreeIndex

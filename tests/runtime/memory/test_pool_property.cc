@@ -47,6 +47,19 @@ void check_invariants(const MemoryPool& pool, const std::vector<Live>& live) {
     spans.emplace_back(p, MemoryPool::round_size(l.requested));
     requested += static_cast<int64_t>(l.requested);
     rounded += static_cast<int64_t>(MemoryPool::round_size(l.requested));
+    // The address index (block starts) resolves the first and last byte exactly.
+    for (uintptr_t q : {p, p + l.requested - 1}) {
+      const void* base = nullptr;
+      size_t size = 0;
+      ASSERT_TRUE(pool.find_allocation(reinterpret_cast<const void*>(q), &base, &size));
+      ASSERT_EQ(base, l.ptr.get());
+      ASSERT_EQ(size, l.requested);
+    }
+    const void* base = nullptr;
+    size_t size = 0;
+    ASSERT_FALSE(pool.find_allocation(reinterpret_cast<const void*>(p + l.requested), &base, &size) &&
+                 base == l.ptr.get())
+        << "bytes past the request are not the allocation's";
   }
   std::sort(spans.begin(), spans.end());
   for (size_t i = 1; i < spans.size(); ++i)
