@@ -38,7 +38,11 @@ class CopyKernel {
     out_base_ = r0 * t.row_len;
     pipe_.InitBuffer(q_, 2, t.tile_bytes);
     tile_ = t.tile_bytes / static_cast<uint32_t>(sizeof(U));
-    for (uint64_t row = r0; row < r1;) row += t.mode == 0 ? CopyRows(row, r1) : GatherRow(row);
+    for (uint64_t row = r0; row < r1;) {
+      if (t.mode == 0) row += CopyRows(row, r1);
+      else if (t.mode == 2) row += TransposeRows(row, r1);
+      else row += GatherRow(row);
+    }
   }
 
  private:
@@ -82,6 +86,50 @@ class CopyKernel {
       q_.FreeTensor(b);
     }
     return 1;
+  }
+
+  // Mode kTranspose: the next-outer dim has stride 1, so B consecutive output
+  // rows are B adjacent source elements per column. One DataCopyPad brings a
+  // C x B block (C strided runs of B elements) into UB, a UB-local scalar
+  // transpose makes it B x C, one DataCopyPad writes B output row pieces.
+  // Replaces per-element GM reads (the slow part of kGather) with bulk moves.
+  __aicore__ inline uint64_t TransposeRows(uint64_t row, uint64_t end) {
+    const uint64_t len = t_.row_len;
+    const uint64_t s = static_cast<uint64_t>(t_.stride[t_.ndim - 1]);
+    uint64_t b = RunOfRows(t_, row);
+    if (b > end - row) b = end - row;
+    if (b > s) b = s;  // the GM-side gap between runs must not be negative
+    if (b > kTransposeRows) b = kTransposeRows;
+    const uint32_t per_block = 32 / static_cast<uint32_t>(sizeof(U));
+    const uint32_t in_pitch = static_cast<uint32_t>((b + per_block - 1) / per_block * per_block);
+    uint64_t c_max = tile_ / in_pitch;  // columns per block, a multiple of 32 B so out rows stay aligned
+    if (c_max > 4095) c_max = 4095;
+    c_max = c_max / per_block * per_block;
+    if (c_max == 0) c_max = per_block;
+    const int64_t base = RowOffset(t_, row);
+    for (uint64_t c = 0; c < len; c += c_max) {
+      uint32_t n = static_cast<uint32_t>(len - c < c_max ? len - c : c_max);
+      uint32_t out_pitch = (n + per_block - 1) / per_block * per_block;
+      AscendC::GlobalTensor<U> src;
+      src.SetGlobalBuffer(src_ + base + static_cast<int64_t>(c * s));
+      AscendC::LocalTensor<U> in = q_.template AllocTensor<U>();
+      AscendC::DataCopyExtParams rd(static_cast<uint16_t>(n), static_cast<uint32_t>(b * sizeof(U)),
+                                    static_cast<uint32_t>((s - b) * sizeof(U)), 0, 0);
+      AscendC::DataCopyPad(in, src, rd, AscendC::DataCopyPadExtParams<U>(false, 0, 0, U{}));
+      q_.EnQue(in);
+      in = q_.template DeQue<U>();
+      AscendC::LocalTensor<U> out = q_.template AllocTensor<U>();
+      for (uint32_t j = 0; j < n; ++j)
+        for (uint32_t i = 0; i < b; ++i) out.SetValue(i * out_pitch + j, in.GetValue(j * in_pitch + i));
+      q_.FreeTensor(in);
+      q_.EnQue(out);
+      out = q_.template DeQue<U>();
+      AscendC::DataCopyExtParams wr(static_cast<uint16_t>(b), n * static_cast<uint32_t>(sizeof(U)), 0,
+                                    static_cast<uint32_t>((len - n) * sizeof(U)), 0);
+      AscendC::DataCopyPad(out_[row * len + c - out_base_], out, wr);
+      q_.FreeTensor(out);
+    }
+    return b;
   }
 
   // Mode kGather: scalar reads of a strided row into UB, then one contiguous write.

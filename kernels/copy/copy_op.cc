@@ -59,11 +59,18 @@ void copy_tiling(const OpContext& ctx, TilingResult& r) {
   t.row_len = static_cast<uint64_t>(dims.back().size);
   t.rows = x.numel() == 0 ? 0 : static_cast<uint64_t>(x.numel()) * (split ? 2 : 1) / t.row_len;
   t.mode = dims.back().stride == 1 ? 0 : 1;
+  // A transposed view (next-outer stride 1, positive inner stride whose byte
+  // gap fits DataCopyPad's 32-bit field) moves by blocks instead of scalars.
+  if (t.mode == 1 && dims.size() >= 2 && dims[dims.size() - 2].stride == 1 && dims.back().stride > 1 &&
+      static_cast<uint64_t>(dims.back().stride) * t.unit < (uint64_t{1} << 32))
+    t.mode = 2;
   uint64_t row_bytes = t.row_len * t.unit;
   CoreSplit cs = split_over_cores(t.rows, 1, ceil_div(16384, std::max<uint64_t>(row_bytes, 1)), ctx.profile());
   t.rows_per_core = cs.per_core;
   // One bound queue, two buffers.
   t.tile_bytes = fit_tile(ub_budget(ctx.profile()) / 2, 1, 32, std::min<uint64_t>(64 * 1024, cs.per_core * round_up(row_bytes, 32)));
+  // kTranspose needs room for a block of 32-B aligned columns of kTransposeRows rows.
+  if (t.mode == 2) t.tile_bytes = std::max<uint32_t>(t.tile_bytes, 4096);
   r.num_blocks = cs.num_blocks;
   r.set_tiling(t);
 }
@@ -74,7 +81,7 @@ std::string describe_copy(const OpContext&, const TilingResult& r) {
   std::string dims;
   for (uint32_t i = 0; i < t.ndim; ++i)
     dims += (i ? ", " : "") + std::to_string(t.shape[i]) + ":" + std::to_string(t.stride[i]);
-  return std::string(t.mode == 0 ? "rows" : "gather") + " unit=" + std::to_string(t.unit) + "B dims(size:stride)=[" +
+  return std::string(t.mode == 0 ? "rows" : t.mode == 1 ? "gather" : "transpose") + " unit=" + std::to_string(t.unit) + "B dims(size:stride)=[" +
          dims + "] rows=" + std::to_string(t.rows) + " rows_per_core=" + std::to_string(t.rows_per_core) +
          " tile=" + std::to_string(t.tile_bytes) + "B";
 }

@@ -6,7 +6,9 @@
 // A "row" is the innermost dim; cores get whole rows. Mode kRows: rows are
 // contiguous in the source (stride 1), moved with DataCopyPad, several short
 // rows per transfer when the next-outer stride allows. Mode kGather: scalar
-// gather through UB.
+// gather through UB. Mode kTranspose: the innermost stride is > 1 and the
+// next-outer one is 1 (a transposed view); blocks of up to kTransposeRows rows
+// are moved with strided DataCopyPad and transposed inside UB.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +16,7 @@
 namespace npurt::kernels {
 
 constexpr uint32_t kCopyMaxDims = 8;
+constexpr uint64_t kTransposeRows = 64;  // rows per transposed block
 
 struct CopyTiling {
   uint32_t unit = 1;
@@ -24,7 +27,7 @@ struct CopyTiling {
   uint64_t row_len = 0;                // shape[ndim-1]
   uint64_t rows_per_core = 0;
   uint32_t tile_bytes = 0;             // UB tile, multiple of 32
-  uint32_t mode = 0;                   // 0: kRows, 1: kGather
+  uint32_t mode = 0;                   // 0: kRows, 1: kGather, 2: kTranspose
 };
 
 }  // namespace npurt::kernels
