@@ -46,8 +46,9 @@ class Blocks:
         have = set(nr.ops.list())
         x = nr.asarray(np.ones((2, 8), F32))
         g, b = nr.asarray(np.ones(8, F32)), nr.asarray(np.zeros(8, F32))
-        self.layer_norm = self._pick("layer_norm", have, lambda: nr.ops.layer_norm(x, g, b),
-                                     lambda h, g, b: nr.ops.layer_norm(h, g, b), self._layer_norm)
+        # layer_norm returns (y, mean, rstd): the block needs y
+        self.layer_norm = self._pick("layer_norm", have, lambda: nr.ops.layer_norm(x, g, b)[0],
+                                     lambda h, g, b: nr.ops.layer_norm(h, g, b)[0], self._layer_norm)
         self.softmax = self._pick("softmax", have, lambda: nr.ops.softmax(x),
                                   lambda s: nr.ops.softmax(s), self._softmax)
         self.gelu = self._pick("gelu", have, lambda: nr.ops.gelu(x), lambda h: nr.ops.gelu(h), self._gelu)
