@@ -47,6 +47,7 @@ extern "C" __global__ __aicore__ void npurt_ew_swiglu_backward_kernel(GM_ADDR dy
   ew::RunEwWith<ew::SwigluGradBF>(in_b, dx, t.db);
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunks (the device build keeps only the __global__ entries)
 namespace npurt::kernels::ew {
 // External linkage: ew_act_ops.cc registers them.
 extern const SimKernelEntry kGeluEntry, kGeluBackwardEntry, kSiluEntry, kSiluBackwardEntry, kSwigluEntry,
@@ -58,3 +59,4 @@ const SimKernelEntry kSiluBackwardEntry = NPURT_SIM_ENTRY(npurt_ew_silu_backward
 const SimKernelEntry kSwigluEntry = NPURT_SIM_ENTRY(npurt_ew_swiglu_kernel);
 const SimKernelEntry kSwigluBackwardEntry = NPURT_SIM_ENTRY(npurt_ew_swiglu_backward_kernel);
 }  // namespace npurt::kernels::ew
+#endif  // NPURT_ASCEND_DEVICE_BUILD
