@@ -22,10 +22,11 @@ import os
 import statistics
 import subprocess
 import sys
-import threading
 import time
 
 import numpy as np
+
+from _common import triad_two_threads
 
 LEVELS = ("off", "basic", "full")
 
@@ -69,22 +70,6 @@ def child(n, repeats):
     print(json.dumps({"wall": wall, "cpu": cpu, "repeats": reps}))
 
 
-def triad_two_threads(a, b, c, s, chunk=1 << 18):
-    """STREAM triad a = b + s*c, one half per thread, through a small temporary."""
-    half = a.size // 2
-
-    def part(lo, hi):
-        tmp = np.empty(chunk, dtype=a.dtype)
-        for i in range(lo, hi, chunk):
-            j = min(hi, i + chunk)
-            t = tmp[: j - i]
-            np.multiply(c[i:j], s, out=t)
-            np.add(b[i:j], t, out=a[i:j])
-
-    helper = threading.Thread(target=part, args=(half, a.size))
-    helper.start()
-    part(0, half)
-    helper.join()
 
 
 def run_level(level, n, repeats):

@@ -7,28 +7,14 @@ synchronize), ratio = numpy time / npurt time (> 1: npurt is faster).
     python bench/indexing.py [--repeat R] [--scan N] [--gather N]
 """
 import argparse
-import statistics
-import time
 
 import numpy as np
 
 import npurt as nr
+from _common import import_torch, median_ms
 
-try:
-    import torch
-    torch.set_num_threads(2)
-except ImportError:  # optional
-    torch = None
+torch = import_torch(2)
 
-
-def median_ms(fn, repeat):
-    fn()  # warm-up: tiling caches, pool
-    runs = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        runs.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(runs)
 
 
 def row(name, npurt_ms, numpy_ms, torch_ms):

@@ -153,7 +153,7 @@ def main(args, out=None):
         print("npurt bench: no bench/ directory with scripts found (the benchmarks are part of the source "
               "checkout, not the wheel): run it from the checkout or pass --dir path/to/bench", file=sys.stderr)
         return 2
-    scripts = sorted(bench_dir.glob("*.py"))
+    scripts = sorted(p for p in bench_dir.glob("*.py") if not p.name.startswith("_"))  # _*.py: shared helpers
     if args.only:
         names = set(args.only)
         unknown = names - {s.stem for s in scripts}
