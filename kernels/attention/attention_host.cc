@@ -85,7 +85,7 @@ AttnShapes attn_shapes(const OpContext& ctx, size_t q_index, size_t mask_index) 
 }
 
 AttnTiling attn_tiling(const OpContext& ctx, const AttnShapes& s, size_t q_index, size_t mask_index,
-                       const AttnUbPlan& ub) {
+                       const AttnUbPlan& ub, uint32_t cubes) {
   const npurt::ChipProfile& p = ctx.profile();
   const DType dt = ctx.input(q_index).dtype;
   const uint32_t es = dt == DType::kFloat32 ? 4 : 2;
@@ -115,11 +115,13 @@ AttnTiling attn_tiling(const OpContext& ctx, const AttnShapes& s, size_t q_index
   for (uint32_t tile = 128; tile >= 16; tile /= 2) {
     if (tile > cap && tile > 16) continue;
     const uint32_t maxN = std::max(tile, t.dp);
-    const uint64_t kStep = std::min<uint64_t>({256, p.l0a_bytes / tile / es / 16 * 16, p.l0b_bytes / maxN / es / 16 * 16});
+    const uint64_t kStep = std::min<uint64_t>(
+        {256, p.l0a_bytes / cubes / tile / es / 16 * 16, p.l0b_bytes / cubes / maxN / es / 16 * 16});
     const double rect = ub.rectBytes + (t.dp > tile ? ub.aliasBytes : 0.0);
     const double ubBytes = ub.squareBytes * tile * tile + rect * tile * t.dp + 4.0 * tile * ub.rowVectors +
                            16.0 * tile + 4096;  // mask staging, work buffers, alignment
-    if (kStep < 16 || uint64_t{tile} * maxN * 4 > p.l0c_bytes || 2 * (tile + maxN) * kStep * es > p.l1_bytes ||
+    if (kStep < 16 || uint64_t{cubes} * tile * maxN * 4 > p.l0c_bytes ||
+        uint64_t{cubes} * 2 * (tile + maxN) * kStep * es > p.l1_bytes ||
         ubBytes > double(p.ub_usable_bytes))
       continue;
     t.tile = tile;

@@ -33,9 +33,11 @@ struct AttnUbPlan {
 
 // Checks q/k/v (inputs q_index .. q_index + 2) and the mask (input `mask_index`, may be absent).
 AttnShapes attn_shapes(const npurt::OpContext& ctx, size_t q_index, size_t mask_index);
-// Fills everything but wsPerBlock/dqBlocks; fails when no tile fits.
+// Fills everything but wsPerBlock/dqBlocks; fails when no tile fits. `cubes`:
+// CubeTiles the kernel keeps at once (each [tile, max(tile, dp)] in L0C, and
+// kStep chosen so all of them fit L0A/L0B/L1 together).
 AttnTiling attn_tiling(const npurt::OpContext& ctx, const AttnShapes& s, size_t q_index, size_t mask_index,
-                       const AttnUbPlan& ub);
+                       const AttnUbPlan& ub, uint32_t cubes = 1);
 std::string attn_plan(const AttnTiling& t, uint32_t blocks, const char* passes);
 
 }  // namespace npurt_kernels
