@@ -57,6 +57,7 @@ class AttnForward {
     pipe_.InitBuffer(rowBuf_, kRowStats * 8 * t.tile * 4);
     pipe_.InitBuffer(bitsBuf_, t.tile + 32);
     pipe_.InitBuffer(workBuf_, 64 * 4);
+    pipe_.InitBuffer(halfBuf_, kCast ? 32 : tt * 2);  // the max screen's scratch (16-bit types use P's)
     if (t.maskKind != static_cast<uint32_t>(AttnMask::kNone)) masker_.Init(pipe_, t.tile);
   }
 
@@ -77,6 +78,7 @@ class AttnForward {
     uint32_t kvEnd = t_.kvTiles;
     if (t_.causal && qt + 1 < kvEnd) kvEnd = qt + 1;  // tiles right of the diagonal are all masked
     pending_ = false;
+    mMin_ = -kAttnInf;
     for (uint32_t kt = 0; kt < kvEnd; ++kt) KvStep(bh, qt, kt, q0, rows);
     if (pending_) FlushProduct(rows);
     Finish(bh, q0, rows);
@@ -150,10 +152,12 @@ class AttnForward {
     AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), alpha = Stat(kAlpha), red = Stat(kRed);
     AscendC::LocalTensor<float> work = workBuf_.Get<float>(), delta = Stat(kDelta);
     const int32_t n8 = static_cast<int32_t>(8 * rows), pitch = static_cast<int32_t>(t_.tile);
-    for (uint32_t r = 0; r < rows; ++r) AscendC::ReduceMax(red[8 * r], s[r * t_.tile], work, pitch);
-    AscendC::PipeBarrier<PIPE_ALL>();
     bool moved = first;
-    if (!moved) {
+    if (first || !BelowReference(s, rows)) {
+      for (uint32_t r = 0; r < rows; ++r) AscendC::ReduceMax(red[8 * r], s[r * t_.tile], work, pitch);
+      AscendC::PipeBarrier<PIPE_ALL>();
+    }
+    if (!moved && !screened_) {
       AscendC::Sub(delta, red, m, n8);  // lanes between the rows hold 0 - 0
       AscendC::PipeBarrier<PIPE_ALL>();
       AscendC::ReduceMax(alpha, delta, work, n8);  // a NaN comes first; alpha is rewritten if moved
@@ -161,7 +165,7 @@ class AttnForward {
       moved = !(alpha.GetValue(0) <= kAttnLazyRescale);
     }
     if (moved) {
-      MoveReference(red, n8);
+      MoveReference(red, rows);
     } else {
       AscendC::Adds(red, m, 0.0f, n8);  // subtract the unchanged reference
       AscendC::PipeBarrier<PIPE_ALL>();
@@ -184,8 +188,9 @@ class AttnForward {
   // red (tile row maxima) -> m_new = max(m, red) (a NaN wins); alpha =
   // exp(m_old - m_new); red = the value to subtract (0 for a row still all -inf,
   // so exp gives 0, not NaN).
-  __aicore__ void MoveReference(const AscendC::LocalTensor<float>& red, int32_t n8) {
+  __aicore__ void MoveReference(const AscendC::LocalTensor<float>& red, uint32_t rows) {
     AscendC::LocalTensor<float> m = Stat(kM), alpha = Stat(kAlpha);
+    const int32_t n8 = static_cast<int32_t>(8 * rows);
     AscendC::Max(red, red, m, n8);
     AscendC::Adds(alpha, m, 0.0f, n8);
     AscendC::PipeBarrier<PIPE_ALL>();
@@ -199,6 +204,32 @@ class AttnForward {
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::Exp(alpha, alpha, n8);
     AscendC::PipeBarrier<PIPE_ALL>();
+    mMin_ = kAttnInf;  // a NaN reference is skipped (its row is NaN whatever P is)
+    for (uint32_t r = 0; r < rows; ++r) {
+      const float v = m.GetValue(8 * r);
+      if (v < mMin_) mMin_ = v;
+    }
+  }
+
+  // Cheap screen before the per-row maxima: when the whole tile's max (a tree
+  // of contiguous Max halvings, rows mixed) is within kAttnLazyRescale of the
+  // smallest row reference, no row's reference can move. Sets screened_.
+  __aicore__ bool BelowReference(const AscendC::LocalTensor<float>& s, uint32_t rows) {
+    screened_ = false;
+    if (!(mMin_ > -kAttnInf)) return false;  // a row still all -inf: its first finite max must move it
+    AscendC::LocalTensor<float> tmp = std::is_same_v<T, float> ? halfBuf_.Get<float>() : pBuf_.Get<float>();
+    AscendC::LocalTensor<float> src = s, top = Stat(kDelta);
+    uint32_t n = rows * t_.tile;
+    while (n >= 512 && n % 16 == 0) {  // halves stay 32-B aligned
+      n /= 2;
+      AscendC::Max(tmp, src, src[n], static_cast<int32_t>(n));
+      AscendC::PipeBarrier<PIPE_ALL>();
+      src = tmp;
+    }
+    AscendC::ReduceMax(top, src, workBuf_.Get<float>(), static_cast<int32_t>(n));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    screened_ = top.GetValue(0) <= mMin_ + kAttnLazyRescale;  // NaN: false
+    return screened_;
   }
 
   __aicore__ void Finish(uint32_t bh, uint32_t q0, uint32_t rows) {
@@ -226,11 +257,14 @@ class AttnForward {
   AscendC::TPipe pipe_;
   CubeTile<T, float> cubeS_, cubeX_;  // S = Q K^T; P V accumulated across kv tiles
   bool pending_ = false;              // cubeX_ holds a P V partial not yet in acc
+  bool screened_ = false;             // this tile passed BelowReference
+  float mMin_ = -kAttnInf;            // smallest row reference of the item
   AttnWorkspace<T> ws_;
   ScoreMasker masker_;
   AscendC::GlobalTensor<T> q_, k_, v_, out_;
   AscendC::GlobalTensor<float> lse_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> sBuf_, pBuf_, accBuf_, xBuf_, outBuf_, rowBuf_, workBuf_, bitsBuf_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> sBuf_, pBuf_, accBuf_, xBuf_, outBuf_, rowBuf_, workBuf_, bitsBuf_,
+      halfBuf_;
 };
 
 template <class T>

@@ -34,7 +34,8 @@ void attention_infer(const OpContext& ctx) {
 // float + out (input type, not for float) rects, the P V tile (float) in the S
 // buffer unless dp > tile; 5 row statistics at one per 32-B block.
 AttnUbPlan forward_ub(uint32_t es) {
-  return es == 4 ? AttnUbPlan{4.0, 4.0, 40, 4.0} : AttnUbPlan{4.0 + es, 4.0 + es, 40, 4.0};
+  // float adds half a float square: the max screen's scratch (16-bit types reuse P's buffer)
+  return es == 4 ? AttnUbPlan{6.0, 4.0, 40, 4.0} : AttnUbPlan{4.0 + es, 4.0 + es, 40, 4.0};
 }
 // S = Q K^T and the P V accumulator (kept across kv tiles) are separate CubeTiles.
 constexpr uint32_t kForwardCubes = 2;
