@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
+#include "attention/attention_workspace.h"
 #include "npurt/tensor.h"
 
 namespace npurt_kernels {
@@ -134,12 +136,22 @@ AttnTiling attn_tiling(const OpContext& ctx, const AttnShapes& s, size_t q_index
   return t;
 }
 
-std::string attn_plan(const AttnTiling& t, uint32_t blocks, const char* passes) {
+void attn_launch(const OpContext& ctx, AttnTiling t, uint64_t items, uint32_t elem_bytes, npurt::TilingResult& r) {
+  t.wsPerBlock = AttnWorkspaceBytes(t.tile, t.dp, elem_bytes);
+  r.num_blocks = static_cast<uint32_t>(std::min<uint64_t>({items, std::max(1u, ctx.profile().cube_cores), 65535}));
+  r.workspace_bytes = t.wsPerBlock * r.num_blocks;
+  r.set_tiling(t);
+}
+
+std::string attn_describe(const npurt::TilingResult& r, const char* passes) {
+  if (r.num_blocks == 0) return "empty output: no launch";
+  AttnTiling t;
+  std::memcpy(&t, r.tiling.data(), sizeof t);
   return std::string(passes) + " BH=" + std::to_string(t.batchHeads) + " Sq=" + std::to_string(t.sq) +
          " Skv=" + std::to_string(t.skv) + " D=" + std::to_string(t.d) + " (cube pads to " + std::to_string(t.dp) +
          ") tile=" + std::to_string(t.tile) + " q_tiles=" + std::to_string(t.qTiles) +
          " kv_tiles=" + std::to_string(t.kvTiles) + " kStep=" + std::to_string(t.kStep) +
-         " blocks=" + std::to_string(blocks) + " workspace/block=" + std::to_string(t.wsPerBlock) +
+         " blocks=" + std::to_string(r.num_blocks) + " workspace/block=" + std::to_string(t.wsPerBlock) +
          " B; S x S never stored, fp32 accumulation";
 }
 

@@ -2,11 +2,9 @@
 // output inference, tiling and registration of the fused flash-attention
 // forward kernel (attention_fwd_kernel.cc).
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "attention/attention_host.h"
-#include "attention/attention_workspace.h"
 #include "npurt/op_registry.h"
 #include "npurt/tensor.h"
 
@@ -51,22 +49,13 @@ void attention_tiling(const OpContext& ctx, TilingResult& r) {
     r.num_blocks = 0;
     return;
   }
-  t.wsPerBlock = AttnWorkspaceBytes(t.tile, t.dp, es);
-  r.num_blocks = static_cast<uint32_t>(std::min<uint64_t>({items, std::max(1u, ctx.profile().cube_cores), 65535}));
-  r.workspace_bytes = t.wsPerBlock * r.num_blocks;
-  r.set_tiling(t);
+  attn_launch(ctx, t, items, es, r);
 }
 
 std::string attention_describe(const OpContext&, const TilingResult& r) {
-  if (r.num_blocks == 0) return "empty output: no launch";
-  AttnTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
-  return attn_plan(t, r.num_blocks, "flash forward: (bh, q tile) items, kv tiles streamed, P V accumulated in L0C across kv tiles "
+  return attn_describe(r, "flash forward: (bh, q tile) items, kv tiles streamed, P V accumulated in L0C across kv tiles "
                                     "(flushed when a row max grows by > 8: lazy rescale);");
 }
-
-const std::initializer_list<DType> kAttnTypes = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
-const std::initializer_list<DType> kMaskTypes = {DType::kBool, DType::kFloat32, DType::kFloat16, DType::kBFloat16};
 
 }  // namespace
 
@@ -86,7 +75,7 @@ NPURT_REGISTER_OP("attention")
     .rank(3, 4)
     .input("v", kAttnTypes)
     .rank(3, 4)
-    .optional_input("attn_mask", kMaskTypes)
+    .optional_input("attn_mask", kAttnMaskTypes)
     .output("out")
     .output("lse")
     .attr("scale", AttrType::kFloat, AttrValue(0.0))
