@@ -3,11 +3,9 @@
 // checks, tiling and registration of attention_bwd_kernel.cc. Items: BH * q
 // tiles dQ items, then BH * kv tiles dK/dV items, spread over the cube cores.
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "attention/attention_host.h"
-#include "attention/attention_workspace.h"
 #include "npurt/op_registry.h"
 #include "npurt/tensor.h"
 
@@ -58,21 +56,12 @@ void backward_tiling(const OpContext& ctx, TilingResult& r) {
     r.num_blocks = 0;
     return;
   }
-  t.wsPerBlock = AttnWorkspaceBytes(t.tile, t.dp, es);
-  r.num_blocks = static_cast<uint32_t>(std::min<uint64_t>({items, std::max(1u, ctx.profile().cube_cores), 65535}));
-  r.workspace_bytes = t.wsPerBlock * r.num_blocks;
-  r.set_tiling(t);
+  attn_launch(ctx, t, items, es, r);
 }
 
 std::string backward_describe(const OpContext&, const TilingResult& r) {
-  if (r.num_blocks == 0) return "empty output: no launch";
-  AttnTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
-  return attn_plan(t, r.num_blocks, "flash backward: dQ items (bh, q tile) + dK/dV items (bh, kv tile), P from lse;");
+  return attn_describe(r, "flash backward: dQ items (bh, q tile) + dK/dV items (bh, kv tile), P from lse;");
 }
-
-const std::initializer_list<DType> kAttnTypes = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
-const std::initializer_list<DType> kMaskTypes = {DType::kBool, DType::kFloat32, DType::kFloat16, DType::kBFloat16};
 
 }  // namespace
 
@@ -92,7 +81,7 @@ NPURT_REGISTER_OP("attention_backward")
     .rank(3, 4)
     .input("lse", {DType::kFloat32})
     .rank(2, 3)
-    .optional_input("attn_mask", kMaskTypes)
+    .optional_input("attn_mask", kAttnMaskTypes)
     .output("dq")
     .output("dk")
     .output("dv")

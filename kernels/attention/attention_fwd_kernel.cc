@@ -2,11 +2,20 @@
 // kernel (`attention`). Work item (bh, q tile): for every kv tile (only those
 // at or left of the diagonal when causal) the cube computes S = Q K^T into a
 // per-block GM tile, the vector unit scales and masks it and runs the online
-// softmax (running row max m, row sum l, accumulator rescaled by
-// exp(m_old - m_new)), the cube computes P V, the vector unit adds it into the
-// float accumulator. Finally out = acc / l and lse = m + ln(l). Only tile-sized
-// scratch ever reaches GM; the S x S matrix never exists.
-// Fully masked rows: l = 0, out = 0, lse = -inf (see docs/kernels.md).
+// softmax, and the cube accumulates P V. Finally out = acc / l and
+// lse = m + ln(l). Only tile-sized scratch ever reaches GM; the S x S matrix
+// never exists. Fully masked rows: l = 0, out = 0, lse = -inf (docs/kernels.md).
+//
+// Lazy rescaling: the softmax subtracts a per-row reference m (not always the
+// running max). A kv tile moves the reference only when some row's tile max
+// exceeds it by more than kAttnLazyRescale (or is NaN, or at the first tile);
+// otherwise P = exp(s - m) <= e^8 and P V keeps accumulating in L0C across kv
+// tiles (one CubeTile per product, so S = Q K^T does not disturb it). When the
+// reference moves, the L0C partial is flushed (Fixpipe -> GM -> UB), added to
+// the float accumulator (same reference), and acc, l are rescaled by
+// exp(m_old - m_new). With the usual scores that happens at the first tile
+// only, so most kv tiles skip the product tile's Fixpipe, its copy to UB and
+// the per-row rescale of the accumulator.
 #include "attention/attention_rows.h"
 #include "attention/attention_scores.h"
 #include "attention/attention_tiling.h"
@@ -17,6 +26,10 @@
 
 namespace npurt_kernels {
 namespace {
+
+// How far (in score units) a row max may pass the softmax reference before
+// the reference moves: P <= e^8 ~ 2981, exact enough in every input type.
+constexpr float kAttnLazyRescale = 8.0f;
 
 template <class T>
 class AttnForward {
@@ -33,7 +46,8 @@ class AttnForward {
     lse_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(lse), uint64_t{t.batchHeads} * t.sq);
     ws_.Init(workspace, t);
     const uint32_t tt = t.tile * t.tile, td = t.tile * t.dp;
-    cube_.Init(pipe_, {t.tile, t.tile > t.dp ? t.tile : t.dp, t.kStep});
+    cubeS_.Init(pipe_, {t.tile, t.tile, t.kStep});  // the host sized kStep for both cubes' L0A/L0B
+    cubeX_.Init(pipe_, {t.tile, t.dp, t.kStep});
     pipe_.InitBuffer(sBuf_, tt * 4);
     constexpr bool kCast = !std::is_same_v<T, float>;  // float P and out need no cast buffers
     pipe_.InitBuffer(pBuf_, kCast ? tt * sizeof(T) : 32);
@@ -43,6 +57,7 @@ class AttnForward {
     pipe_.InitBuffer(rowBuf_, kRowStats * 8 * t.tile * 4);
     pipe_.InitBuffer(bitsBuf_, t.tile + 32);
     pipe_.InitBuffer(workBuf_, 64 * 4);
+    pipe_.InitBuffer(halfBuf_, kCast ? 32 : tt * 2);  // the max screen's scratch (16-bit types use P's)
     if (t.maskKind != static_cast<uint32_t>(AttnMask::kNone)) masker_.Init(pipe_, t.tile);
   }
 
@@ -62,7 +77,10 @@ class AttnForward {
     AscendC::Duplicate(Stat(kM), -kAttnInf, static_cast<int32_t>(8 * t_.tile));
     uint32_t kvEnd = t_.kvTiles;
     if (t_.causal && qt + 1 < kvEnd) kvEnd = qt + 1;  // tiles right of the diagonal are all masked
+    pending_ = false;
+    mMin_ = -kAttnInf;
     for (uint32_t kt = 0; kt < kvEnd; ++kt) KvStep(bh, qt, kt, q0, rows);
+    if (pending_) FlushProduct(rows);
     Finish(bh, q0, rows);
   }
 
@@ -70,7 +88,7 @@ class AttnForward {
     const uint32_t k0 = kt * t_.tile, cols = t_.skv - k0 < t_.tile ? t_.skv - k0 : t_.tile;
     const uint64_t qOff = (uint64_t{bh} * t_.sq + q0) * t_.d, kOff = (uint64_t{bh} * t_.skv + k0) * t_.d;
     AscendC::LocalTensor<float> s = sBuf_.Get<float>();
-    cube_.Compute(q_[qOff], t_.d, k_[kOff], t_.d, true, ws_.s, t_.tile, rows, cols, t_.d);
+    cubeS_.Compute(q_[qOff], t_.d, k_[kOff], t_.d, true, ws_.s, t_.tile, rows, cols, t_.d);
     LoadScaledScores(s, ws_.s, t_.tile, rows, cols, t_.scale);
     if (t_.maskKind != static_cast<uint32_t>(AttnMask::kNone)) {
       const uint32_t b = bh / t_.heads, h = bh % t_.heads;
@@ -80,7 +98,7 @@ class AttnForward {
       masker_.AddMask(s, t_.tile, rows, cols, mask_, static_cast<AttnMask>(t_.maskKind), mv);
     }
     if (t_.causal && kt == qt) ScoreMasker::Causal(s, t_.tile, rows, cols, false);
-    OnlineSoftmax(s, rows);
+    const bool moved = OnlineSoftmax(s, rows, kt == 0);
     AscendC::LocalTensor<T> p = pBuf_.Get<T>();
     if constexpr (std::is_same_v<T, float>) {
       AscendC::DataCopy(ws_.p, s, rows * t_.tile);
@@ -90,16 +108,33 @@ class AttnForward {
       AscendC::DataCopy(ws_.p, p, rows * t_.tile);
     }
     AscendC::PipeBarrier<PIPE_ALL>();
-    cube_.Compute(ws_.p, t_.tile, v_[kOff], t_.d, false, ws_.x, t_.dp, rows, t_.d, cols);
+    // The S buffer is free from here (the product tile may land in it).
+    if (moved) {
+      if (pending_) FlushProduct(rows);  // the partial P V still has the old reference
+      if (kt > 0) RescaleAcc(rows);
+    }
+    if (!pending_) cubeX_.Begin();
+    cubeX_.Accumulate({ws_.p, t_.tile, false}, {v_[kOff], t_.d, false}, rows, t_.d, cols);
+    pending_ = true;
+  }
+
+  // acc += the P V partial in L0C (Fixpipe -> GM -> UB); L0C is released.
+  __aicore__ void FlushProduct(uint32_t rows) {
+    cubeX_.Finish(ws_.x, t_.dp, rows, t_.d);
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::LocalTensor<float> x = t_.dp > t_.tile ? xBuf_.Get<float>() : sBuf_.Get<float>();
     AscendC::LocalTensor<float> acc = accBuf_.Get<float>();
     AscendC::DataCopy(x, ws_.x, rows * t_.dp);
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::LocalTensor<float> alpha = Stat(kAlpha);
-    for (uint32_t r = 0; r < rows; ++r) AscendC::Muls(acc[r * t_.dp], acc[r * t_.dp], alpha.GetValue(8 * r), t_.dp);
-    AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::Add(acc, acc, x, rows * t_.dp);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    pending_ = false;
+  }
+
+  // acc row r *= alpha_r = exp(m_old - m_new) (the reference moved).
+  __aicore__ void RescaleAcc(uint32_t rows) {
+    AscendC::LocalTensor<float> acc = accBuf_.Get<float>(), alpha = Stat(kAlpha);
+    for (uint32_t r = 0; r < rows; ++r) AscendC::Muls(acc[r * t_.dp], acc[r * t_.dp], alpha.GetValue(8 * r), t_.dp);
     AscendC::PipeBarrier<PIPE_ALL>();
   }
 
@@ -109,37 +144,92 @@ class AttnForward {
   // are defined but unused).
   __aicore__ AscendC::LocalTensor<float> Stat(uint32_t which) { return rowBuf_.Get<float>()[which * 8 * t_.tile]; }
 
-  // s (scaled, masked scores) -> exp(s - m_new) in place; m, l updated;
-  // alpha = exp(m_old - m_new) left for the accumulator.
-  __aicore__ void OnlineSoftmax(const AscendC::LocalTensor<float>& s, uint32_t rows) {
+  // s (scaled, masked scores) -> exp(s - m) in place, l updated. Returns
+  // whether the reference m moved (then alpha = exp(m_old - m_new) and l was
+  // rescaled): at the first tile, or when a row max exceeds m by more than
+  // kAttnLazyRescale, or is NaN (so NaN rows take the eager path).
+  __aicore__ bool OnlineSoftmax(const AscendC::LocalTensor<float>& s, uint32_t rows, bool first) {
     AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), alpha = Stat(kAlpha), red = Stat(kRed);
-    AscendC::LocalTensor<float> work = workBuf_.Get<float>();
+    AscendC::LocalTensor<float> work = workBuf_.Get<float>(), delta = Stat(kDelta);
     const int32_t n8 = static_cast<int32_t>(8 * rows), pitch = static_cast<int32_t>(t_.tile);
-    for (uint32_t r = 0; r < rows; ++r) AscendC::ReduceMax(red[8 * r], s[r * t_.tile], work, pitch);
-    AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::Max(red, red, m, n8);  // m_new (a NaN wins)
-    AscendC::Adds(alpha, m, 0.0f, n8);
-    AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::Adds(m, red, 0.0f, n8);
-    AscendC::LocalTensor<uint8_t> bits = bitsBuf_.Get<uint8_t>();
-    AscendC::CompareScalar(bits, red, -kAttnInf, AscendC::CMPMODE::NE, static_cast<uint32_t>(n8));
-    AscendC::PipeBarrier<PIPE_ALL>();
-    // A row still all -inf subtracts 0 instead, so exp gives 0, not NaN.
-    AscendC::Select(red, bits, red, 0.0f, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, static_cast<uint32_t>(n8));
-    AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::Sub(alpha, alpha, red, n8);
-    AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::Exp(alpha, alpha, n8);
+    bool moved = first;
+    if (first || !BelowReference(s, rows)) {
+      for (uint32_t r = 0; r < rows; ++r) AscendC::ReduceMax(red[8 * r], s[r * t_.tile], work, pitch);
+      AscendC::PipeBarrier<PIPE_ALL>();
+    }
+    if (!moved && !screened_) {
+      AscendC::Sub(delta, red, m, n8);  // lanes between the rows hold 0 - 0
+      AscendC::PipeBarrier<PIPE_ALL>();
+      AscendC::ReduceMax(alpha, delta, work, n8);  // a NaN comes first; alpha is rewritten if moved
+      AscendC::PipeBarrier<PIPE_ALL>();
+      moved = !(alpha.GetValue(0) <= kAttnLazyRescale);
+    }
+    if (moved) {
+      MoveReference(red, rows);
+    } else {
+      AscendC::Adds(red, m, 0.0f, n8);  // subtract the unchanged reference
+      AscendC::PipeBarrier<PIPE_ALL>();
+    }
     for (uint32_t r = 0; r < rows; ++r) AscendC::Adds(s[r * t_.tile], s[r * t_.tile], -red.GetValue(8 * r), pitch);
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::Exp(s, s, static_cast<int32_t>(rows * t_.tile));
     AscendC::PipeBarrier<PIPE_ALL>();
     for (uint32_t r = 0; r < rows; ++r) AscendC::ReduceSum(red[8 * r], s[r * t_.tile], work, pitch);
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::Mul(l, l, alpha, n8);
-    AscendC::PipeBarrier<PIPE_ALL>();
+    if (moved) {
+      AscendC::Mul(l, l, alpha, n8);
+      AscendC::PipeBarrier<PIPE_ALL>();
+    }
     AscendC::Add(l, l, red, n8);
     AscendC::PipeBarrier<PIPE_ALL>();
+    return moved;
+  }
+
+  // red (tile row maxima) -> m_new = max(m, red) (a NaN wins); alpha =
+  // exp(m_old - m_new); red = the value to subtract (0 for a row still all -inf,
+  // so exp gives 0, not NaN).
+  __aicore__ void MoveReference(const AscendC::LocalTensor<float>& red, uint32_t rows) {
+    AscendC::LocalTensor<float> m = Stat(kM), alpha = Stat(kAlpha);
+    const int32_t n8 = static_cast<int32_t>(8 * rows);
+    AscendC::Max(red, red, m, n8);
+    AscendC::Adds(alpha, m, 0.0f, n8);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Adds(m, red, 0.0f, n8);
+    AscendC::LocalTensor<uint8_t> bits = bitsBuf_.Get<uint8_t>();
+    AscendC::CompareScalar(bits, red, -kAttnInf, AscendC::CMPMODE::NE, static_cast<uint32_t>(n8));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Select(red, bits, red, 0.0f, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, static_cast<uint32_t>(n8));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Sub(alpha, alpha, red, n8);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Exp(alpha, alpha, n8);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    mMin_ = kAttnInf;  // a NaN reference is skipped (its row is NaN whatever P is)
+    for (uint32_t r = 0; r < rows; ++r) {
+      const float v = m.GetValue(8 * r);
+      if (v < mMin_) mMin_ = v;
+    }
+  }
+
+  // Cheap screen before the per-row maxima: when the whole tile's max (a tree
+  // of contiguous Max halvings, rows mixed) is within kAttnLazyRescale of the
+  // smallest row reference, no row's reference can move. Sets screened_.
+  __aicore__ bool BelowReference(const AscendC::LocalTensor<float>& s, uint32_t rows) {
+    screened_ = false;
+    if (!(mMin_ > -kAttnInf)) return false;  // a row still all -inf: its first finite max must move it
+    AscendC::LocalTensor<float> tmp = std::is_same_v<T, float> ? halfBuf_.Get<float>() : pBuf_.Get<float>();
+    AscendC::LocalTensor<float> src = s, top = Stat(kDelta);
+    uint32_t n = rows * t_.tile;
+    while (n >= 512 && n % 16 == 0) {  // halves stay 32-B aligned
+      n /= 2;
+      AscendC::Max(tmp, src, src[n], static_cast<int32_t>(n));
+      AscendC::PipeBarrier<PIPE_ALL>();
+      src = tmp;
+    }
+    AscendC::ReduceMax(top, src, workBuf_.Get<float>(), static_cast<int32_t>(n));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    screened_ = top.GetValue(0) <= mMin_ + kAttnLazyRescale;  // NaN: false
+    return screened_;
   }
 
   __aicore__ void Finish(uint32_t bh, uint32_t q0, uint32_t rows) {
@@ -160,17 +250,21 @@ class AttnForward {
     AscendC::PipeBarrier<PIPE_ALL>();
   }
 
-  static constexpr uint32_t kM = 0, kL = 1, kAlpha = 2, kRed = 3, kRowStats = 4;
+  static constexpr uint32_t kM = 0, kL = 1, kAlpha = 2, kRed = 3, kDelta = 4, kRowStats = 5;
 
   AttnTiling t_{};
   GM_ADDR mask_ = nullptr;
   AscendC::TPipe pipe_;
-  CubeTile<T, float> cube_;
+  CubeTile<T, float> cubeS_, cubeX_;  // S = Q K^T; P V accumulated across kv tiles
+  bool pending_ = false;              // cubeX_ holds a P V partial not yet in acc
+  bool screened_ = false;             // this tile passed BelowReference
+  float mMin_ = -kAttnInf;            // smallest row reference of the item
   AttnWorkspace<T> ws_;
   ScoreMasker masker_;
   AscendC::GlobalTensor<T> q_, k_, v_, out_;
   AscendC::GlobalTensor<float> lse_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> sBuf_, pBuf_, accBuf_, xBuf_, outBuf_, rowBuf_, workBuf_, bitsBuf_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> sBuf_, pBuf_, accBuf_, xBuf_, outBuf_, rowBuf_, workBuf_, bitsBuf_,
+      halfBuf_;
 };
 
 template <class T>

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
+#include "attention/attention_workspace.h"
 #include "npurt/tensor.h"
 
 namespace npurt_kernels {
@@ -85,7 +87,7 @@ AttnShapes attn_shapes(const OpContext& ctx, size_t q_index, size_t mask_index) 
 }
 
 AttnTiling attn_tiling(const OpContext& ctx, const AttnShapes& s, size_t q_index, size_t mask_index,
-                       const AttnUbPlan& ub) {
+                       const AttnUbPlan& ub, uint32_t cubes) {
   const npurt::ChipProfile& p = ctx.profile();
   const DType dt = ctx.input(q_index).dtype;
   const uint32_t es = dt == DType::kFloat32 ? 4 : 2;
@@ -115,11 +117,13 @@ AttnTiling attn_tiling(const OpContext& ctx, const AttnShapes& s, size_t q_index
   for (uint32_t tile = 128; tile >= 16; tile /= 2) {
     if (tile > cap && tile > 16) continue;
     const uint32_t maxN = std::max(tile, t.dp);
-    const uint64_t kStep = std::min<uint64_t>({256, p.l0a_bytes / tile / es / 16 * 16, p.l0b_bytes / maxN / es / 16 * 16});
+    const uint64_t kStep = std::min<uint64_t>(
+        {256, p.l0a_bytes / cubes / tile / es / 16 * 16, p.l0b_bytes / cubes / maxN / es / 16 * 16});
     const double rect = ub.rectBytes + (t.dp > tile ? ub.aliasBytes : 0.0);
     const double ubBytes = ub.squareBytes * tile * tile + rect * tile * t.dp + 4.0 * tile * ub.rowVectors +
                            16.0 * tile + 4096;  // mask staging, work buffers, alignment
-    if (kStep < 16 || uint64_t{tile} * maxN * 4 > p.l0c_bytes || 2 * (tile + maxN) * kStep * es > p.l1_bytes ||
+    if (kStep < 16 || uint64_t{cubes} * tile * maxN * 4 > p.l0c_bytes ||
+        uint64_t{cubes} * 2 * (tile + maxN) * kStep * es > p.l1_bytes ||
         ubBytes > double(p.ub_usable_bytes))
       continue;
     t.tile = tile;
@@ -132,12 +136,22 @@ AttnTiling attn_tiling(const OpContext& ctx, const AttnShapes& s, size_t q_index
   return t;
 }
 
-std::string attn_plan(const AttnTiling& t, uint32_t blocks, const char* passes) {
+void attn_launch(const OpContext& ctx, AttnTiling t, uint64_t items, uint32_t elem_bytes, npurt::TilingResult& r) {
+  t.wsPerBlock = AttnWorkspaceBytes(t.tile, t.dp, elem_bytes);
+  r.num_blocks = static_cast<uint32_t>(std::min<uint64_t>({items, std::max(1u, ctx.profile().cube_cores), 65535}));
+  r.workspace_bytes = t.wsPerBlock * r.num_blocks;
+  r.set_tiling(t);
+}
+
+std::string attn_describe(const npurt::TilingResult& r, const char* passes) {
+  if (r.num_blocks == 0) return "empty output: no launch";
+  AttnTiling t;
+  std::memcpy(&t, r.tiling.data(), sizeof t);
   return std::string(passes) + " BH=" + std::to_string(t.batchHeads) + " Sq=" + std::to_string(t.sq) +
          " Skv=" + std::to_string(t.skv) + " D=" + std::to_string(t.d) + " (cube pads to " + std::to_string(t.dp) +
          ") tile=" + std::to_string(t.tile) + " q_tiles=" + std::to_string(t.qTiles) +
          " kv_tiles=" + std::to_string(t.kvTiles) + " kStep=" + std::to_string(t.kStep) +
-         " blocks=" + std::to_string(blocks) + " workspace/block=" + std::to_string(t.wsPerBlock) +
+         " blocks=" + std::to_string(r.num_blocks) + " workspace/block=" + std::to_string(t.wsPerBlock) +
          " B; S x S never stored, fp32 accumulation";
 }
 

@@ -1,5 +1,6 @@
-// kernels/attention/attention_host.h: host-side shape checks and tiling shared
-// by `attention` and `attention_backward`.
+// kernels/attention/attention_host.h: the host side shared by `attention` and
+// `attention_backward`: argument checks, dtype lists, tile choice, launch
+// sizing and the describe text (the two op files only add what differs).
 //
 // q [B, Sq, D] or [B, H, Sq, D]; k, v [.., Skv, D] with the same leading dims;
 // attn_mask (optional) bool or float, broadcastable to [B, (H,) Sq, Skv].
@@ -9,6 +10,8 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <string>
 
 #include "attention/attention_tiling.h"
 #include "npurt/op_def.h"
@@ -16,6 +19,12 @@
 namespace npurt_kernels {
 
 constexpr int64_t kAttnMaxHeadDim = 256;
+
+// dtypes of q/k/v (and dout, o) and of attn_mask, for both ops' signatures.
+inline const std::initializer_list<npurt::DType> kAttnTypes = {npurt::DType::kFloat32, npurt::DType::kFloat16,
+                                                               npurt::DType::kBFloat16};
+inline const std::initializer_list<npurt::DType> kAttnMaskTypes = {
+    npurt::DType::kBool, npurt::DType::kFloat32, npurt::DType::kFloat16, npurt::DType::kBFloat16};
 
 struct AttnShapes {
   int64_t b, h, sq, skv, d;
@@ -33,9 +42,16 @@ struct AttnUbPlan {
 
 // Checks q/k/v (inputs q_index .. q_index + 2) and the mask (input `mask_index`, may be absent).
 AttnShapes attn_shapes(const npurt::OpContext& ctx, size_t q_index, size_t mask_index);
-// Fills everything but wsPerBlock/dqBlocks; fails when no tile fits.
+// Fills everything but wsPerBlock/dqBlocks; fails when no tile fits. `cubes`:
+// CubeTiles the kernel keeps at once (each [tile, max(tile, dp)] in L0C, and
+// kStep chosen so all of them fit L0A/L0B/L1 together).
 AttnTiling attn_tiling(const npurt::OpContext& ctx, const AttnShapes& s, size_t q_index, size_t mask_index,
-                       const AttnUbPlan& ub);
-std::string attn_plan(const AttnTiling& t, uint32_t blocks, const char* passes);
+                       const AttnUbPlan& ub, uint32_t cubes = 1);
+// Launch sizing shared by both ops: `items` work items over min(items, cube
+// cores) blocks, each with its AttnWorkspace; stores t (with wsPerBlock) in r.
+void attn_launch(const npurt::OpContext& ctx, AttnTiling t, uint64_t items, uint32_t elem_bytes,
+                 npurt::TilingResult& r);
+// The describe text of a plan made by attn_launch (`passes` names the kernel's work items).
+std::string attn_describe(const npurt::TilingResult& r, const char* passes);
 
 }  // namespace npurt_kernels

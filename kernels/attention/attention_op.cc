@@ -2,11 +2,9 @@
 // output inference, tiling and registration of the fused flash-attention
 // forward kernel (attention_fwd_kernel.cc).
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "attention/attention_host.h"
-#include "attention/attention_workspace.h"
 #include "npurt/op_registry.h"
 #include "npurt/tensor.h"
 
@@ -32,15 +30,18 @@ void attention_infer(const OpContext& ctx) {
 
 // UB of the forward: S float + P (input type, not for float) squares; acc
 // float + out (input type, not for float) rects, the P V tile (float) in the S
-// buffer unless dp > tile; 4 row statistics at one per 32-B block.
+// buffer unless dp > tile; 5 row statistics at one per 32-B block.
 AttnUbPlan forward_ub(uint32_t es) {
-  return es == 4 ? AttnUbPlan{4.0, 4.0, 32, 4.0} : AttnUbPlan{4.0 + es, 4.0 + es, 32, 4.0};
+  // float adds half a float square: the max screen's scratch (16-bit types reuse P's buffer)
+  return es == 4 ? AttnUbPlan{6.0, 4.0, 40, 4.0} : AttnUbPlan{4.0 + es, 4.0 + es, 40, 4.0};
 }
+// S = Q K^T and the P V accumulator (kept across kv tiles) are separate CubeTiles.
+constexpr uint32_t kForwardCubes = 2;
 
 void attention_tiling(const OpContext& ctx, TilingResult& r) {
   AttnShapes s = attn_shapes(ctx, 0, kMask);
   const uint32_t es = ctx.input(0).dtype == DType::kFloat32 ? 4 : 2;
-  AttnTiling t = attn_tiling(ctx, s, 0, kMask, forward_ub(es));
+  AttnTiling t = attn_tiling(ctx, s, 0, kMask, forward_ub(es), kForwardCubes);
   const uint64_t items = uint64_t{t.batchHeads} * t.qTiles;
   if (items == 0 || s.skv == 0 || s.d == 0) {
     // Without keys (or with D = 0 and a non-empty lse) the softmax has no defined result here.
@@ -48,21 +49,13 @@ void attention_tiling(const OpContext& ctx, TilingResult& r) {
     r.num_blocks = 0;
     return;
   }
-  t.wsPerBlock = AttnWorkspaceBytes(t.tile, t.dp, es);
-  r.num_blocks = static_cast<uint32_t>(std::min<uint64_t>({items, std::max(1u, ctx.profile().cube_cores), 65535}));
-  r.workspace_bytes = t.wsPerBlock * r.num_blocks;
-  r.set_tiling(t);
+  attn_launch(ctx, t, items, es, r);
 }
 
 std::string attention_describe(const OpContext&, const TilingResult& r) {
-  if (r.num_blocks == 0) return "empty output: no launch";
-  AttnTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
-  return attn_plan(t, r.num_blocks, "flash forward: (bh, q tile) items, kv tiles streamed;");
+  return attn_describe(r, "flash forward: (bh, q tile) items, kv tiles streamed, P V accumulated in L0C across kv tiles "
+                                    "(flushed when a row max grows by > 8: lazy rescale);");
 }
-
-const std::initializer_list<DType> kAttnTypes = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
-const std::initializer_list<DType> kMaskTypes = {DType::kBool, DType::kFloat32, DType::kFloat16, DType::kBFloat16};
 
 }  // namespace
 
@@ -82,7 +75,7 @@ NPURT_REGISTER_OP("attention")
     .rank(3, 4)
     .input("v", kAttnTypes)
     .rank(3, 4)
-    .optional_input("attn_mask", kMaskTypes)
+    .optional_input("attn_mask", kAttnMaskTypes)
     .output("out")
     .output("lse")
     .attr("scale", AttrType::kFloat, AttrValue(0.0))

@@ -116,6 +116,33 @@ def test_forward_many_heads_use_several_blocks():
     check_forward(q, k, v, causal=True)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("causal", [False, True])
+def test_forward_lazy_rescale_reference_moves(dtype, causal):
+    # Keys grow along the sequence, so row maxima keep rising from kv tile to kv
+    # tile (the softmax reference must move mid-item and flush the P V partial
+    # kept in L0C); an additive bias of +12 on a few (row, key block) pairs
+    # makes single rows jump while the others stay put.
+    rng = np.random.default_rng(21)
+    q = rand(rng, (1, 2, 300, 64), dtype)
+    k = (rng.standard_normal((1, 2, 700, 64)) * np.linspace(0.5, 4.0, 700)[:, None]).astype(dtype)
+    v = rand(rng, (1, 2, 700, 64), dtype)
+    mask = np.zeros((300, 700), np.float32)
+    mask[5:9, 400:420] = 12.0
+    mask[250:260, 130:140] = -30.0
+    check_forward(q, k, v, scale=0.5, causal=causal)
+    check_forward(q, k, v, mask=mask, causal=causal)
+
+
+def test_forward_lazy_rescale_reference_stays():
+    # Falling scores: after the first kv tile no row max passes the reference,
+    # so P V accumulates in L0C over every kv tile and is flushed once.
+    rng = np.random.default_rng(22)
+    q, v = rand(rng, (2, 260, 32), F32), rand(rng, (2, 600, 32), F32)
+    k = (rng.standard_normal((2, 600, 32)) * np.linspace(3.0, 0.2, 600)[:, None]).astype(F32)
+    check_forward(q, k, v, scale=1.0)
+
+
 @pytest.mark.parametrize("d", [1, 63, 64, 65, 128, 256])
 def test_forward_head_dims(d):
     rng = np.random.default_rng(d)
@@ -314,6 +341,9 @@ def test_clean_under_full_checks(dtype):
         check_forward(q, k, v, causal=True)
         check_forward(q, k, v, mask=mask[None])
         check_backward(rand(rng, q.shape, dtype), q, k, v, mask=mask[None], causal=True)
+        # several kv tiles per item: the P V partial stays in L0C between them
+        kl = (rng.standard_normal((1, 1, 300, 32)) * np.linspace(0.5, 3.0, 300)[:, None]).astype(dtype)
+        check_forward(rand(rng, (1, 1, 150, 32), dtype), kl, rand(rng, (1, 1, 300, 32), dtype), causal=True)
 
 
 # ---- errors -----------------------------------------------------------------------
