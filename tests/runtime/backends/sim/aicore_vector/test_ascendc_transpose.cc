@@ -5,7 +5,6 @@
 // basic and full check levels. Misuse faults with the right code and API.
 #include <numeric>
 
-#include "aicore/vec_transpose.h"
 #include "runtime/backends/sim/aicore/aicore_test_util.h"
 #include "vec_test_util.h"
 
