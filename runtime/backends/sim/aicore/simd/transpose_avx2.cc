@@ -77,6 +77,8 @@ bool transpose_avx2_available() {
 }
 }  // namespace npurt::aicore::vec::simd
 #else
+// Non-x86 hosts: transpose.cc never calls the kernels below because
+// transpose_avx2_available() is false there; they exist only to link.
 namespace npurt::aicore::vec::simd {
 bool transpose_avx2_available() { return false; }
 void transpose_b16_avx2(uint8_t* const*, const uint8_t* const*, uint64_t, uint64_t) {}
