@@ -1,6 +1,7 @@
 // kernels/copy/copy_kernel.cc: strided view -> contiguous tensor, any dtype (device code).
 #include "common/kernel_util.h"
 #include "copy/copy_tiling.h"
+#include "copy/ub_transpose.h"
 #include "kernel_operator.h"
 #include "npurt/backend.h"
 
@@ -36,7 +37,12 @@ class CopyKernel {
     uint64_t r1 = t.rows - r0 < t.rows_per_core ? t.rows : r0 + t.rows_per_core;
     out_.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(y) + r0 * t.row_len, (r1 - r0) * t.row_len);
     out_base_ = r0 * t.row_len;
-    pipe_.InitBuffer(q_, 2, t.tile_bytes);
+    if (t.mode == 2) {  // MTE2 -> V -> MTE3: one VECIN and one VECOUT buffer
+      pipe_.InitBuffer(in_q_, 1, t.tile_bytes);
+      pipe_.InitBuffer(out_q_, 1, t.tile_bytes);
+    } else {
+      pipe_.InitBuffer(q_, 2, t.tile_bytes);
+    }
     tile_ = t.tile_bytes / static_cast<uint32_t>(sizeof(U));
     for (uint64_t row = r0; row < r1;) {
       if (t.mode == 0) row += CopyRows(row, r1);
@@ -90,44 +96,52 @@ class CopyKernel {
 
   // Mode kTranspose: the next-outer dim has stride 1, so B consecutive output
   // rows are B adjacent source elements per column. One DataCopyPad brings a
-  // C x B block (C strided runs of B elements) into UB, a UB-local scalar
-  // transpose makes it B x C, one DataCopyPad writes B output row pieces.
-  // Replaces per-element GM reads (the slow part of kGather) with bulk moves.
+  // C x B block (C strided runs of B elements) into UB, a UB-local transpose
+  // (vector TransDataTo5HD; scalar moves for 8-byte units, which it lacks)
+  // makes it B x C, one DataCopyPad writes B output row pieces.
   __aicore__ inline uint64_t TransposeRows(uint64_t row, uint64_t end) {
     const uint64_t len = t_.row_len;
     const uint64_t s = static_cast<uint64_t>(t_.stride[t_.ndim - 1]);
     uint64_t b = RunOfRows(t_, row);
     if (b > end - row) b = end - row;
     if (b > s) b = s;  // the GM-side gap between runs must not be negative
-    if (b > kTransposeRows) b = kTransposeRows;
+    if (b > t_.block_rows) b = t_.block_rows;
     const uint32_t per_block = 32 / static_cast<uint32_t>(sizeof(U));
-    const uint32_t in_pitch = static_cast<uint32_t>((b + per_block - 1) / per_block * per_block);
-    uint64_t c_max = tile_ / in_pitch;  // columns per block, a multiple of 32 B so out rows stay aligned
+    const uint32_t i_gran = sizeof(U) == 8 ? per_block : kTransI<U>;
+    const uint32_t j_gran = sizeof(U) == 8 ? per_block : kTransJ<U>;
+    const uint32_t in_pitch = static_cast<uint32_t>((b + i_gran - 1) / i_gran * i_gran);
+    uint64_t c_max = tile_ / in_pitch;  // A rows per block; the result (in_pitch x c_max) fits too
     if (c_max > 4095) c_max = 4095;
-    c_max = c_max / per_block * per_block;
-    if (c_max == 0) c_max = per_block;
+    c_max = c_max / j_gran * j_gran;
     const int64_t base = RowOffset(t_, row);
     for (uint64_t c = 0; c < len; c += c_max) {
       uint32_t n = static_cast<uint32_t>(len - c < c_max ? len - c : c_max);
-      uint32_t out_pitch = (n + per_block - 1) / per_block * per_block;
+      uint32_t out_pitch = (n + j_gran - 1) / j_gran * j_gran;
       AscendC::GlobalTensor<U> src;
       src.SetGlobalBuffer(src_ + base + static_cast<int64_t>(c * s));
-      AscendC::LocalTensor<U> in = q_.template AllocTensor<U>();
+      AscendC::LocalTensor<U> in = in_q_.template AllocTensor<U>();
+      // Runs of b elements, each padded in UB to in_pitch (a whole number of blocks).
       AscendC::DataCopyExtParams rd(static_cast<uint16_t>(n), static_cast<uint32_t>(b * sizeof(U)),
-                                    static_cast<uint32_t>((s - b) * sizeof(U)), 0, 0);
+                                    static_cast<uint32_t>((s - b) * sizeof(U)),
+                                    (in_pitch - (b + per_block - 1) / per_block * per_block) / per_block, 0);
       AscendC::DataCopyPad(in, src, rd, AscendC::DataCopyPadExtParams<U>(false, 0, 0, U{}));
-      q_.EnQue(in);
-      in = q_.template DeQue<U>();
-      AscendC::LocalTensor<U> out = q_.template AllocTensor<U>();
-      for (uint32_t j = 0; j < n; ++j)
-        for (uint32_t i = 0; i < b; ++i) out.SetValue(i * out_pitch + j, in.GetValue(j * in_pitch + i));
-      q_.FreeTensor(in);
-      q_.EnQue(out);
-      out = q_.template DeQue<U>();
-      AscendC::DataCopyExtParams wr(static_cast<uint16_t>(b), n * static_cast<uint32_t>(sizeof(U)), 0,
+      in_q_.EnQue(in);
+      in = in_q_.template DeQue<U>();
+      AscendC::LocalTensor<U> out = out_q_.template AllocTensor<U>();
+      if constexpr (sizeof(U) == 8) {
+        for (uint32_t j = 0; j < n; ++j)
+          for (uint32_t i = 0; i < b; ++i) out.SetValue(i * out_pitch + j, in.GetValue(j * in_pitch + i));
+      } else {
+        UbTranspose<U>(in, out, n, in_pitch, out_pitch).Run();
+      }
+      out_q_.EnQue(out);
+      in_q_.FreeTensor(in);
+      out = out_q_.template DeQue<U>();
+      AscendC::DataCopyExtParams wr(static_cast<uint16_t>(b), n * static_cast<uint32_t>(sizeof(U)),
+                                    (out_pitch - (n + per_block - 1) / per_block * per_block) / per_block,
                                     static_cast<uint32_t>((len - n) * sizeof(U)), 0);
       AscendC::DataCopyPad(out_[row * len + c - out_base_], out, wr);
-      q_.FreeTensor(out);
+      out_q_.FreeTensor(out);
     }
     return b;
   }
@@ -162,7 +176,9 @@ class CopyKernel {
   uint64_t out_base_ = 0;
   uint32_t tile_ = 0;
   AscendC::TPipe pipe_;
-  AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1> q_;
+  AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1> q_;  // kRows, kGather
+  AscendC::TQue<AscendC::TPosition::VECIN, 1> in_q_;                                 // kTranspose
+  AscendC::TQue<AscendC::TPosition::VECOUT, 1> out_q_;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 // The dispatcher uses this op to make non-contiguous inputs contiguous for
 // kernels that need it, so it accepts every dtype and any strides (including
 // zero and negative ones).
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -41,6 +42,18 @@ std::vector<Dim> collapse(const Dims& shape, const Dims& strides, int64_t unit_f
   return out;
 }
 
+// kTranspose: the largest power-of-two block of B rows (and about as many
+// columns) whose UB copy and transposed copy each fit one buffer: long runs on
+// both the strided read and the write, and a block that stays in L2 on the
+// simulated core. The kernel's UB transpose needs one buffer to hold at
+// least one group of 16 (32 for bytes) columns of round_up(B, 32 / unit) rows.
+void transpose_blocks(CopyTiling& t, const ChipProfile& profile) {
+  t.tile_bytes = static_cast<uint32_t>(std::min<uint64_t>(64 * 1024, ub_budget(profile) / 2 / 32 * 32));
+  uint64_t rows = kTransposeRowsMax;
+  while (rows > 8 && rows * rows * t.unit > t.tile_bytes) rows /= 2;
+  t.block_rows = static_cast<uint32_t>(rows);
+}
+
 void copy_tiling(const OpContext& ctx, TilingResult& r) {
   const TensorSpec& x = ctx.input(0);
   uint32_t item = static_cast<uint32_t>(itemsize(x.dtype));
@@ -65,12 +78,18 @@ void copy_tiling(const OpContext& ctx, TilingResult& r) {
       static_cast<uint64_t>(dims.back().stride) * t.unit < (uint64_t{1} << 32))
     t.mode = 2;
   uint64_t row_bytes = t.row_len * t.unit;
-  CoreSplit cs = split_over_cores(t.rows, 1, ceil_div(16384, std::max<uint64_t>(row_bytes, 1)), ctx.profile());
+  uint64_t align = 1;
+  if (t.mode == 2) {
+    transpose_blocks(t, ctx.profile());
+    // Whole blocks per core (blocks also restart where the next-outer dim wraps).
+    align = std::min<uint64_t>(t.block_rows, static_cast<uint64_t>(dims[dims.size() - 2].size));
+  }
+  CoreSplit cs = split_over_cores(t.rows, align, ceil_div(16384, std::max<uint64_t>(row_bytes, 1)), ctx.profile());
   t.rows_per_core = cs.per_core;
   // One bound queue, two buffers.
-  t.tile_bytes = fit_tile(ub_budget(ctx.profile()) / 2, 1, 32, std::min<uint64_t>(64 * 1024, cs.per_core * round_up(row_bytes, 32)));
-  // kTranspose needs room for a block of 32-B aligned columns of kTransposeRows rows.
-  if (t.mode == 2) t.tile_bytes = std::max<uint32_t>(t.tile_bytes, 4096);
+  if (t.mode != 2)
+    t.tile_bytes = fit_tile(ub_budget(ctx.profile()) / 2, 1, 32,
+                            std::min<uint64_t>(64 * 1024, cs.per_core * round_up(row_bytes, 32)));
   r.num_blocks = cs.num_blocks;
   r.set_tiling(t);
 }
@@ -83,7 +102,8 @@ std::string describe_copy(const OpContext&, const TilingResult& r) {
     dims += (i ? ", " : "") + std::to_string(t.shape[i]) + ":" + std::to_string(t.stride[i]);
   return std::string(t.mode == 0 ? "rows" : t.mode == 1 ? "gather" : "transpose") + " unit=" + std::to_string(t.unit) + "B dims(size:stride)=[" +
          dims + "] rows=" + std::to_string(t.rows) + " rows_per_core=" + std::to_string(t.rows_per_core) +
-         " tile=" + std::to_string(t.tile_bytes) + "B";
+         " tile=" + std::to_string(t.tile_bytes) + "B" +
+         (t.mode == 2 ? " block_rows=" + std::to_string(t.block_rows) : std::string());
 }
 
 }  // namespace

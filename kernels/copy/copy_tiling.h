@@ -7,8 +7,9 @@
 // contiguous in the source (stride 1), moved with DataCopyPad, several short
 // rows per transfer when the next-outer stride allows. Mode kGather: scalar
 // gather through UB. Mode kTranspose: the innermost stride is > 1 and the
-// next-outer one is 1 (a transposed view); blocks of up to kTransposeRows rows
-// are moved with strided DataCopyPad and transposed inside UB.
+// next-outer one is 1 (a transposed view); blocks of up to block_rows rows
+// are moved with strided DataCopyPad and transposed inside UB with the vector
+// TransDataTo5HD (1/2/4-byte units) or scalar moves (8-byte units).
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,7 @@
 namespace npurt::kernels {
 
 constexpr uint32_t kCopyMaxDims = 8;
-constexpr uint64_t kTransposeRows = 64;  // rows per transposed block
+constexpr uint64_t kTransposeRowsMax = 256;  // upper bound of block_rows
 
 struct CopyTiling {
   uint32_t unit = 1;
@@ -28,6 +29,7 @@ struct CopyTiling {
   uint64_t rows_per_core = 0;
   uint32_t tile_bytes = 0;             // UB tile, multiple of 32
   uint32_t mode = 0;                   // 0: kRows, 1: kGather, 2: kTranspose
+  uint32_t block_rows = 0;             // kTranspose: output rows per block (<= kTransposeRowsMax)
 };
 
 }  // namespace npurt::kernels

@@ -1,4 +1,4 @@
-// aicore/vector_api.h: umbrella for the vector compute APIs of the simulated AI
+// aicore/vector_api.h: umbrella for the vector compute and data-layout APIs of the simulated AI
 // core. kernel_operator.h includes it last, after LocalTensor and the checks
 // (aicore/check.h) exist. Every API is count-based ("level 2") unless stated;
 // count == 0 is a NOP; the math runs in the vectorised raw layer (vec_raw.h).
@@ -13,3 +13,4 @@
 #include "aicore/vec_compare.h"
 #include "aicore/vec_reduce.h"
 #include "aicore/vec_repeat.h"
+#include "aicore/vec_transpose.h"
