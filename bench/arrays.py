@@ -7,7 +7,8 @@
     a + b, a * 2 + b, exp, sum, astype, a broadcast add (N, 1) + (1, M), a
     transpose copy; npurt time includes synchronize;
   - a STREAM triad a = b + s*c on both cores measured in the same run, and
-    each bandwidth-bound row's GB/s as a fraction of it.
+    each bandwidth-bound row's GB/s as a fraction of it;
+  - the chained expression sqrt(sum(a**2, axis=-1)) on 256 x 1024 float32.
 
 Medians of --repeat runs; ratio columns are peer time / npurt time (> 1: npurt faster).
 
@@ -148,18 +149,46 @@ def triad(n, repeat):
     return 3 * 4 * n / t / 1e9
 
 
+def chained(repeat):
+    """sqrt(sum(a**2, axis=-1)) on (256, 1024) float32: three launches on npurt, three passes on numpy."""
+    a = np.random.default_rng(2).standard_normal((256, 1024)).astype(np.float32)
+    x = nr.asarray(a)
+    s = nr.current_stream()
+    ta = torch.from_numpy(a) if torch else None
+
+    def synced():
+        nr.sqrt(nr.sum(x ** 2, axis=-1))
+        s.synchronize()
+    synced()
+    got, want = np.asarray(nr.sqrt(nr.sum(x ** 2, axis=-1))), np.sqrt(np.sum(a.astype(np.float64) ** 2, axis=-1))
+    assert np.allclose(got, want, rtol=1e-5), "chained expression disagrees with numpy"
+    t_nr = median_call(synced, 20, repeat)[0]
+    t_np = median_call(lambda: np.sqrt(np.sum(a ** 2, axis=-1)), 20, repeat)[0]
+    t_t = median_call(lambda: torch.sqrt(torch.sum(ta ** 2, dim=-1)), 20, repeat)[0] if torch else None
+    print(f"\n{'chained (256x1024 float32)':40s} {'npurt us':>9s} {'numpy us':>9s} {'torch us':>9s} "
+          f"{'vs numpy':>8s} {'vs torch':>8s}")
+    print(f"{'sqrt(sum(a**2, axis=-1))':40s} {t_nr:9.1f} {t_np:9.1f} "
+          f"{(f'{t_t:9.1f}' if t_t is not None else '        -')} {ratio(t_np, t_nr)} {ratio(t_t, t_nr)}")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--large", type=int, default=16 << 20)
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--dtypes", default="float32,float16")
+    p.add_argument("--sections", default="tiny,large,chained", help="comma list of tiny, large, chained")
     args = p.parse_args()
+    sections = set(args.sections.split(","))
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; "
           f"torch {torch.__version__ if torch else 'not installed'} at 2 threads")
-    tiny(args.repeat)
-    triad_gbs = triad(args.large, args.repeat)
-    print(f"\nSTREAM triad (numpy, 2 threads, float32, {args.large} elements): {triad_gbs:.2f} GB/s")
-    large(args.large, args.repeat, [getattr(np, d) for d in args.dtypes.split(",")], triad_gbs)
+    if "tiny" in sections:
+        tiny(args.repeat)
+    if "large" in sections:
+        triad_gbs = triad(args.large, args.repeat)
+        print(f"\nSTREAM triad (numpy, 2 threads, float32, {args.large} elements): {triad_gbs:.2f} GB/s")
+        large(args.large, args.repeat, [getattr(np, d) for d in args.dtypes.split(",")], triad_gbs)
+    if "chained" in sections:
+        chained(args.repeat)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,18 @@ struct OpBase {
   static constexpr bool kCondFirst = false;  // input 0 is a bool condition (where)
   static constexpr bool kWidenVec = false;   // 16-bit floats use the float32 Vec through UB casts
   static constexpr uint32_t kScratch = 0;    // float UB tiles Vec needs: Vec(z, x, scratch, tile, n)
+  // Binary functors with a tensor-scalar vector form VecS(z, x, s, scalar_first, n):
+  // z = Op(s, x) when scalar_first, else Op(x, s) (ew_kernel.h uses it for one-element inputs).
+  static constexpr bool kScalarVec = false;
 };
+
+// -s with wrap-around for integers (no signed-overflow UB for INT_MIN); exact for floats.
+template <class T> __aicore__ inline T Negated(T s) {
+  if constexpr (std::is_integral<T>::value)
+    return static_cast<T>(0u - static_cast<uint32_t>(static_cast<int32_t>(s)));
+  else
+    return static_cast<T>(-static_cast<float>(s));
+}
 
 template <class W> inline W wrap(uint64_t v) { return static_cast<W>(v); }
 template <class W> constexpr bool kWrapInt = std::is_integral<W>::value && !std::is_same<W, bool>::value;
@@ -46,10 +57,38 @@ template <class W> constexpr bool kWrapInt = std::is_integral<W>::value && !std:
       AscendC::VEC_CALL(z, a, b, n);                                                             \
     }                                                                                            \
   };
-NPURT_EW_WRAPPED(AddF, x + y, a + b, kVecArith, Add)
-NPURT_EW_WRAPPED(SubF, x - y, a - b, kVecArith, Sub)
-NPURT_EW_WRAPPED(MulF, x * y, a * b, kVecArith, Mul)
+NPURT_EW_WRAPPED(AddBaseF, x + y, a + b, kVecArith, Add)
+NPURT_EW_WRAPPED(SubBaseF, x - y, a - b, kVecArith, Sub)
+NPURT_EW_WRAPPED(MulBaseF, x * y, a * b, kVecArith, Mul)
 #undef NPURT_EW_WRAPPED
+
+// Tensor-scalar forms: one Adds/Muls per tile instead of a Duplicate'd UB
+// operand; add, multiply and x - s are exactly the tensor-tensor results
+// (x - s == x + (-s) in IEEE and in wrapping integers); s - x is (-x) + s,
+// also exact (negation is exact, the one rounding is the addition's).
+struct AddF : AddBaseF {
+  static constexpr bool kScalarVec = true;
+  template <class T> static void VecS(const LT<T>& z, const LT<T>& a, T s, bool, int32_t n) {
+    AscendC::Adds(z, a, s, n);
+  }
+};
+struct MulF : MulBaseF {
+  static constexpr bool kScalarVec = true;
+  template <class T> static void VecS(const LT<T>& z, const LT<T>& a, T s, bool, int32_t n) {
+    AscendC::Muls(z, a, s, n);
+  }
+};
+struct SubF : SubBaseF {
+  static constexpr bool kScalarVec = true;
+  template <class T> static void VecS(const LT<T>& z, const LT<T>& a, T s, bool scalar_first, int32_t n) {
+    if (!scalar_first) {
+      AscendC::Adds(z, a, Negated(s), n);
+      return;
+    }
+    AscendC::Muls(z, a, Negated(static_cast<T>(1.0f)), n);
+    AscendC::Adds(z, z, s, n);
+  }
+};
 
 struct DivF : OpBase {
   static constexpr int kArity = 2;
@@ -70,6 +109,10 @@ struct MaxF : OpBase {
   template <class T> static void Vec(const LT<T>& z, const LT<T>& a, const LT<T>& b, int32_t n) {
     AscendC::Max(z, a, b, n);
   }
+  static constexpr bool kScalarVec = true;  // max/min commute, NaN propagates either way
+  template <class T> static void VecS(const LT<T>& z, const LT<T>& a, T s, bool, int32_t n) {
+    AscendC::Maxs(z, a, s, n);
+  }
 };
 struct MinF : OpBase {
   static constexpr int kArity = 2;
@@ -78,6 +121,10 @@ struct MinF : OpBase {
   template <class W> static W F(W a, W b) { return a != a ? a : (b != b ? b : (a <= b ? a : b)); }
   template <class T> static void Vec(const LT<T>& z, const LT<T>& a, const LT<T>& b, int32_t n) {
     AscendC::Min(z, a, b, n);
+  }
+  static constexpr bool kScalarVec = true;
+  template <class T> static void VecS(const LT<T>& z, const LT<T>& a, T s, bool, int32_t n) {
+    AscendC::Mins(z, a, s, n);
   }
 };
 

@@ -12,7 +12,11 @@
 // aligned broadcast rows (stride 0), scalar reads otherwise. Nothing is
 // materialised in GM. Compute is the functor's vector form (level-2 API calls)
 // when it has one for the dtype — for float16/bfloat16 through float UB tiles
-// when the functor opts in (kWidenVec) — else the scalar form. CopyOut writes
+// when the functor opts in (kWidenVec) — else the scalar form. A binary
+// functor with a tensor-scalar form (kScalarVec: Adds/Muls/Maxs/Mins) reads a
+// one-element input (tiling bit `scalar`: a Python scalar or 0-d array) once
+// in Init and computes VecS on the other input's tile, so array-scalar ops
+// stream one input like unary ops. CopyOut writes
 // the contiguous output, or rows of out_row columns out_pitch apart (EwTiling).
 #pragma once
 
@@ -68,6 +72,7 @@ class EwKernel {
                                       (D == DType::kFloat16 || D == DType::kBFloat16);
   // Float scratch tiles of the UB calc buffer: the widened operands, then the functor's
   // own (Op::kScratch, e.g. gelu's erfc); the host reserves them (plan_ew's extra UB).
+  static constexpr bool kScalarForm = kVector && N == 2 && Op::kScalarVec;
   static constexpr uint32_t kCalcTiles = (kWideVector ? 2u : 0u) + ((kVector || kWideVector) ? Op::kScratch : 0u);
 
   __aicore__ inline void Init(GM_ADDR const* in, GM_ADDR out, const EwTiling& t) {
@@ -85,6 +90,7 @@ class EwKernel {
                          last / row * static_cast<uint64_t>(t.out_pitch) + last % row + 1);
     }
     pipe_.InitBuffer(qz_, 2, t.tile * static_cast<uint32_t>(sizeof(TO)));
+    if constexpr (kScalarForm) InitScalar(t.scalar & 3u);
     if constexpr (kCalcTiles > 0) pipe_.InitBuffer(wide_, kCalcTiles * t.tile * static_cast<uint32_t>(sizeof(float)));
   }
 
@@ -92,10 +98,11 @@ class EwKernel {
     const uint32_t tile = t_->tile;
     for (uint64_t off = 0; off < count_; off += tile) {
       uint32_t n = static_cast<uint32_t>(count_ - off < tile ? count_ - off : tile);
-      Load<0>(off, n);
-      if constexpr (N > 1) Load<1>(off, n);
+      if (scalar_in_ != 0) Load<0>(off, n);
+      if constexpr (N > 1) if (scalar_in_ != 1) Load<1>(off, n);
       if constexpr (N > 2) Load<2>(off, n);
-      Compute(n);
+      if (scalar_in_ >= 0) ComputeScalar(n);
+      else Compute(n);
       AscendC::LocalTensor<TO> z = qz_.template DeQue<TO>();
       if (t_->out_row == 0) CopyOut(z_[off], z, n);
       else Scatter(z, begin_ + off, n);
@@ -216,6 +223,26 @@ class EwKernel {
     }
   }
 
+  // bits: the tiling's scalar bits of inputs 0 and 1. Exactly one one-element
+  // input takes the tensor-scalar path (two would be a one-element output:
+  // the general path is as fast there).
+  __aicore__ inline void InitScalar(uint32_t bits) {
+    if (count_ == 0 || (bits != 1u && bits != 2u)) return;
+    scalar_in_ = bits == 1u ? 0 : 1;
+    scalar_ = scalar_in_ == 0 ? g0_.GetValue(0) : g1_.GetValue(0);  // all strides 0: the window is 1 element
+  }
+
+  __aicore__ inline void ComputeScalar(uint32_t n) {
+    if constexpr (kScalarForm) {
+      const int other = 1 - scalar_in_;
+      AscendC::LocalTensor<T> x = q_[other].template DeQue<T>();
+      AscendC::LocalTensor<TO> z = qz_.template AllocTensor<TO>();
+      Op::VecS(z, x, scalar_, scalar_in_ == 0, static_cast<int32_t>(n));
+      qz_.EnQue(z);
+      q_[other].FreeTensor(x);
+    }
+  }
+
   __aicore__ inline void Compute(uint32_t n) {
     AscendC::LocalTensor<In<0>> a = q_[0].template DeQue<In<0>>();
     AscendC::LocalTensor<In<1>> b;
@@ -255,6 +282,8 @@ class EwKernel {
 
   const EwTiling* t_ = nullptr;
   uint64_t begin_ = 0, count_ = 0;
+  int scalar_in_ = -1;  // the input read once as a scalar (kScalarForm), or -1
+  T scalar_{};
   AscendC::TPipe pipe_;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> q_[N];
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> qz_;

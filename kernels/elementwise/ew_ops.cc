@@ -48,6 +48,8 @@ void plan_ew(const OpContext& ctx, const Dims& out_shape, DType dtype, DType out
   for (int i = 0; i < n_in; ++i) {
     bool contiguous = lay.ndim == 1 && lay.strides[i][0] == 1;
     if (contiguous) t.contiguous |= 1u << i;
+    if (std::all_of(lay.strides[i], lay.strides[i] + lay.ndim, [](int64_t s) { return s == 0; }))
+      t.scalar |= 1u << i;
     for (int d = 0; d < lay.ndim; ++d) {
       t.strides[i][d] = lay.strides[i][d];
       t.base[i] += std::min<int64_t>(0, (lay.shape[d] - 1) * lay.strides[i][d]);
@@ -68,7 +70,8 @@ std::string describe_ew(const OpContext&, const TilingResult& r) {
   std::memcpy(&t, r.tiling.data(), sizeof t);
   std::string s = "elements=" + std::to_string(t.total) + " per_core=" + std::to_string(t.per_core) +
                   " tile=" + std::to_string(t.tile) + " buffers=2 dims=" + std::to_string(t.ndim) + " inputs:";
-  for (uint32_t i = 0; i < t.num_inputs; ++i) s += (t.contiguous >> i & 1) ? " contiguous" : " strided";
+  for (uint32_t i = 0; i < t.num_inputs; ++i)
+    s += (t.contiguous >> i & 1) ? " contiguous" : ((t.scalar >> i & 1) ? " scalar" : " strided");
   return s;
 }
 

@@ -15,6 +15,9 @@
 // iteration space goes to out_offset + (k / out_row) * out_pitch + k % out_row
 // (a run of columns in a wider row: swiglu_backward's halves). `variant`
 // selects a functor form inside one kernel entry (gelu's erf / tanh).
+// scalar bit i: input i is a single element (every stride 0: a 0-d array or a
+// Python scalar broadcast); binary functors with a tensor-scalar vector form
+// (Adds/Muls/Maxs/Mins) read it once and never stream it through UB.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +37,7 @@ struct EwTiling {
   uint32_t num_inputs = 0;
   uint32_t contiguous = 0;     // bit i: input i is laid out exactly like the output
   uint32_t variant = 0;
+  uint32_t scalar = 0;         // bit i: input i is one element broadcast everywhere
   int64_t out_row = 0;
   int64_t out_pitch = 0;
   int64_t out_offset = 0;

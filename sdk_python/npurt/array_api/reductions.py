@@ -55,23 +55,57 @@ def _keepdims_shape(shape, axes):
     return tuple(1 if d in axes else n for d, n in enumerate(shape))
 
 
-_SPLIT_MIN = 1 << 18
+_SPLIT_MIN = 1 << 18       # reduced elements per output below which one launch is as fast
+_SPLIT_ROW = 1 << 15       # smallest first-stage row worth its own unit of work
+_SPLIT_UNITS = 64          # first-stage units wanted: enough to spread over every core
 
 
-def _split_full_reduction(fn, view, kaxes):
-    """A reduction of a whole large array as two launches ([k, n/k] rows, then
-    the k partials), so that the first one spreads over the cores (one row
-    would run on one core). Every kind is associative, and the mean of k
-    equal-size row means is the mean. float16 keeps the single pass (its
-    partials would round to float16)."""
-    n = view.size
-    if len(kaxes) != view.ndim or n < _SPLIT_MIN or str(view.dtype) not in ("float32", "int32", "bool"):
+def _split_plan(view, kaxes):
+    """(outer, k, len // k, inner) for a two-launch reduction, or None.
+
+    The kernel's unit of work is one output element's reduction (kInner: one
+    row; kOuter: a run of inner elements), so a few long reductions (a whole
+    array, or few outputs over a long axis) would run on a few cores. Splitting
+    the reduced extent len into k equal parts gives outer * k partial results
+    in the first launch (spread over the cores); the second launch folds the k
+    partials of each output. len must be divisible by k (a reshape of the
+    contiguous input, no copy); other lengths keep one launch."""
+    if not kaxes or not view.is_contiguous:
         return None
-    k = next((k for k in (64, 32, 16, 8) if n % k == 0), None)
-    if k is None:
+    first, last = kaxes[0], kaxes[-1]
+    outer = inner = length = 1
+    for d, n in enumerate(view.shape):
+        if first <= d <= last:
+            length *= n
+        elif d < first:
+            outer *= n
+        else:
+            inner *= n
+    units = outer * -(-inner // 8192)  # the kernel's units of one launch (tile <= 8192 inner elements)
+    if length < _SPLIT_MIN or units >= _SPLIT_UNITS:
         return None
-    partials = fn(reshape(view, (k, n // k)), axis=[1], keepdims=False, dtype="")
-    return fn(partials, axis=[0], keepdims=False, dtype="")
+    for k in (64, 32, 16, 8, 4, 2):
+        if length % k == 0 and length // k >= _SPLIT_ROW and units * k <= 4 * _SPLIT_UNITS:
+            return outer, k, length // k, inner
+    return None
+
+
+def _split_reduction(fn, view, kaxes, wide):
+    """A reduction over a long extent as two launches (_split_plan). Every kind
+    is associative (max/min/any/all exactly; sum/prod up to rounding), and the
+    mean of k equal-size means is the mean. float16 partials stay float32 (the
+    kernel's accumulation type) and the result is rounded once at the end,
+    unless `wide` asked for a float32 result."""
+    plan = _split_plan(view, kaxes)
+    if plan is None:
+        return None
+    outer, k, part, inner = plan
+    acc = "float32" if str(view.dtype) == "float16" else ""
+    partials = fn(reshape(view, (outer, k, part, inner)), axis=[2], keepdims=False, dtype=acc)
+    y = fn(partials, axis=[1], keepdims=False, dtype="")
+    if acc and not wide:
+        y = device_astype(y, view.dtype, "reduction: float16 result")
+    return y
 
 
 def _reduce(kind, x, axis, keepdims, out_dtype, where):
@@ -83,7 +117,7 @@ def _reduce(kind, x, axis, keepdims, out_dtype, where):
         return x.copy()
     fn = getattr(_ops(), "reduce_" + kind)
     wide = out_dtype is not None and str(view.dtype) == "float16" and str(out_dtype) == "float32"
-    y = _split_full_reduction(fn, view, kaxes) if not wide else None
+    y = _split_reduction(fn, view, kaxes, wide)
     if y is None:
         y = fn(view, axis=list(kaxes), keepdims=False, dtype="float32" if wide else "")
     if keepdims:
