@@ -104,10 +104,10 @@ for _name, _sym in [("__floordiv__", "//"), ("__rfloordiv__", "//"), ("__mod__",
 
 
 class Graph:
-    """The SSA graph of one trace. ``where`` names the fused function in errors."""
+    """The SSA graph of one trace. ``name`` names the fused function in errors."""
 
-    def __init__(self, where, ndims, device):
-        self.where, self.ndims, self.device = where, ndims, device
+    def __init__(self, name, ndims, device):
+        self.name, self.ndims, self.device = name, ndims, device
         self.nodes = []
         self._consts = {}
 
