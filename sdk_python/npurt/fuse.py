@@ -81,6 +81,9 @@ class Fused:
             self._fn(*args)  # the unfused expression raises its own error (shape mismatch ...)
             raise
 
+    def __get__(self, obj, objtype=None):  # a fused method binds like a function
+        return self if obj is None else functools.partial(self, obj)
+
     def explain(self, *args):
         """'fused: ...' with the program size, or 'unfused: <reason>' for these arguments."""
         p = self._program(args)

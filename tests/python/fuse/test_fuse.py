@@ -236,3 +236,19 @@ def test_the_op_with_a_hand_written_program():
             nr.ops.fused_elementwise(nr.asarray(hx), program=p, dtype=nr.float32)
     with pytest.raises(ValueError, match="argument 'dtype'"):
         nr.ops.fused_elementwise(nr.asarray(hx), program=[1, 1, 1, 1, 1, 12, 1, 0, 0, 0], dtype=nr.int32)
+
+
+def test_one_kernel_launch_per_call():
+    f = nr.fuse(lambda a, x, y: nr.exp(a * x + y) - x)
+    x, y = nr.asarray(rand((1023,), np.float32)), nr.asarray(rand((1023,), np.float32, 1))
+    f(2.0, x, y)
+    nr.synchronize()
+    with nr.profile() as p:
+        f(2.0, x, y)
+        nr.synchronize()
+    kernels = [a.name for a in p.result.activities if a.kind == "kernel"]
+    assert kernels == ["fused_elementwise"]
+    with nr.profile() as p:
+        f.__wrapped__(2.0, x, y)
+        nr.synchronize()
+    assert len([a for a in p.result.activities if a.kind == "kernel"]) >= 3   # unfused: one per operation
