@@ -42,10 +42,11 @@ class FusedKernel {
     begin_ = static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.per_core;
     count_ = begin_ >= t.total ? 0 : (t.total - begin_ < t.per_core ? t.total - begin_ : t.per_core);
     uint32_t wide = 0;
+    in_calc_ = t.needs_mask != 0;
     for (uint32_t i = 0; i < t.num_inputs; ++i) {
       in_[i] = in[i];
       const uint32_t item = t.in_dtype[i] == kF32 ? 4 : 2;
-      if (item == 2) wide_slot_[i] = wide++;
+      if (item == 2 || in_calc_) wide_slot_[i] = wide++;
       pipe_.InitBuffer(q_[i], 2, t.tile * item);
     }
     z_.SetGlobalBuffer(reinterpret_cast<__gm__ TO*>(out) + begin_, count_);
@@ -53,7 +54,10 @@ class FusedKernel {
     num_wide_ = wide;
     const uint32_t tiles = t.num_regs + wide + (t.needs_scratch ? kFusedScratchTiles : 0);
     pipe_.InitBuffer(calc_, tiles * t.tile * static_cast<uint32_t>(sizeof(float)));
-    if (t.needs_mask) pipe_.InitBuffer(mask_, (t.tile / 8 + 31) / 32 * 32);
+    if (t.needs_mask) {
+      pipe_.InitBuffer(mask_, (t.tile / 8 + 31) / 32 * 32);
+      ZeroFill(tiles);
+    }
   }
 
   __aicore__ inline void Process() {
@@ -69,6 +73,15 @@ class FusedKernel {
   }
 
  private:
+  // Compare/CompareScalar work on whole 256-byte granules (n rounded up to 64
+  // floats): on the last tile they read lanes past n, whose results are never
+  // used. Programs with compares therefore run on calc tiles only (inputs
+  // copied in, the result copied out), zeroed once here, so those lanes always
+  // hold defined, finite data; queue buffers are fresh at every AllocTensor.
+  __aicore__ inline void ZeroFill(uint32_t calc_tiles) {
+    AscendC::Duplicate(calc_.template Get<float>(), 0.0f, static_cast<int32_t>(calc_tiles * t_->tile));
+  }
+
   __aicore__ inline void Load(uint32_t i, uint64_t off, uint32_t n) {
     const uint32_t d = t_->in_dtype[i];
     if (d == kF32) LoadAs<float>(i, off, n);
@@ -152,12 +165,14 @@ class FusedKernel {
     }
   }
 
-  // Input i's tile as float32: the dequeued tile itself, or its widened copy.
+  // Input i's tile as float32: the dequeued tile itself, or its copy in a
+  // calc tile (widened by Cast; float32 copied by Muls 1, which keeps -0 and NaN).
   template <class U>
   __aicore__ inline void Widen(uint32_t i, uint32_t n) {
     AscendC::LocalTensor<U> x = q_[i].template DeQue<U>();
     AscendC::LocalTensor<float> w = calc_.template Get<float>()[(t_->num_regs + wide_slot_[i]) * t_->tile];
-    AscendC::Cast(w, x, AscendC::RoundMode::CAST_NONE, n);
+    if constexpr (std::is_same<U, float>::value) AscendC::Muls(w, x, 1.0f, static_cast<int32_t>(n));
+    else AscendC::Cast(w, x, AscendC::RoundMode::CAST_NONE, n);
     q_[i].FreeTensor(x);
     slot_[i] = w;
   }
@@ -166,7 +181,8 @@ class FusedKernel {
     const FusedTiling& t = *t_;
     AscendC::LocalTensor<float> all = calc_.template Get<float>();
     for (uint32_t i = 0; i < t.num_inputs; ++i) {
-      if (t.in_dtype[i] == kF32) slot_[i] = q_[i].template DeQue<float>();
+      if (t.in_dtype[i] == kF32 && !in_calc_) slot_[i] = q_[i].template DeQue<float>();
+      else if (t.in_dtype[i] == kF32) Widen<float>(i, n);
       else if (t.in_dtype[i] == kF16) Widen<half>(i, n);
       else Widen<bfloat16_t>(i, n);
     }
@@ -179,14 +195,17 @@ class FusedKernel {
     }
     if (t.needs_mask) w_.mask = mask_.template Get<uint8_t>();
     AscendC::LocalTensor<TO> z = qz_.template AllocTensor<TO>();
-    if constexpr (std::is_same<TO, float>::value) slot_[t.result] = z;  // float32: compute into the output tile
+    // float32 output: compute straight into the output tile (unless compares need calc tiles)
+    if constexpr (std::is_same<TO, float>::value)
+      if (!in_calc_) slot_[t.result] = z;
     const int32_t cnt = static_cast<int32_t>(n);
     const int32_t n64 = static_cast<int32_t>((n + 63) / 64 * 64);
     for (uint32_t k = 0; k < t.num_instr; ++k) Run(t.code[k], cnt, n64);
     if constexpr (!std::is_same<TO, float>::value) AscendC::Cast(z, slot_[t.result], AscendC::RoundMode::CAST_RINT, n);
+    else if (in_calc_) AscendC::Muls(z, slot_[t.result], 1.0f, cnt);
     qz_.EnQue(z);
     for (uint32_t i = 0; i < t.num_inputs; ++i)
-      if (t.in_dtype[i] == kF32) q_[i].FreeTensor(slot_[i]);
+      if (t.in_dtype[i] == kF32 && !in_calc_) q_[i].FreeTensor(slot_[i]);
   }
 
   __aicore__ inline void Run(const FusedInstr& in, int32_t n, int32_t n64) {
@@ -247,6 +266,7 @@ class FusedKernel {
   const FusedTiling* t_ = nullptr;
   uint64_t begin_ = 0, count_ = 0;
   uint32_t num_wide_ = 0;
+  bool in_calc_ = false;  // the program compares: every operand lives in calc tiles
   GM_ADDR in_[kFusedMaxInputs] = {};
   uint32_t wide_slot_[kFusedMaxInputs] = {};
   AscendC::TPipe pipe_;

@@ -127,13 +127,13 @@ void tiling_fused(const OpContext& ctx, TilingResult& r) {
   std::copy(p.code, p.code + p.num_instr, t.code);
   collapse(ctx, n_in, t);
   // UB bytes per element: double-buffered input and output queues, float32
-  // copies of 16-bit inputs, the temporaries, the scratch tiles, the mask bit.
+  // copies of 16-bit inputs (of every input when the program compares), the temporaries, the scratch tiles, the mask bit.
   uint64_t per_item = 2 * itemsize(ctx.output(0).dtype) + 4 * p.num_regs +
                       (p.needs_scratch ? 4 * kFusedScratchTiles : 0) + (p.needs_mask ? 1 : 0);
   for (int i = 0; i < n_in; ++i) {
     const DType d = ctx.input(static_cast<size_t>(i)).dtype;
     t.in_dtype[i] = static_cast<uint32_t>(d);
-    per_item += 2 * itemsize(d) + (d == DType::kFloat32 ? 0 : 4);
+    per_item += 2 * itemsize(d) + (d == DType::kFloat32 && !p.needs_mask ? 0 : 4);  // calc copy
   }
   constexpr uint64_t kAlign = 64;  // 256 B of float32: Compare's granule; 32-B aligned for every dtype
   const CoreSplit split = split_over_cores(t.total, kAlign, 8192, ctx.profile());
