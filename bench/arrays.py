@@ -5,7 +5,8 @@
     and CPU time of the calling thread per call, amortised over 50 calls);
   - large ops on --large elements (default 16 Mi) of float32 and float16:
     a + b, a * 2 + b, exp, sum, astype, a broadcast add (N, 1) + (1, M), a
-    transpose copy; npurt time includes synchronize;
+    transpose copy; a * x + y and a GELU-tanh polynomial fused by nr.fuse
+    next to their unfused forms; npurt time includes synchronize;
   - a STREAM triad a = b + s*c on both cores measured in the same run, and
     each bandwidth-bound row's GB/s as a fraction of it;
   - the chained expression sqrt(sum(a**2, axis=-1)) on 256 x 1024 float32.
@@ -120,6 +121,25 @@ def large_cases(n, dt, a, b, x, y):
     ]
 
 
+def fused_cases(n, dt, a, b, x, y):
+    """nr.fuse rows (one kernel per expression) next to the same expression unfused."""
+    axpy = nr.fuse(lambda s, u, v: s * u + v)
+    gelu = nr.fuse(lambda u: 0.5 * u * (1.0 + nr.tanh(0.7978845608 * (u + 0.044715 * u ** 3))))
+    item, two = np.dtype(dt).itemsize, dt(2)
+    ta, tb = (torch.from_numpy(a), torch.from_numpy(b)) if torch else (None, None)
+
+    def gelu_any(m, u, tanh):
+        return 0.5 * u * (1.0 + tanh(0.7978845608 * (u + 0.044715 * u * u * u)))
+    return [
+        ("a * x + y  nr.fuse", 3 * n * item, lambda: axpy(2.0, x, y), lambda: a * two + b,
+         (lambda: ta * 2 + tb) if torch else None),
+        ("gelu-tanh  unfused", 2 * n * item, lambda: gelu.__wrapped__(x), lambda: gelu_any(np, a, np.tanh),
+         (lambda: gelu_any(torch, ta, torch.tanh)) if torch else None),
+        ("gelu-tanh  nr.fuse", 2 * n * item, lambda: gelu(x), lambda: gelu_any(np, a, np.tanh),
+         (lambda: gelu_any(torch, ta, torch.tanh)) if torch else None),
+    ]
+
+
 def large(n, repeat, dtypes, triad_gbs):
     print(f"\n{'large op':40s} {'npurt ms':>9s} {'numpy ms':>9s} {'torch ms':>9s} {'vs numpy':>8s} "
           f"{'vs torch':>8s} {'GB/s':>6s} {'/triad':>6s}")
@@ -128,7 +148,7 @@ def large(n, repeat, dtypes, triad_gbs):
         a = np.random.default_rng(0).standard_normal(n).astype(dt)
         b = np.random.default_rng(1).standard_normal(n).astype(dt)
         x, y = nr.asarray(a), nr.asarray(b)
-        for name, nbytes, f_nr, f_np, f_t in large_cases(n, dt, a, b, x, y):
+        for name, nbytes, f_nr, f_np, f_t in large_cases(n, dt, a, b, x, y) + fused_cases(n, dt, a, b, x, y):
             def synced():
                 f_nr()
                 s.synchronize()

@@ -97,3 +97,6 @@ from .array_api import __array_api_version__, __array_namespace_info__  # noqa: 
 from .array_api import numpy_names as _numpy_names  # noqa: E402
 globals().update({_k: _v for _k, _v in _numpy_names.namespace().items() if _k not in globals()})
 _numpy_names.install_methods(ndarray)
+
+# Fused elementwise kernels (owner: fuse): @nr.fuse, one kernel per expression (sdk_python/npurt/fuse.py).
+from .fuse import fuse  # noqa: E402
