@@ -95,18 +95,18 @@ def case_layer_norm(shape, dtype):
     return impl, 2 * x.nbytes, 8.0 * x.size, True
 
 
-def case_softmax(shape, dtype):
+def case_softmax(shape, dtype, axis=-1):
     x = np.random.default_rng(2).standard_normal(shape).astype(dtype)
     xn = nr.asarray(x)
-    impl = {"npurt": synced(lambda: nr.ops.softmax(xn))}
+    impl = {"npurt": synced(lambda: nr.ops.softmax(xn, axis=axis))}
     if np.dtype(dtype) == np.float32:
         def numpy_softmax():
-            e = np.exp(x - x.max(-1, keepdims=True))
-            return e / e.sum(-1, keepdims=True)
+            e = np.exp(x - x.max(axis, keepdims=True))
+            return e / e.sum(axis, keepdims=True)
         impl["numpy"] = numpy_softmax
     if torch is not None:
         tx = torch_tensor(x)
-        impl["torch"] = lambda: torch.softmax(tx, -1)
+        impl["torch"] = lambda: torch.softmax(tx, axis)
     return impl, 2 * x.nbytes, 5.0 * x.size, True
 
 
@@ -176,6 +176,8 @@ def cases(sizes):
                     lambda dt=dt: case_layer_norm((32, 256, 1024), dt)))
     for shape in ((4096, 1024), (32, 8, 512, 512)):
         out.append(("softmax", f"softmax {list(shape)} float32", lambda shape=shape: case_softmax(shape, np.float32)))
+    out.append(("softmax", "softmax [32, 8, 512, 512] float32 axis=1",  # the column plan
+                lambda: case_softmax((32, 8, 512, 512), np.float32, axis=1)))
     for shape, dt, causal in (((2, 512, 64), np.float32, False), ((2, 512, 64), BF16, False),
                               ((2, 16, 1024, 64), np.float32, False), ((2, 16, 1024, 64), BF16, False),
                               ((2, 16, 1024, 64), np.float32, True)):

@@ -122,31 +122,160 @@ struct SiluF : ActBase {
   }
 };
 
+// Vector building blocks shared by the forms below (float32 tiles of n lanes).
+namespace actvec {
+// s = sigmoid(x) = 1 / (1 + exp(-x)); `one` is overwritten with 1.
+inline void Sigmoid(const LT<float>& s, const LT<float>& x, const LT<float>& one, int32_t n) {
+  AscendC::Muls(s, x, -1.0f, n);
+  AscendC::Exp(s, s, n);
+  AscendC::Adds(s, s, 1.0f, n);
+  AscendC::Duplicate(one, 1.0f, n);
+  AscendC::Div(s, one, s, n);
+}
+
+// z = silu'(x) = s (1 + x (1 - s)), s = sigmoid(x); t is scratch. -inf and +inf give NaN (x * 0).
+inline void SiluGrad(const LT<float>& z, const LT<float>& x, const LT<float>& t, int32_t n) {
+  Sigmoid(t, x, z, n);
+  AscendC::Muls(z, t, -1.0f, n);
+  AscendC::Adds(z, z, 1.0f, n);  // 1 - s
+  AscendC::Mul(z, z, x, n);
+  AscendC::Adds(z, z, 1.0f, n);
+  AscendC::Mul(z, z, t, n);
+}
+
+// z = silu(x) = x / (1 + exp(-x)).
+inline void Silu(const LT<float>& z, const LT<float>& x, int32_t n) {
+  AscendC::Muls(z, x, -1.0f, n);
+  AscendC::Exp(z, z, n);
+  AscendC::Adds(z, z, 1.0f, n);
+  AscendC::Div(z, x, z, n);
+}
+}  // namespace actvec
+
 // swiglu: inputs are the two halves (a, b) of the last axis of one tensor.
 struct SwigluF : ActBase {
   static constexpr int kArity = 2;
+  static constexpr uint32_t kVec = kVecF32;
   template <class W> static W F(W a, W b) { return act::silu(a) * b; }
+  template <class T> static void Vec(const LT<T>& z, const LT<T>& a, const LT<T>& b, int32_t n) {
+    actvec::Silu(z, a, n);
+    AscendC::Mul(z, z, b, n);
+  }
 };
 
 // Backward forms: (dy, x) -> dy * f'(x).
-#define NPURT_EW_ACT_GRAD(NAME, GRAD)                              \
-  struct NAME : ActBase {                                          \
-    static constexpr int kArity = 2;                               \
-    template <class W> static W F(W dy, W x) { return dy * GRAD(x); } \
-  };
-NPURT_EW_ACT_GRAD(GeluErfGradF, act::gelu_erf_grad)
-NPURT_EW_ACT_GRAD(GeluTanhGradF, act::gelu_tanh_grad)
-NPURT_EW_ACT_GRAD(SiluGradF, act::silu_grad)
-#undef NPURT_EW_ACT_GRAD
+// Vec: the erf form's Phi(x) = E + [x > 0] (1 - 2E), E = 0.5 erfc(|x| / sqrt2)
+// by the forward's erfcc (no cancellation for x < 0); [x > 0] is
+// min(relu(x) * 1e38, 1) (exact except for |x| < 3e-38, where 1 - 2E is 0 in
+// float anyway). +-inf give NaN (x phi(x) = inf * 0), like the scalar form.
+struct GeluErfGradF : ActBase {
+  static constexpr int kArity = 2;
+  static constexpr uint32_t kVec = kVecF32;
+  static constexpr uint32_t kScratch = 2;
+  template <class W> static W F(W dy, W x) { return dy * act::gelu_erf_grad(x); }
+  template <class T>
+  static void Vec(const LT<T>& z, const LT<T>& dy, const LT<T>& x, const LT<float>& s, uint32_t tile, int32_t n) {
+    static constexpr float kP[] = {0.17087277f, -0.82215223f, 1.48851587f, -1.13520398f, 0.27886807f,
+                                   -0.18628806f, 0.09678418f,  0.37409196f, 1.00002368f, -1.26551223f};
+    const LT<float> ax = s[0], t = s[tile];
+    AscendC::Abs(ax, x, n);
+    AscendC::Mins(ax, ax, 3.4028234e38f, n);                   // |x|, inf -> FLT_MAX
+    AscendC::Muls(t, ax, 0.5f * act::kInvSqrt2, n);
+    AscendC::Adds(t, t, 1.0f, n);
+    AscendC::Duplicate(z, 1.0f, n);
+    AscendC::Div(t, z, t, n);                                  // t = 1 / (1 + z/2), z = |x| / sqrt2
+    AscendC::Muls(z, t, kP[0], n);
+    for (int i = 1; i < 10; ++i) {                             // Horner: P(t)
+      AscendC::Adds(z, z, kP[i], n);
+      if (i < 9) AscendC::Mul(z, z, t, n);
+    }
+    AscendC::Mul(ax, ax, ax, n);
+    AscendC::Muls(ax, ax, -0.5f, n);                           // -x^2 / 2
+    AscendC::Add(z, z, ax, n);
+    AscendC::Exp(z, z, n);
+    AscendC::Mul(z, z, t, n);
+    AscendC::Muls(z, z, 0.5f, n);                              // E = 0.5 erfc(|x| / sqrt2)
+    AscendC::Exp(t, ax, n);
+    AscendC::Mul(t, t, x, n);
+    AscendC::Muls(t, t, act::kInvSqrt2Pi, n);                  // x phi(x)
+    AscendC::Muls(ax, z, -2.0f, n);
+    AscendC::Adds(ax, ax, 1.0f, n);                            // 1 - 2E
+    AscendC::Add(z, z, t, n);                                  // E + x phi(x)
+    AscendC::Relu(t, x, n);
+    AscendC::Muls(t, t, 1e38f, n);
+    AscendC::Mins(t, t, 1.0f, n);                              // [x > 0]
+    AscendC::Mul(ax, ax, t, n);
+    AscendC::Add(z, z, ax, n);
+    AscendC::Mul(z, z, dy, n);
+  }
+};
+// Vec: s + x 2 s (1 - s) u'(x), s = sigmoid(2u), on x clamped to [-20, 20]
+// (beyond it the gradient is exactly 1 or 0 in float, and x^3 cannot
+// overflow), then + (x - x): NaN for +-inf and NaN, as the scalar form.
+struct GeluTanhGradF : ActBase {
+  static constexpr int kArity = 2;
+  static constexpr uint32_t kVec = kVecF32;
+  static constexpr uint32_t kScratch = 3;
+  template <class W> static W F(W dy, W x) { return dy * act::gelu_tanh_grad(x); }
+  template <class T>
+  static void Vec(const LT<T>& z, const LT<T>& dy, const LT<T>& x, const LT<float>& s, uint32_t tile, int32_t n) {
+    const LT<float> xc = s[0], q = s[tile], w = s[2 * tile];
+    AscendC::Maxs(xc, x, -20.0f, n);
+    AscendC::Mins(xc, xc, 20.0f, n);
+    AscendC::Mul(q, xc, xc, n);                                // x^2
+    AscendC::Muls(z, q, act::kTanhCubic, n);
+    AscendC::Adds(z, z, 1.0f, n);
+    AscendC::Mul(z, z, xc, n);
+    AscendC::Muls(z, z, 2.0f * act::kSqrt2OverPi, n);          // 2u
+    actvec::Sigmoid(z, z, w, n);                               // s (in place: Muls reads z first)
+    AscendC::Muls(w, z, -1.0f, n);
+    AscendC::Adds(w, w, 1.0f, n);
+    AscendC::Mul(w, w, z, n);                                  // s (1 - s)
+    AscendC::Muls(q, q, 3.0f * act::kTanhCubic, n);
+    AscendC::Adds(q, q, 1.0f, n);
+    AscendC::Muls(q, q, 2.0f * act::kSqrt2OverPi, n);          // 2 u'(x)
+    AscendC::Mul(q, q, w, n);
+    AscendC::Mul(q, q, xc, n);
+    AscendC::Add(z, z, q, n);
+    AscendC::Sub(q, x, x, n);                                  // 0, or NaN for +-inf / NaN
+    AscendC::Add(z, z, q, n);
+    AscendC::Mul(z, z, dy, n);
+  }
+};
+struct SiluGradF : ActBase {
+  static constexpr int kArity = 2;
+  static constexpr uint32_t kVec = kVecF32;
+  static constexpr uint32_t kScratch = 1;
+  template <class W> static W F(W dy, W x) { return dy * act::silu_grad(x); }
+  template <class T>
+  static void Vec(const LT<T>& z, const LT<T>& dy, const LT<T>& x, const LT<float>& s, uint32_t, int32_t n) {
+    actvec::SiluGrad(z, x, s, n);
+    AscendC::Mul(z, z, dy, n);
+  }
+};
 
 // swiglu_backward's two passes: da = dy * b * silu'(a), db = dy * silu(a).
 struct SwigluGradAF : ActBase {
   static constexpr int kArity = 3;
+  static constexpr uint32_t kVec = kVecF32;
+  static constexpr uint32_t kScratch = 1;
   template <class W> static W F(W dy, W a, W b) { return dy * b * act::silu_grad(a); }
+  template <class T>
+  static void Vec(const LT<T>& z, const LT<T>& dy, const LT<T>& a, const LT<T>& b, const LT<float>& s, uint32_t,
+                  int32_t n) {
+    actvec::SiluGrad(z, a, s, n);
+    AscendC::Mul(s, dy, b, n);
+    AscendC::Mul(z, z, s, n);
+  }
 };
 struct SwigluGradBF : ActBase {
   static constexpr int kArity = 2;
+  static constexpr uint32_t kVec = kVecF32;
   template <class W> static W F(W dy, W a) { return dy * act::silu(a); }
+  template <class T> static void Vec(const LT<T>& z, const LT<T>& dy, const LT<T>& a, int32_t n) {
+    actvec::Silu(z, a, n);
+    AscendC::Mul(z, z, dy, n);
+  }
 };
 
 }  // namespace npurt::kernels::ew

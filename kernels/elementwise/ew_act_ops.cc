@@ -2,10 +2,9 @@
 // silu, swiglu and their backward kernels): signatures, shape/attr checks and
 // tilings, all planned by the elementwise template's plan_ew (ew_host.h).
 //
-// Dtypes: float32, float16, bfloat16 (computed in float). silu and gelu's
-// tanh form have a vector-unit path (16-bit inputs cast to float in UB);
-// every other op runs on the scalar unit and is declared sim-only, so the
-// ascend backend refuses it by name instead of running something else.
+// Dtypes: float32, float16, bfloat16 (computed in float). Every op runs on
+// the vector unit (16-bit inputs cast to float in UB scratch tiles, the
+// result cast back), so none is sim-only.
 #include <cstring>
 #include <string>
 
@@ -42,15 +41,21 @@ void infer_grad(const OpContext& ctx) {
   ctx.set_output(0, x.shape, x.dtype);
 }
 
+// UB bytes per element of EwKernel's float calc tiles: for 16-bit dtypes the
+// n_in widened inputs and the widened result (EwKernel::kWideVector), plus the
+// functor's own scratch tiles (Op::kScratch) for every dtype.
+uint64_t calc_bytes(DType dtype, int n_in, uint64_t scratch) {
+  const uint64_t widen = itemsize(dtype) == 2 ? static_cast<uint64_t>(n_in) + 1 : 0;
+  return (widen + scratch) * sizeof(float);
+}
+
 // scratch: float UB tiles the functor's vector form needs (Op::kScratch).
 void tiling_plain(const OpContext& ctx, TilingResult& r, uint32_t variant, uint64_t scratch = 0) {
   EwTiling t;
   const TensorSpec& out = ctx.output(0);
-  // unary 16-bit: two float tiles for the widened vector form (EwKernel::kWideVector)
-  const uint64_t widen = ctx.num_inputs() == 1 && itemsize(out.dtype) == 2 ? 2 : 0;
-  const uint64_t wide = (widen + scratch) * sizeof(float);
-  plan_ew(ctx, out.shape, out.dtype, out.dtype, &ctx.input(0), static_cast<int>(ctx.num_inputs()), t,
-          r.num_blocks, wide);
+  const int n_in = static_cast<int>(ctx.num_inputs());
+  plan_ew(ctx, out.shape, out.dtype, out.dtype, &ctx.input(0), n_in, t, r.num_blocks,
+          calc_bytes(out.dtype, n_in, scratch));
   t.variant = variant;
   r.set_tiling(t);
 }
@@ -80,7 +85,7 @@ void tiling_swiglu(const OpContext& ctx, TilingResult& r) {
   const TensorSpec& x = ctx.input(0);
   const TensorSpec halves[2] = {half_of(x), half_of(x)};
   EwTiling t;
-  plan_ew(ctx, ctx.output(0).shape, x.dtype, x.dtype, halves, 2, t, r.num_blocks);
+  plan_ew(ctx, ctx.output(0).shape, x.dtype, x.dtype, halves, 2, t, r.num_blocks, calc_bytes(x.dtype, 2, 0));
   t.offset[1] = half_offset(x);
   r.set_tiling(t);
 }
@@ -103,8 +108,9 @@ void tiling_swiglu_backward(const OpContext& ctx, TilingResult& r) {
   const TensorSpec in[3] = {dy, half_of(x), half_of(x)};
   const int64_t h = dy.shape.back();
   SwigluBackwardTiling t;
-  plan_ew(ctx, dy.shape, x.dtype, x.dtype, in, 3, t.da, r.num_blocks);
-  plan_ew(ctx, dy.shape, x.dtype, x.dtype, in, 2, t.db, r.num_blocks);
+  // The same core split for both passes (it does not depend on the UB budget).
+  plan_ew(ctx, dy.shape, x.dtype, x.dtype, in, 3, t.da, r.num_blocks, calc_bytes(x.dtype, 3, 1));  // SwigluGradAF
+  plan_ew(ctx, dy.shape, x.dtype, x.dtype, in, 2, t.db, r.num_blocks, calc_bytes(x.dtype, 2, 0));  // SwigluGradBF
   t.da.offset[2] = t.db.offset[2] = half_offset(x);
   t.da.out_row = t.db.out_row = h;
   t.da.out_pitch = t.db.out_pitch = 2 * h;
@@ -118,12 +124,11 @@ OpDefBuilder act_def(const char* name, const char* doc) {
   return b;
 }
 
-// Inputs ([dy,] x); dtypes without a vector-unit path are sim-only.
-OpDefBuilder& add_x(OpDefBuilder& b, bool with_dy, bool vec_f32 = false) {
+// Inputs ([dy,] x); every dtype has a vector-unit path (none is sim-only).
+OpDefBuilder& add_x(OpDefBuilder& b, bool with_dy) {
   for (const char* name : {"dy", "x"}) {
     if (!with_dy && name[0] == 'd') continue;
     b.input(name, kActDTypes).strided();
-    if (!vec_f32) b.sim_only({DType::kFloat32, DType::kFloat16, DType::kBFloat16});
   }
   return b;
 }
@@ -133,7 +138,7 @@ std::vector<OpDefBuilder> act_defs() {
   const auto gelu_attr = [](OpDefBuilder& b) { b.attr("approximate", AttrType::kString, AttrValue("none")); };
   d.push_back(act_def("gelu", "x * Phi(x) (approximate='none', erf form) or the tanh form\n"
                               "0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) (approximate='tanh')."));
-  add_x(d.back(), false, true).output("y").infer_same_as(0).tiling([](const OpContext& c, TilingResult& r) {
+  add_x(d.back(), false).output("y").infer_same_as(0).tiling([](const OpContext& c, TilingResult& r) {
     tiling_plain(c, r, gelu_variant(c), 2);  // GeluErfF::kScratch
   });
   gelu_attr(d.back());
@@ -141,20 +146,20 @@ std::vector<OpDefBuilder> act_defs() {
 
   d.push_back(act_def("gelu_backward", "dx = dy * gelu'(x) for either form of gelu."));
   add_x(d.back(), true).output("dx").infer(infer_grad).tiling([](const OpContext& c, TilingResult& r) {
-    tiling_plain(c, r, gelu_variant(c));
+    tiling_plain(c, r, gelu_variant(c), 3);  // max of GeluTanhGradF (3) and GeluErfGradF (2) kScratch
   });
   gelu_attr(d.back());
   d.back().sim_kernel("npurt_ew_gelu_backward_kernel", kGeluBackwardEntry);
 
   d.push_back(act_def("silu", "x * sigmoid(x) (also called swish)."));
-  add_x(d.back(), false, true).output("y").infer_same_as(0).tiling([](const OpContext& c, TilingResult& r) {
+  add_x(d.back(), false).output("y").infer_same_as(0).tiling([](const OpContext& c, TilingResult& r) {
     tiling_plain(c, r, 0);
   });
   d.back().sim_kernel("npurt_ew_silu_kernel", kSiluEntry);
 
   d.push_back(act_def("silu_backward", "dx = dy * sigmoid(x) * (1 + x * (1 - sigmoid(x)))."));
   add_x(d.back(), true).output("dx").infer(infer_grad).tiling([](const OpContext& c, TilingResult& r) {
-    tiling_plain(c, r, 0);
+    tiling_plain(c, r, 0, 1);  // SiluGradF::kScratch
   });
   d.back().sim_kernel("npurt_ew_silu_backward_kernel", kSiluBackwardEntry);
 

@@ -65,15 +65,16 @@ class EwKernel {
   static constexpr int N = Op::kArity;
   template <int I> using In = std::conditional_t<Op::kCondFirst && I == 0, Bool8, T>;
   static constexpr bool kVector = (Op::kVec & bit(D)) != 0 && std::is_same<TO, T>::value && !Op::kCondFirst;
-  // 16-bit floats of a unary functor with a float32 vector form that opts in
-  // (kWidenVec): Cast to float in UB, the float32 form, Cast back (fp32 math).
-  static constexpr bool kWideVector = Op::kWidenVec && N == 1 && (Op::kVec & bit(DType::kFloat32)) != 0 &&
+  // 16-bit floats of a functor with a float32 vector form that opts in
+  // (kWidenVec): its N inputs Cast to float in UB, the float32 form, Cast back (fp32 math).
+  static constexpr bool kWideVector = Op::kWidenVec && !Op::kCondFirst && (Op::kVec & bit(DType::kFloat32)) != 0 &&
                                       std::is_same<TO, T>::value &&
                                       (D == DType::kFloat16 || D == DType::kBFloat16);
-  // Float scratch tiles of the UB calc buffer: the widened operands, then the functor's
-  // own (Op::kScratch, e.g. gelu's erfc); the host reserves them (plan_ew's extra UB).
   static constexpr bool kScalarForm = kVector && N == 2 && Op::kScalarVec;
-  static constexpr uint32_t kCalcTiles = (kWideVector ? 2u : 0u) + ((kVector || kWideVector) ? Op::kScratch : 0u);
+  // Float scratch tiles of the UB calc buffer: the N widened operands and the widened
+  // result, then the functor's own (Op::kScratch, e.g. gelu's erfc); the host
+  // reserves them (plan_ew's extra UB).
+  static constexpr uint32_t kCalcTiles = (kWideVector ? N + 1u : 0u) + ((kVector || kWideVector) ? Op::kScratch : 0u);
 
   __aicore__ inline void Init(GM_ADDR const* in, GM_ADDR out, const EwTiling& t) {
     t_ = &t;
@@ -250,19 +251,18 @@ class EwKernel {
     if constexpr (N > 1) b = q_[1].template DeQue<In<1>>();
     if constexpr (N > 2) c = q_[2].template DeQue<In<2>>();
     AscendC::LocalTensor<TO> z = qz_.template AllocTensor<TO>();
-    if constexpr (kWideVector) {
+    if constexpr (kWideVector) {  // float tiles: inputs 0..N-1, result N, then the functor's scratch
       AscendC::LocalTensor<float> w = wide_.template Get<float>();
-      AscendC::LocalTensor<float> wx = w[0], wz = w[t_->tile];
-      AscendC::Cast(wx, a, AscendC::RoundMode::CAST_NONE, n);
-      if constexpr (Op::kScratch > 0) Op::Vec(wz, wx, w[2 * t_->tile], t_->tile, static_cast<int32_t>(n));
-      else Op::Vec(wz, wx, static_cast<int32_t>(n));
-      AscendC::Cast(z, wz, AscendC::RoundMode::CAST_RINT, n);
+      const uint32_t tile = t_->tile;
+      AscendC::Cast(w, a, AscendC::RoundMode::CAST_NONE, n);
+      if constexpr (N > 1) AscendC::Cast(w[tile], b, AscendC::RoundMode::CAST_NONE, n);
+      if constexpr (N > 2) AscendC::Cast(w[2 * tile], c, AscendC::RoundMode::CAST_NONE, n);
+      VecCall(w[N * tile], w, w[tile], w[2 * tile], w[(N + 1) * tile], n);
+      AscendC::Cast(z, w[N * tile], AscendC::RoundMode::CAST_RINT, n);
     } else if constexpr (kVector) {
-      if constexpr (N == 1 && Op::kScratch > 0)
-        Op::Vec(z, a, wide_.template Get<float>(), t_->tile, static_cast<int32_t>(n));
-      else if constexpr (N == 1) Op::Vec(z, a, static_cast<int32_t>(n));
-      else if constexpr (N == 2) Op::Vec(z, a, b, static_cast<int32_t>(n));
-      else Op::Vec(z, a, b, c, static_cast<int32_t>(n));
+      AscendC::LocalTensor<float> scratch;
+      if constexpr (Op::kScratch > 0) scratch = wide_.template Get<float>();
+      VecCall(z, a, b, c, scratch, n);
     } else {
       for (uint32_t j = 0; j < n; ++j) {
         if constexpr (N == 1) z.SetValue(j, convert<TO>(Op::F(Wide<T>(a.GetValue(j)))));
@@ -278,6 +278,20 @@ class EwKernel {
     q_[0].FreeTensor(a);
     if constexpr (N > 1) q_[1].FreeTensor(b);
     if constexpr (N > 2) q_[2].FreeTensor(c);
+  }
+
+  // Op::Vec with the operands of its arity, plus its float scratch tiles when it has some.
+  template <class U>
+  __aicore__ inline void VecCall(const AscendC::LocalTensor<U>& z, const AscendC::LocalTensor<U>& a,
+                                 const AscendC::LocalTensor<U>& b, const AscendC::LocalTensor<U>& c,
+                                 const AscendC::LocalTensor<float>& s, uint32_t n) {
+    const int32_t k = static_cast<int32_t>(n);
+    if constexpr (N == 1 && Op::kScratch > 0) Op::Vec(z, a, s, t_->tile, k);
+    else if constexpr (N == 1) Op::Vec(z, a, k);
+    else if constexpr (N == 2 && Op::kScratch > 0) Op::Vec(z, a, b, s, t_->tile, k);
+    else if constexpr (N == 2) Op::Vec(z, a, b, k);
+    else if constexpr (Op::kScratch > 0) Op::Vec(z, a, b, c, s, t_->tile, k);
+    else Op::Vec(z, a, b, c, k);
   }
 
   const EwTiling* t_ = nullptr;

@@ -43,6 +43,8 @@ extern "C" __global__ __aicore__ void npurt_ew_swiglu_backward_kernel(GM_ADDR dy
   GET_TILING_DATA_WITH_STRUCT(ew::SwigluBackwardTiling, t, tiling);
   GM_ADDR in_a[3] = {dy, x, x};
   ew::RunEwWith<ew::SwigluGradAF>(in_a, dx, t.da);
+  // Pass db's TPipe reuses the UB that pass da's vector ops and copies last touched.
+  AscendC::PipeBarrier<PIPE_ALL>();
   GM_ADDR in_b[2] = {dy, x};
   ew::RunEwWith<ew::SwigluGradBF>(in_b, dx, t.db);
 }

@@ -123,8 +123,7 @@ class DxPart : public NormBackwardBase<T, O> {
     if (t.has_gamma) pipe.InitBuffer(gamma_f_, cs * sizeof(float));
     if (t.has_gamma && !Base::kFloatIn) pipe.InitBuffer(stage_, cs * sizeof(T));
     pipe.InitBuffer(this->stats_, 2 * RoundUp(d_.rows_per_tile, 8) * sizeof(float));
-    pipe.InitBuffer(work_, ReduceWorkElems(d_.chunk) * sizeof(float));
-    pipe.InitBuffer(sc_, 64);
+    red_.Init(pipe, d_.chunk);
   }
 
   __aicore__ void Run() {
@@ -164,11 +163,6 @@ class DxPart : public NormBackwardBase<T, O> {
     if constexpr (!Base::kFloatIn) ToFloat(g, stage_.Get<T>(), ls);
   }
 
-  __aicore__ float Sum(const LocalTensor<float>& v, uint32_t len) {
-    AscendC::ReduceSum(sc_.Get<float>(), v, work_.Get<float>(), static_cast<int32_t>(len));
-    return ReadScalar(sc_.Get<float>());
-  }
-
   // Rows [r, r + n) x chunk [c0, c0 + len). accumulate != nullptr: pass 1 of a
   // long row (adds the chunk's sums). Otherwise writes dx, with the row sums
   // from `given` (pass 2) or computed here (rows in UB).
@@ -199,9 +193,9 @@ class DxPart : public NormBackwardBase<T, O> {
       }
       float sg = 0.0f, sgx = 0.0f;
       if (accumulate != nullptr || given == nullptr) {
-        if (layer_) sg = Sum(gi, len);
+        if (layer_) sg = red_.Sum(gi, len);
         AscendC::Mul(tmp, gi, xh, cnt);
-        sgx = Sum(tmp, len);
+        sgx = red_.Sum(tmp, len);
       }
       if (accumulate != nullptr) {
         accumulate[0] += sg, accumulate[1] += sgx;
@@ -227,7 +221,8 @@ class DxPart : public NormBackwardBase<T, O> {
   AscendC::GlobalTensor<O> dx_;
   AscendC::TQue<AscendC::TPosition::VECIN, 2> qdy_, qx_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 2> qdx_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> xh_, gamma_f_, stage_, work_, sc_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> xh_, gamma_f_, stage_;
+  RowReducer red_;
 };
 
 // Part 2: dgamma and dbeta, columns over cores, float32 sums over every row.

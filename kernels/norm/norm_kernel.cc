@@ -46,8 +46,7 @@ class NormForward {
     if (t.has_gamma || t.has_beta) pipe_.InitBuffer(params_, 2 * cs * sizeof(float));
     if (!kFloatIn && (t.has_gamma || t.has_beta)) pipe_.InitBuffer(stage_, cs * sizeof(T));
     pipe_.InitBuffer(stats_, 2 * RoundUp(d_.rows_per_tile, 8) * sizeof(float));
-    pipe_.InitBuffer(work_, ReduceWorkElems(d_.chunk) * sizeof(float));
-    pipe_.InitBuffer(sc_, 64);
+    red_.Init(pipe_, d_.chunk);
   }
 
   __aicore__ void Run() {
@@ -86,12 +85,6 @@ class NormForward {
         AscendC::WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);
       }
     }
-  }
-
-  __aicore__ float Sum(const LocalTensor<float>& v, uint32_t len) {
-    LocalTensor<float> sc = sc_.Get<float>();
-    AscendC::ReduceSum(sc, v, work_.Get<float>(), static_cast<int32_t>(len));
-    return ReadScalar(sc);
   }
 
   // y row = (src - shift) * scale * gamma + beta over len lanes.
@@ -142,13 +135,13 @@ class NormForward {
       LocalTensor<float> si = src[i * ls], fi = f[i * ls];
       float mean = 0.0f;
       if (layer_) {
-        mean = Sum(si, len) * t_.inv_cols;
+        mean = red_.Sum(si, len) * t_.inv_cols;
         AscendC::Adds(fi, si, -mean, static_cast<int32_t>(len));  // centred row, kept for pass 2
         AscendC::Mul(sq, fi, fi, static_cast<int32_t>(len));
       } else {
         AscendC::Mul(sq, si, si, static_cast<int32_t>(len));
       }
-      const float var = Sum(sq, len) * t_.inv_cols;
+      const float var = red_.Sum(sq, len) * t_.inv_cols;
       st.SetValue(i, mean);
       st.SetValue(s + i, var);
     }
@@ -173,13 +166,13 @@ class NormForward {
       const LocalTensor<float>& src = tile.src;
       float cm = 0.0f;
       if (layer_) {
-        cm = Sum(src, len) / static_cast<float>(len);
+        cm = red_.Sum(src, len) / static_cast<float>(len);
         AscendC::Adds(sq, src, -cm, static_cast<int32_t>(len));
         AscendC::Mul(sq, sq, sq, static_cast<int32_t>(len));
       } else {
         AscendC::Mul(sq, src, src, static_cast<int32_t>(len));
       }
-      const float cm2 = Sum(sq, len);
+      const float cm2 = red_.Sum(sq, len);
       const float n1 = count + static_cast<float>(len), delta = cm - mean;
       mean += delta * (static_cast<float>(len) / n1);  // Chan et al.: merge (count, mean, m2) with the chunk's
       m2 += cm2 + delta * delta * (count * static_cast<float>(len) / n1);
@@ -218,7 +211,8 @@ class NormForward {
   AscendC::GlobalTensor<float> mean_, rstd_;
   AscendC::TPipe pipe_;
   RowStage<T, O> io_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> sq_, params_, stage_, stats_, work_, sc_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> sq_, params_, stage_, stats_;
+  RowReducer red_;
 };
 
 template <class T, class O>

@@ -2,8 +2,10 @@
 // and softmax families): moving a tile of [n rows, len columns] between a
 // row-major GM matrix and UB (LoadRows/StoreRows, through queues with
 // QueueLoad/QueueStore), converting it to and from float32, the forward
-// kernels' x -> float32 -> y staging (RowStage), and reading a vector result
-// on the scalar unit (ReadScalar).
+// kernels' x -> float32 -> y staging (RowStage), reading a vector result on
+// the scalar unit (ReadScalar) and the row reductions (RowReducer). Shared by
+// norm_kernel.cc, norm_backward_kernel.cc, softmax_kernel.cc and
+// softmax_backward_kernel.cc: none of them repeats these pieces.
 //
 // Layout invariant (from npurt/tiling.h): in UB a tile row starts every `ls`
 // elements, ls = len rounded up to the plan's align_elems, so every buffer's
@@ -176,5 +178,33 @@ class RowStage {
 
 // Elements of the ReduceSum/ReduceMax work buffer for rows of up to `cols` float lanes.
 __aicore__ inline uint32_t ReduceWorkElems(uint32_t cols) { return RoundUp(2 * ((cols + 63) / 64), 8) + 8; }
+
+// The row reductions of every row kernel, read back on the scalar unit: owns
+// the ReduceSum/ReduceMax work area (rows of up to `max_len` lanes) and a
+// 64-byte scalar slot. Init it after the kernel's other buffers: the host
+// request lists these two last (row_op_util.h add_reduce_buffers).
+class RowReducer {
+ public:
+  __aicore__ void Init(AscendC::TPipe& pipe, uint32_t max_len) {
+    pipe.InitBuffer(work_, ReduceWorkElems(max_len) * sizeof(float));
+    pipe.InitBuffer(sc_, 64);
+  }
+
+  __aicore__ float Sum(const LocalTensor<float>& v, uint32_t len) {
+    AscendC::ReduceSum(Slot(), v, work_.Get<float>(), static_cast<int32_t>(len));
+    return ReadScalar(Slot());
+  }
+
+  __aicore__ float Max(const LocalTensor<float>& v, uint32_t len) {
+    AscendC::ReduceMax(Slot(), v, work_.Get<float>(), static_cast<int32_t>(len), false);
+    return ReadScalar(Slot());
+  }
+
+  // The 64-byte scalar slot (also for one-lane vector math such as Exp of a scalar).
+  __aicore__ LocalTensor<float> Slot() { return sc_.Get<float>(); }
+
+ private:
+  AscendC::TBuf<AscendC::TPosition::VECCALC> work_, sc_;
+};
 
 }  // namespace npurt::kernels::rows

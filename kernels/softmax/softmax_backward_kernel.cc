@@ -41,8 +41,7 @@ class SoftmaxBackward {
     pipe_.InitBuffer(qdx_, d_.depth, tile * sizeof(O));
     if (!kFloatIn) pipe_.InitBuffer(f_, 2 * tile * sizeof(float));
     pipe_.InitBuffer(t_, d_.chunk_stride * sizeof(float));
-    pipe_.InitBuffer(work_, ReduceWorkElems(d_.chunk) * sizeof(float));
-    pipe_.InitBuffer(sc_, 64);
+    red_.Init(pipe_, d_.chunk);
   }
 
   __aicore__ void Run() {
@@ -63,17 +62,11 @@ class SoftmaxBackward {
   }
 
  private:
-  __aicore__ float Sum(const LocalTensor<float>& v, uint32_t len) {
-    LocalTensor<float> sc = sc_.Get<float>();
-    AscendC::ReduceSum(sc, v, work_.Get<float>(), static_cast<int32_t>(len));
-    return ReadScalar(sc);
-  }
-
   // The row's partial sum (sum(dy * y) or sum(dy)) of chunk [c0, c0 + len).
   __aicore__ float RowSum(const LocalTensor<float>& dy, const LocalTensor<float>& y, uint32_t len) {
-    if (log_) return Sum(dy, len);
+    if (log_) return red_.Sum(dy, len);
     AscendC::Mul(t_.Get<float>(), dy, y, static_cast<int32_t>(len));
-    return Sum(t_.Get<float>(), len);
+    return red_.Sum(t_.Get<float>(), len);
   }
 
   // dx = y * (dy - s) or dy - exp(y) * s into `out` (may alias dy).
@@ -133,7 +126,8 @@ class SoftmaxBackward {
   AscendC::TPipe pipe_;
   AscendC::TQue<AscendC::TPosition::VECIN, 2> qdy_, qy_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 2> qdx_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> f_, t_, work_, sc_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> f_, t_;
+  RowReducer red_;
 };
 
 template <class T, class O>

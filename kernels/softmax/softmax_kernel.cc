@@ -12,12 +12,14 @@
 // S by exp(M_old - M_new) when the max grows; pass 2 re-reads each chunk and
 // writes exp(x - M) / S or x - M - ln S. A chunk whose max is -inf adds nothing
 // (so a row is NaN only when numpy's would be: all -inf, a NaN, or +inf).
+// Any other axis: the column plan of softmax_columns.h.
 #include <type_traits>
 
 #include "kernel_operator.h"
 #include "norm/row_tile.h"
 #include "npurt/backend.h"
 #include "npurt/dtype.h"
+#include "softmax/softmax_columns.h"
 #include "softmax/softmax_tiling.h"
 
 namespace npurt::kernels {
@@ -35,8 +37,7 @@ class SoftmaxForward {
     io_.Init(pipe_, d_, x, y);
     pipe_.InitBuffer(e_, d_.chunk_stride * sizeof(float));
     pipe_.InitBuffer(sums_, RoundUp(d_.rows_per_tile, 8) * sizeof(float));
-    pipe_.InitBuffer(work_, ReduceWorkElems(d_.chunk) * sizeof(float));
-    pipe_.InitBuffer(sc_, 64);
+    red_.Init(pipe_, d_.chunk);
   }
 
   __aicore__ void Run() {
@@ -51,16 +52,9 @@ class SoftmaxForward {
   }
 
  private:
-  __aicore__ float Reduce(bool max, const LocalTensor<float>& v, uint32_t len) {
-    LocalTensor<float> sc = sc_.Get<float>();
-    if (max) AscendC::ReduceMax(sc, v, work_.Get<float>(), static_cast<int32_t>(len));
-    else AscendC::ReduceSum(sc, v, work_.Get<float>(), static_cast<int32_t>(len));
-    return ReadScalar(sc);
-  }
-
   // exp(v) or ln(v) of one scalar on the vector unit (the scalar unit has neither).
   __aicore__ float VecScalar(bool ln, float v) {
-    LocalTensor<float> sc = sc_.Get<float>();
+    LocalTensor<float> sc = red_.Slot();
     sc.SetValue(0, v);
     ScalarToVector();
     if (ln) AscendC::Ln(sc, sc, 1);
@@ -76,15 +70,15 @@ class SoftmaxForward {
     LocalTensor<float> sums = sums_.Get<float>(), e = e_.Get<float>();
     for (uint32_t i = 0; i < n; ++i) {
       LocalTensor<float> fi = f[i * ls];
-      const float m = Reduce(true, src[i * ls], len);
+      const float m = red_.Max(src[i * ls], len);
       AscendC::Adds(fi, src[i * ls], -m, cnt);
       if (!log_) {  // one visit per row: the scalar unit divides, the vector unit scales
         AscendC::Exp(fi, fi, cnt);
-        AscendC::Muls(fi, fi, 1.0f / Reduce(false, fi, len), cnt);
+        AscendC::Muls(fi, fi, 1.0f / red_.Sum(fi, len), cnt);
         continue;
       }
       AscendC::Exp(e, fi, cnt);  // log_softmax keeps x - max for the output
-      sums.SetValue(i, Reduce(false, e, len));
+      sums.SetValue(i, red_.Sum(e, len));
     }
     if (log_) {  // ln on the vector unit, once for the whole tile
       ScalarToVector();
@@ -102,13 +96,13 @@ class SoftmaxForward {
       const uint32_t len = tl::chunk_len(d_, d_.cols, c), ls = RoundUp(len, d_.align_elems);
       auto tile = io_.Load(r, 1, uint64_t{c} * d_.chunk, len, ls);
       const LocalTensor<float>& src = tile.src;
-      const float m = Reduce(true, src, len);
+      const float m = red_.Max(src, len);
       if (m != m) {
         M = m, S = m;  // NaN: the whole row is NaN
       } else if (m != -__builtin_inff()) {
         AscendC::Adds(e, src, -m, static_cast<int32_t>(len));
         AscendC::Exp(e, e, static_cast<int32_t>(len));
-        const float s = Reduce(false, e, len);
+        const float s = red_.Sum(e, len);
         if (m > M) S = S * VecScalar(false, M - m) + s, M = m;
         else S += s * VecScalar(false, m - M);
       }
@@ -141,11 +135,17 @@ class SoftmaxForward {
   bool log_;
   AscendC::TPipe pipe_;
   RowStage<T, O> io_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> e_, sums_, work_, sc_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> e_, sums_;
+  RowReducer red_;
 };
 
 template <class T, class O>
 __aicore__ void Launch(GM_ADDR x, GM_ADDR y, const SoftmaxTiling& t) {
+  if (t.axis_len > 0) {  // a non-last axis: down the columns of [outer, C, inner]
+    SoftmaxColumns<T, O> k(x, y, t);
+    k.Run();
+    return;
+  }
   SoftmaxForward<T, O> k(x, y, t);
   k.Run();
 }

@@ -3,7 +3,8 @@
 // device code. The input is viewed as [rows, cols] over the last axis; `plan`
 // comes from the tiling engine (npurt/tiling.h), split over rows. A plan with
 // num_chunks > 1 is the online (multi-pass) form: pass 1 keeps a running
-// max and rescaled sum over the chunks, pass 2 writes the output.
+// max and rescaled sum over the chunks, pass 2 writes the output. A forward op
+// over another axis uses the column plan instead (axis_len > 0).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,10 @@ struct SoftmaxTiling {
   uint32_t kind = 0;       // SoftmaxKind
   uint32_t in_dtype = 0;   // npurt::DType of x (forward) or dy and y (backward)
   uint32_t out_dtype = 0;  // npurt::DType of y (forward) or dx (backward)
+  uint32_t pad = 0;
+  // > 0: the column plan of a forward op over a non-last axis of this length
+  // (softmax_columns.h; plan.rows = outer * axis_len, plan.cols = inner).
+  uint64_t axis_len = 0;
 };
 
 }  // namespace npurt::kernels

@@ -81,6 +81,10 @@ template <class T> void check_level2(float lo, float hi, bool specials) {
       uint64_t want = ref_arg(is_max, x);
       EXPECT_EQ(index_of(&out[1]), want) << (is_max ? "max" : "min") << " n=" << n;
       EXPECT_TRUE(same_bits(out[0], x[want])) << "n=" << n;
+      // Without the index (the value-only scan): the same bits.
+      ASSERT_TRUE(npurt::aicore::vec::reduce(is_max ? ReduceOp::kMax : ReduceOp::kMin, vtype_of<T>, out, x.data(), n,
+                                             false));
+      EXPECT_TRUE(same_bits(out[0], x[want])) << "value only n=" << n;
     }
   }
 }
@@ -103,6 +107,14 @@ TEST_P(RawReduce, TiesKeepFirstIndexAndNanWins) {
   EXPECT_EQ(index_of(&out[1]), 10u);
   ASSERT_TRUE(npurt::aicore::vec::reduce(ReduceOp::kMin, vtype_of<float>, out, x.data(), x.size(), true));
   EXPECT_EQ(index_of(&out[1]), 3u);
+  ASSERT_TRUE(npurt::aicore::vec::reduce(ReduceOp::kMax, vtype_of<float>, out, x.data(), x.size(), false));
+  EXPECT_EQ(out[0], 7.0f);  // the value-only scan
+  std::vector<float> z(300, -5.0f);
+  z[100] = -0.0f, z[200] = 0.0f, z[250] = -std::numeric_limits<float>::infinity();
+  ASSERT_TRUE(npurt::aicore::vec::reduce(ReduceOp::kMax, vtype_of<float>, out, z.data(), z.size(), false));
+  EXPECT_TRUE(same_bits(out[0], -0.0f));  // the zeros tie: the first one's sign, as with the index
+  ASSERT_TRUE(npurt::aicore::vec::reduce(ReduceOp::kMin, vtype_of<float>, out, z.data(), z.size(), false));
+  EXPECT_EQ(out[0], -std::numeric_limits<float>::infinity());
   x[700] = std::nanf(""), x[800] = std::nanf("");
   ASSERT_TRUE(npurt::aicore::vec::reduce(ReduceOp::kMax, vtype_of<float>, out, x.data(), x.size(), true));
   EXPECT_TRUE(is_nan(out[0]));
