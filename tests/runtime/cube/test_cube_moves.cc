@@ -4,15 +4,19 @@
 // packing of B, and Fixpipe's casts with ReLU over every column count and odd
 // row counts, with NaN, infinities, signed zeros, denormals, rounding ties and
 // fp16 overflow in the data. Bytes outside the written columns must stay.
+// Also the float micro-kernel reading A from Zz fractals in place against an
+// in-order fmaf loop (padding past k filled with NaN: it must not be read).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "aicore/types.h"
+#include "backends/sim/aicore/cube_gemm.h"
 #include "backends/sim/aicore/cube_move_simd.h"
 
 namespace {
@@ -90,6 +94,33 @@ TEST(CubeMoves, Nd2NzWholeBlocks) {
         std::memcpy(&want[(uint64_t{j} * cs[2] + uint64_t{r} * cs[3]) * 32], &src[r * pitch + j * 32], 32);
     k->nd2nz_blocks(got.data(), cs[2] * 32ull, cs[3] * 32ull, src.data(), pitch, rows, blocks);
     EXPECT_EQ(want, got) << "rows=" << rows << " blocks=" << blocks;
+  }
+}
+
+TEST(CubeMoves, GemmReadingZzFractalsMatchesInOrderFma) {
+  auto zz = npurt::sim::cube::gemm_avx512_zz();
+  if (!zz) GTEST_SKIP() << "no AVX-512 on this host";
+  for (auto [m16, nb, k] : {std::tuple{16u, 1u, 1u}, {32u, 3u, 13u}, {48u, 2u, 300u}, {128u, 8u, 257u}}) {
+    std::mt19937 rng(k * 3 + nb);
+    std::normal_distribution<float> d;
+    const uint32_t kbs = (k + 7) / 8;
+    std::vector<float> a(uint64_t{m16} * k), azz(uint64_t{m16 / 16} * kbs * 128, NAN);
+    std::vector<float> bp(uint64_t{nb} * k * 16), c(uint64_t{nb} * m16 * 16);
+    for (float& v : a) v = d(rng);
+    for (float& v : bp) v = d(rng);
+    for (float& v : c) v = d(rng);
+    for (uint32_t i = 0; i < m16; ++i)
+      for (uint32_t kk = 0; kk < k; ++kk)
+        azz[(i / 16) * kbs * 128 + (kk / 8) * 128 + (i % 16) * 8 + kk % 8] = a[uint64_t{i} * k + kk];
+    std::vector<float> want = c;
+    for (uint32_t j = 0; j < nb; ++j)
+      for (uint32_t i = 0; i < m16; ++i)
+        for (uint32_t q = 0; q < 16; ++q) {
+          float& acc = want[(uint64_t{j} * m16 + i) * 16 + q];
+          for (uint32_t kk = 0; kk < k; ++kk) acc = std::fmaf(a[uint64_t{i} * k + kk], bp[(uint64_t{j} * k + kk) * 16 + q], acc);
+        }
+    zz(c.data(), m16, nb, k, azz.data(), bp.data());
+    ASSERT_EQ(0, std::memcmp(want.data(), c.data(), c.size() * sizeof(float))) << m16 << " " << nb << " " << k;
   }
 }
 
