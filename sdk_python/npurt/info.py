@@ -57,6 +57,12 @@ def library_facts(path):
         isa = f().decode()
     except AttributeError:
         pass
+    try:  # npurt::sim::cube_isa(): the Mmad host kernels (AMX-BF16 for bfloat16 when present)
+        f = getattr(lib, "_ZN5npurt3sim8cube_isaEv")
+        f.restype = ctypes.c_char_p
+        isa += f", cube {f().decode()}"
+    except AttributeError:
+        pass
     return api, isa
 
 

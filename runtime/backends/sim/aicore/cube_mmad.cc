@@ -219,6 +219,8 @@ void cube_mmad(CoreContext* c, const LocalRef& dst, const LocalRef& a, const Loc
   cube::gemm_best()(cbuf, m16, nb, p.k, ap.data(), bp.data());
 }
 
+const char* cube_isa() { return cube::gemm_isa_name(); }
+
 void cube_load_bias(CoreContext* c, const LocalRef& dst, const LocalRef& src, CubeType src_type,
                     const AscendC::DataCopyParams& p) {
   const char* api = "DataCopy(L1->BiasTable)";
