@@ -15,6 +15,17 @@
 
 #include <cstdint>
 
+#include "npurt/export.h"
+
+namespace npurt::sim {
+// Host instruction sets the simulated cube uses, e.g. "avx512+amx-bf16" (the
+// Mmad kernels; the data moves are vectorised unless it is "generic").
+// Exported for `python -m npurt info` (read through ctypes, like the vector ISA).
+NPURT_PUBLIC_BEGIN
+const char* cube_isa();
+NPURT_PUBLIC_END
+}  // namespace npurt::sim
+
 namespace npurt::sim::cube {
 
 using GemmFn = void (*)(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float* ap,

@@ -157,9 +157,6 @@ void cube_load_bias(CoreContext* c, const LocalRef& dst, const LocalRef& src, Cu
                     const AscendC::DataCopyParams& p);
 void cube_fixpipe(CoreContext* c, const GmRef& dst, const LocalRef& src, CubeType out,
                   const AscendC::FixpipeParamsV220& p);
-// Host instruction sets the simulated cube uses, e.g. "avx512+amx-bf16" (Mmad
-// kernels; the data moves are vectorised whenever it is not "generic").
-const char* cube_isa();
 NPURT_PUBLIC_END
 
 }  // namespace npurt::sim
