@@ -151,6 +151,37 @@ MatmulProblem make_problem(const OpContext& ctx, const Side& x, const Side& w, u
   return p;
 }
 
+// One candidate output tile with the largest kStep (multiple of 16, <= 256)
+// its A and B tiles leave in L0A / L0B; false when it does not fit L0C or L1.
+bool fit_tile(const npurt::ChipProfile& prof, uint32_t bm, uint32_t bn, uint32_t maxK, uint32_t es, bool bias,
+              uint32_t& kStep) {
+  const uint64_t l0 = std::min(prof.l0a_bytes / bm, prof.l0b_bytes / bn) / es;
+  kStep = static_cast<uint32_t>(std::min<uint64_t>({256, l0 / 16 * 16, round16(maxK)}));
+  const uint64_t l1 = 2ull * (bm + bn) * round16(kStep) * es + (bias ? bn * 4ull : 0);
+  return kStep >= 16 && uint64_t{bm} * bn * 4 <= prof.l0c_bytes && l1 <= prof.l1_bytes && (!bias || bn <= 256);
+}
+
+// Modeled time of a tile shape, in cube cycles: rounds of tiles over the cube
+// cores times one tile's time, the larger of its MACs (16x16x16 per cycle for
+// 2-byte inputs, half that for float) and its GM -> L1 bytes (64 B per cycle
+// per core, an estimate of MTE2). Larger tiles move fewer bytes per MAC
+// (A is re-read once per tile column, B once per tile row); the rounds term
+// keeps every core busy when the output has few tiles.
+double tile_cost(const MatmulTiling& t, uint32_t bm, uint32_t bn, uint32_t es, uint32_t cores) {
+  uint64_t tiles = 0;
+  double per_tile = 0.0;
+  for (uint32_t i = 0; i < t.nProblems; ++i) {
+    const MatmulProblem& p = t.p[i];
+    tiles += uint64_t{(p.M + bm - 1) / bm} * ((p.N + bn - 1) / bn) * p.outCount;
+    const double k = double(p.K) * double(std::max<uint64_t>(1, p.redCount));
+    const double macs = double(std::min(bm, round16(p.M))) * std::min(bn, round16(p.N)) * k / (es == 4 ? 2048.0 : 4096.0);
+    const double bytes = (double(std::min(bm, p.M)) + std::min(bn, p.N)) * k * es / 64.0;
+    per_tile = std::max(per_tile, std::max(macs, bytes));
+  }
+  const uint64_t rounds = (tiles + cores - 1) / cores;
+  return double(rounds) * per_tile;
+}
+
 void choose_tiles(const OpContext& ctx, MatmulTiling& t, uint32_t es, npurt::TilingResult& r) {
   const npurt::ChipProfile& prof = ctx.profile();
   uint32_t maxM = 1, maxN = 1, maxK = 1;
@@ -159,13 +190,24 @@ void choose_tiles(const OpContext& ctx, MatmulTiling& t, uint32_t es, npurt::Til
     maxN = std::max(maxN, t.p[i].N);
     maxK = std::max(maxK, t.p[i].K);
   }
-  t.baseM = std::min<uint32_t>(128, round16(maxM));
-  t.baseN = std::min<uint32_t>(128, round16(maxN));
-  const uint64_t l0 = std::min(prof.l0a_bytes / t.baseM, prof.l0b_bytes / t.baseN) / es;
-  t.kStep = static_cast<uint32_t>(std::min<uint64_t>({256, l0 / 16 * 16, round16(maxK)}));
-  const uint64_t l1 = 2ull * (t.baseM + t.baseN) * round16(t.kStep) * es + (t.bias ? t.baseN * 4ull : 0);
-  if (t.kStep < 16 || uint64_t{t.baseM} * t.baseN * 4 > prof.l0c_bytes || l1 > prof.l1_bytes)
-    ctx.fail("a", "a matmul tile does not fit the L0/L1 buffers of " + prof.name);
+  const uint32_t cores = std::max(1u, prof.cube_cores);
+  // 128 x 128 first (the fallback on ties), then the shapes that fill L0C with a longer side.
+  const uint32_t cands[][2] = {{128, 128}, {128, 256}, {256, 128}};
+  bool found = false;
+  double best = 0.0;
+  for (const auto& c : cands) {
+    const uint32_t bm = std::min(c[0], round16(maxM)), bn = std::min(c[1], round16(maxN));
+    uint32_t kStep = 0;
+    if (!fit_tile(prof, bm, bn, maxK, es, t.bias != 0, kStep)) continue;
+    const double cost = tile_cost(t, bm, bn, es, cores);
+    if (found && cost >= best) continue;
+    found = true;
+    best = cost;
+    t.baseM = bm;
+    t.baseN = bn;
+    t.kStep = kStep;
+  }
+  if (!found) ctx.fail("a", "a matmul tile does not fit the L0/L1 buffers of " + prof.name);
   uint64_t tiles = 0;
   for (uint32_t i = 0; i < t.nProblems; ++i) {
     MatmulProblem& p = t.p[i];
@@ -177,7 +219,7 @@ void choose_tiles(const OpContext& ctx, MatmulTiling& t, uint32_t es, npurt::Til
     r.num_blocks = 0;
     return;
   }
-  r.num_blocks = static_cast<uint32_t>(std::min<uint64_t>({tiles, std::max(1u, prof.cube_cores), 65535}));
+  r.num_blocks = static_cast<uint32_t>(std::min<uint64_t>({tiles, cores, 65535}));
   r.set_tiling(t);
 }
 

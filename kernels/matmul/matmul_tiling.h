@@ -13,8 +13,8 @@
 // list and block i takes tiles i, i + numBlocks, ...; each tile walks K in
 // steps of kStep (matmul_tile.h).
 // Invariants: baseM, baseN, kStep multiples of 16 with the L0/L1 footprints of
-// one tile within the profile's capacities; baseM/baseN <= 128 (Mmad's m/n
-// <= 4095, bias table 256 floats); M, N, K and every ld < 65536 (Nd2Nz
+// one tile within the profile's capacities; baseM/baseN <= 256 (Mmad's m/n
+// <= 4095, bias table 256 floats; the plan picks 128x128, 128x256 or 256x128); M, N, K and every ld < 65536 (Nd2Nz
 // strides are 16-bit); nOut + nRed <= kMaxBatchDims.
 #pragma once
 

@@ -60,6 +60,16 @@ def library_facts(path):
     return api, isa
 
 
+def cube_isa(path):
+    """Host instruction sets of the simulated cube's Mmad (npurt::sim::cube_isa()), or "unknown"."""
+    try:
+        f = getattr(ctypes.CDLL(path), "_ZN5npurt3sim8cube_isaEv")
+        f.restype = ctypes.c_char_p
+        return f().decode()
+    except AttributeError:
+        return "unknown"
+
+
 def main(out=sys.stdout):
     print(f"npurt {nr.__version__} (python {sys.version.split()[0]}, module {os.path.dirname(nr.__file__)})", file=out)
     print("backends:", file=out)
@@ -77,6 +87,7 @@ def main(out=sys.stdout):
         api, isa = library_facts(path)
         print(f"library: {path} (C API {api})", file=out)
         print(f"simulated AI core SIMD: {isa} (NPURT_SIM_ISA=generic|avx2|avx512 forces one)", file=out)
+        print(f"simulated cube unit: {cube_isa(path)} (Mmad host kernels; bfloat16 uses AMX when listed)", file=out)
     settings = [f"{k}={os.environ[k]}" for k in SETTINGS if k in os.environ]
     print(f"settings: {' '.join(settings) if settings else 'none (defaults)'}", file=out)
     return 0

@@ -15,6 +15,17 @@
 
 #include <cstdint>
 
+#include "npurt/export.h"
+
+namespace npurt::sim {
+// Host instruction sets the simulated cube uses, e.g. "avx512+amx-bf16" (the
+// Mmad kernels; the data moves are vectorised unless it is "generic").
+// Exported for `python -m npurt info` (read through ctypes, like the vector ISA).
+NPURT_PUBLIC_BEGIN
+const char* cube_isa();
+NPURT_PUBLIC_END
+}  // namespace npurt::sim
+
 namespace npurt::sim::cube {
 
 using GemmFn = void (*)(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float* ap,
@@ -27,6 +38,10 @@ void gemm_generic(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const fl
                   const float* bp);
 // Null when the binary or the CPU lacks AVX-512F.
 GemmFn gemm_avx512();
+// The same kernel and sums, A given as L0A's float Zz fractals (16 rows x 8
+// floats, ceil(k / 8) fractals per 16-row group) instead of packed rows; every
+// row of the m16 rows is used, so Mmad takes it only when m is a multiple of 16.
+GemmFn gemm_avx512_zz();
 // Null without AMX-BF16 (CPU, OS support or the XTILEDATA permission).
 AmxBf16Fn gemm_amx_bf16();
 void pack_a_bf16(uint16_t* ap, const uint16_t* a, uint32_t m, uint32_t m16, uint32_t k, uint32_t k32);
@@ -42,6 +57,7 @@ PackBF32Fn pack_b_f32_avx512();  // float Zn -> panels (null without AVX-512F)
 // float kernel and scalar packing; NPURT_SIM_ISA=avx512 keeps AVX-512 but not
 // AMX; otherwise the best the CPU has.
 GemmFn gemm_best();
+GemmFn gemm_zz_best();  // null unless gemm_best() is the AVX-512 kernel
 AmxBf16Fn amx_best();
 bool simd_pack_enabled();
 const char* gemm_isa_name();

@@ -10,6 +10,7 @@
 // (so a -0 sum becomes +0). Use needs the Linux XTILEDATA permission
 // (arch_prctl(ARCH_REQ_XCOMP_PERM)), requested once per process.
 #include "backends/sim/aicore/cube_gemm.h"
+#include "backends/sim/aicore/cube_move_simd.h"
 
 #include <cstring>
 
@@ -132,36 +133,50 @@ void pack_a_bf16(uint16_t* ap, const uint16_t* a, uint32_t m, uint32_t m16, uint
   const uint32_t kb = (k + 15) / 16;
   for (uint32_t i = 0; i < m16; ++i) {
     uint16_t* row = ap + uint64_t{i} * k32;
-    std::memset(row, 0, uint64_t{k32} * 2);
-    if (i >= m) continue;
+    if (i >= m) {
+      std::memset(row, 0, uint64_t{k32} * 2);
+      continue;
+    }
     const uint16_t* base = a + uint64_t{i / 16} * kb * 256 + (i % 16) * 16;
     for (uint32_t f = 0; f < kb; ++f) {
       const uint32_t cols = k - f * 16 < 16 ? k - f * 16 : 16;
       if (cols == 16) std::memcpy(row + f * 16, base + uint64_t{f} * 256, 32);  // inlined
       else std::memcpy(row + f * 16, base + uint64_t{f} * 256, cols * 2);
     }
+    std::memset(row + k, 0, uint64_t{k32 - k} * 2);  // k tail and the padding to k32
   }
 }
 
 // Zn fractals (kb, nb), each 16 n-rows of 16 k -> VNNI panels bp[nb][k32/2][16][2],
 // zero outside k x n. A pair (k even, k + 1) of one n row is one uint32.
+// Every destination fractal is written once (whole ones by the vector
+// transpose when the CPU has it); the padding to k32 is zeroed.
 void pack_b_bf16(uint16_t* bp, const uint16_t* b, uint32_t n, uint32_t k, uint32_t k32) {
   const uint32_t nb = (n + 15) / 16, kb = (k + 15) / 16;
+  const MoveKernels* fast = move_kernels();
   auto* out = reinterpret_cast<uint32_t*>(bp);
-  std::memset(bp, 0, uint64_t{nb} * k32 * 16 * 2);
   for (uint32_t j = 0; j < nb; ++j)
-    for (uint32_t f = 0; f < kb; ++f) {
-      const uint16_t* frac = b + (uint64_t{f} * nb + j) * 256;
+    for (uint32_t f = 0; f < k32 / 16; ++f) {
       uint32_t* dst = out + (uint64_t{j} * (k32 / 2) + f * 8) * 16;
+      if (f >= kb) {
+        std::memset(dst, 0, 128 * sizeof(uint32_t));
+        continue;
+      }
+      const uint16_t* frac = b + (uint64_t{f} * nb + j) * 256;
       const uint32_t qmax = n - j * 16 < 16 ? n - j * 16 : 16;
       const uint32_t kmax = k - f * 16 < 16 ? k - f * 16 : 16;
       if (qmax == 16 && kmax == 16) {  // whole fractal: a plain 16 x 8 transpose of pairs
         uint32_t pairs[128];
         std::memcpy(pairs, frac, sizeof pairs);
+        if (fast) {
+          fast->vnni_b_fractal(dst, pairs);
+          continue;
+        }
         for (uint32_t t = 0; t < 8; ++t)
           for (uint32_t q = 0; q < 16; ++q) dst[t * 16 + q] = pairs[q * 8 + t];
         continue;
       }
+      std::memset(dst, 0, 128 * sizeof(uint32_t));
       for (uint32_t q = 0; q < qmax; ++q)
         for (uint32_t t = 0; t < 8; ++t) {
           uint32_t lo = 2 * t < kmax ? frac[q * 16 + 2 * t] : 0;

@@ -2,7 +2,8 @@
 // Register tile: 8 rows x 48 columns (24 accumulators, 3 B vectors, 1
 // broadcast: 28 of 32 zmm), k blocked by 256 so three B panels (48 KiB) stay
 // in L1/L2 while the rows of A stream past them.
-// Each cell is updated with one FMA per k in order, like gemm_generic.
+// Each cell is updated with one FMA per k in order, like gemm_generic. The
+// _zz form reads A straight from L0A's Zz fractals (no packing copy).
 #include "backends/sim/aicore/cube_gemm.h"
 
 #if defined(__x86_64__)
@@ -16,17 +17,29 @@ namespace {
 
 constexpr uint32_t kKc = 256;
 
-template <int NP>
+// A element (row r of the group, k index kk): row-major [m16][k] (lda = k), or
+// straight from L0A's Zz fractals (16 rows x 8 floats, fractal (mb, kb) at
+// mb * kbs + kb): the group's 8 rows sit 8 floats apart inside one fractal.
+template <bool ZZ>
+inline const float* a_at(const float* a, uint32_t lda, uint32_t kk) {
+  (void)lda;
+  if constexpr (ZZ) return a + uint64_t{kk >> 3} * 128 + (kk & 7);
+  else return a + kk;
+}
+
+template <int NP, bool ZZ>
 void tile8(float* c, uint64_t panel_c, const float* a, uint32_t lda, const float* b,
-           uint64_t panel_b, uint32_t kc) {
+           uint64_t panel_b, uint32_t k0, uint32_t kc) {
   __m512 acc[8][NP];
   for (int r = 0; r < 8; ++r)
     for (int p = 0; p < NP; ++p) acc[r][p] = _mm512_loadu_ps(c + p * panel_c + r * 16);
-  for (uint32_t kk = 0; kk < kc; ++kk) {
+  const uint64_t row = ZZ ? 8 : lda;
+  for (uint32_t kk = k0; kk < k0 + kc; ++kk) {
     __m512 bv[NP];
     for (int p = 0; p < NP; ++p) bv[p] = _mm512_loadu_ps(b + p * panel_b + uint64_t{kk} * 16);
+    const float* ak = a_at<ZZ>(a, lda, kk);
     for (int r = 0; r < 8; ++r) {
-      __m512 av = _mm512_set1_ps(a[static_cast<uint64_t>(r) * lda + kk]);
+      __m512 av = _mm512_set1_ps(ak[r * row]);
       for (int p = 0; p < NP; ++p) acc[r][p] = _mm512_fmadd_ps(av, bv[p], acc[r][p]);
     }
   }
@@ -35,33 +48,37 @@ void tile8(float* c, uint64_t panel_c, const float* a, uint32_t lda, const float
 }
 
 // Panels j .. j + NP - 1 for every 8-row group, one k block.
-template <int NP>
+template <int NP, bool ZZ>
 void panels(float* c, uint64_t panel_c, uint32_t m16, const float* ap, uint32_t k, uint32_t k0,
             const float* bp, uint64_t panel_b, uint32_t kc, uint32_t j) {
-  for (uint32_t i = 0; i < m16; i += 8)
-    tile8<NP>(c + j * panel_c + i * 16, panel_c, ap + uint64_t{i} * k + k0, k,
-              bp + j * panel_b + uint64_t{k0} * 16, panel_b, kc);
+  const uint64_t kbs = (uint64_t{k} + 7) / 8;  // Zz fractals per 16-row group
+  for (uint32_t i = 0; i < m16; i += 8) {
+    const float* a = ZZ ? ap + (i / 16) * kbs * 128 + (i % 16) * 8 : ap + uint64_t{i} * k;
+    tile8<NP, ZZ>(c + j * panel_c + i * 16, panel_c, a, k, bp + j * panel_b, panel_b, k0, kc);
+  }
 }
 
-void gemm_avx512_impl(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float* ap,
-                      const float* bp) {
+template <bool ZZ>
+void gemm_impl(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float* ap, const float* bp) {
   const uint64_t panel_c = uint64_t{m16} * 16, panel_b = uint64_t{k} * 16;
   for (uint32_t k0 = 0; k0 < k; k0 += kKc) {
     const uint32_t kc = k - k0 < kKc ? k - k0 : kKc;
     uint32_t j = 0;
-    for (; j + 3 <= nblocks; j += 3) panels<3>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
-    if (nblocks - j == 2) panels<2>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
-    if (nblocks - j == 1) panels<1>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
+    for (; j + 3 <= nblocks; j += 3) panels<3, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
+    if (nblocks - j == 2) panels<2, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
+    if (nblocks - j == 1) panels<1, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
   }
+}
+
+bool cpu_ok() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
 }
 
 }  // namespace
 
-GemmFn gemm_avx512() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma") ? &gemm_avx512_impl
-                                                                             : nullptr;
-}
+GemmFn gemm_avx512() { return cpu_ok() ? &gemm_impl<false> : nullptr; }
+GemmFn gemm_avx512_zz() { return cpu_ok() ? &gemm_impl<true> : nullptr; }
 
 }  // namespace npurt::sim::cube
 
@@ -71,6 +88,7 @@ GemmFn gemm_avx512() {
 
 namespace npurt::sim::cube {
 GemmFn gemm_avx512() { return nullptr; }
+GemmFn gemm_avx512_zz() { return nullptr; }
 }  // namespace npurt::sim::cube
 
 #endif

@@ -29,7 +29,7 @@ void gemm_generic(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const fl
 
 namespace {
 struct Choice {
-  GemmFn fn;
+  GemmFn fn, zz;
   AmxBf16Fn amx;
   bool simd_pack;
   const char* name;
@@ -37,11 +37,11 @@ struct Choice {
 Choice choose() {
   const char* forced = std::getenv("NPURT_SIM_ISA");
   auto is = [&](const char* v) { return forced && std::strcmp(forced, v) == 0; };
-  if (is("generic") || is("avx2")) return {&gemm_generic, nullptr, false, "generic"};
+  if (is("generic") || is("avx2")) return {&gemm_generic, nullptr, nullptr, false, "generic"};
   GemmFn f = gemm_avx512();
-  if (f == nullptr) return {&gemm_generic, nullptr, false, "generic"};
+  if (f == nullptr) return {&gemm_generic, nullptr, nullptr, false, "generic"};
   AmxBf16Fn amx = is("avx512") ? nullptr : gemm_amx_bf16();
-  return {f, amx, pack_a_f16_avx512() != nullptr, amx ? "avx512+amx-bf16" : "avx512"};
+  return {f, gemm_avx512_zz(), amx, pack_a_f16_avx512() != nullptr, amx ? "avx512+amx-bf16" : "avx512"};
 }
 const Choice& choice() {
   static const Choice c = choose();
@@ -50,6 +50,7 @@ const Choice& choice() {
 }  // namespace
 
 GemmFn gemm_best() { return choice().fn; }
+GemmFn gemm_zz_best() { return choice().zz; }
 AmxBf16Fn amx_best() { return choice().amx; }
 bool simd_pack_enabled() { return choice().simd_pack; }
 const char* gemm_isa_name() { return choice().name; }
@@ -201,8 +202,15 @@ void cube_mmad(CoreContext* c, const LocalRef& dst, const LocalRef& a, const Loc
   init_c(cbuf, p, bias, m16, nb);
   if (type == CubeType::kBF16 && run_amx(cbuf, a, b, p, m16, nb)) return;
   thread_local std::vector<float> ap, bp;
-  ap.resize(uint64_t{m16} * p.k);
   bp.resize(uint64_t{nb} * p.k * 16);
+  cube::GemmFn zz = cube::gemm_zz_best();
+  if (type == CubeType::kF32 && zz != nullptr && p.m == m16 && cube::simd_pack_enabled()) {
+    // Whole 16-row groups: the kernel reads A's Zz fractals in place; only B is packed.
+    cube::pack_b_f32_avx512()(bp.data(), reinterpret_cast<const float*>(b.ptr), p.n, p.k);
+    zz(cbuf, m16, nb, p.k, reinterpret_cast<const float*>(a.ptr), bp.data());
+    return;
+  }
+  ap.resize(uint64_t{m16} * p.k);
   switch (type) {
     case CubeType::kF32: pack_operands<float>(ap, bp, a, b, p, m16); break;
     case CubeType::kF16: pack_operands<_Float16>(ap, bp, a, b, p, m16); break;
@@ -210,6 +218,8 @@ void cube_mmad(CoreContext* c, const LocalRef& dst, const LocalRef& a, const Loc
   }
   cube::gemm_best()(cbuf, m16, nb, p.k, ap.data(), bp.data());
 }
+
+const char* cube_isa() { return cube::gemm_isa_name(); }
 
 void cube_load_bias(CoreContext* c, const LocalRef& dst, const LocalRef& src, CubeType src_type,
                     const AscendC::DataCopyParams& p) {

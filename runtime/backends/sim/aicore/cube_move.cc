@@ -6,6 +6,7 @@
 #include <string>
 
 #include "aicore/cube.h"
+#include "backends/sim/aicore/cube_move_simd.h"
 
 namespace npurt::sim {
 namespace {
@@ -50,6 +51,7 @@ void cube_nd2nz(CoreContext* c, const LocalRef& dst, const GmRef& src, uint32_t 
                 AccessSpec{api, Access::kWrite, Pipe::MTE2, 32, pool_bit(Pool::kL1)});
   }
   const uint64_t blk = uint64_t{c0} * elem;  // 32 B
+  const cube::MoveKernels* fast = cube::move_kernels();
   const uint64_t row_bytes = uint64_t{p.dValue} * elem, pitch = uint64_t{p.srcDValue} * elem;
   // Groups of 8 rows, column block by column block: the destination of one
   // block is then a run of 8 x 32 B instead of 32 B writes 4 KiB apart (L1 set
@@ -63,7 +65,13 @@ void cube_nd2nz(CoreContext* c, const LocalRef& dst, const GmRef& src, uint32_t 
       // GM rows are a pitch apart (often pages): fetch the next group. Prefetches never fault.
       for (uint32_t r = r1; r < r1 + 8 && r < p.nValue; ++r)
         for (uint64_t off = 0; off < row_bytes; off += 64) __builtin_prefetch(s_mat + r * pitch + off);
-      for (uint32_t j = 0; j < db; ++j) {
+      uint32_t j = 0;
+      if (fast) {  // whole blocks vectorised; a partial last block below
+        j = p.dValue / c0;
+        fast->nd2nz_blocks(d_mat + uint64_t{r0} * p.dstNzNStride * blk, uint64_t{p.dstNzC0Stride} * blk,
+                           uint64_t{p.dstNzNStride} * blk, s_mat + r0 * pitch, pitch, r1 - r0, j);
+      }
+      for (; j < db; ++j) {
         const uint32_t cols = std::min(c0, uint32_t{p.dValue} - j * c0);
         for (uint32_t r = r0; r < r1; ++r) {
           uint8_t* d = d_mat + (uint64_t{j} * p.dstNzC0Stride + uint64_t{r} * p.dstNzNStride) * blk;
@@ -97,12 +105,17 @@ void cube_load_2d(CoreContext* c, const LocalRef& dst, const LocalRef& src, uint
                 AccessSpec{api, Access::kWrite, Pipe::MTE1, 512,
                            static_cast<uint8_t>(pool_bit(Pool::kL0A) | pool_bit(Pool::kL0B))});
   }
+  const cube::MoveKernels* fast = cube::move_kernels();
   for (uint32_t i = 0; i < p.repeatTimes; ++i) {
     const uint8_t* s = src.ptr + (uint64_t{p.startIndex} + uint64_t{i} * p.srcStride) * kFractalBytes;
     uint8_t* d = dst.ptr + uint64_t{i} * (1 + p.dstGap) * kFractalBytes;
     if (!p.ifTranspose) {
       if (d + kFractalBytes <= s || s + kFractalBytes <= d) std::memcpy(d, s, kFractalBytes);  // inlined
       else std::memmove(d, s, kFractalBytes);
+      continue;
+    }
+    if (fast) {
+      fast->transpose_b16(reinterpret_cast<uint16_t*>(d), reinterpret_cast<const uint16_t*>(s));
       continue;
     }
     uint16_t tmp[256];
@@ -130,11 +143,17 @@ void cube_load_transpose_b32(CoreContext* c, const LocalRef& dst, const LocalRef
                 AccessSpec{api, Access::kWrite, Pipe::MTE1, 512,
                            static_cast<uint8_t>(pool_bit(Pool::kL0A) | pool_bit(Pool::kL0B))});
   }
+  const cube::MoveKernels* fast = cube::move_kernels();
   for (uint32_t i = 0; i < p.repeatTimes; ++i) {
-    uint32_t sq[256];
-    std::memcpy(sq, src.ptr + (uint64_t{p.startIndex} + uint64_t{i} * p.srcStride) * kFractalBytes, sizeof sq);
+    const uint8_t* s = src.ptr + (uint64_t{p.startIndex} + uint64_t{i} * p.srcStride) * kFractalBytes;
     auto* lo = reinterpret_cast<uint32_t*>(dst.ptr + uint64_t{i} * (1 + p.dstGap) * kFractalBytes);
     auto* hi = lo + (1 + uint64_t{p.dstFracGap}) * (kFractalBytes / 4);
+    if (fast) {
+      fast->transpose_sq_b32(lo, hi, reinterpret_cast<const uint32_t*>(s));
+      continue;
+    }
+    uint32_t sq[256];
+    std::memcpy(sq, s, sizeof sq);
     for (int r = 0; r < 16; ++r)      // row r of the transpose = column r of the square
       for (int q = 0; q < 16; ++q) (q < 8 ? lo : hi)[r * 8 + q % 8] = sq[q * 16 + r];
   }
@@ -180,6 +199,20 @@ void fixpipe_rows(const GmRef& dst, const float* src, const AscendC::FixpipePara
   }
 }
 
+// Column block by column block: each L0C row of a block is 16 consecutive
+// floats, moved (cast, ReLU) by one vector store per output row.
+bool fixpipe_fast(const GmRef& dst, const float* src, CubeType out, const AscendC::FixpipeParamsV220& p,
+                  uint32_t es) {
+  const cube::MoveKernels* k = cube::move_kernels();
+  if (k == nullptr) return false;
+  auto fn = out == CubeType::kF32 ? k->fix_f32 : out == CubeType::kF16 ? k->fix_f16 : k->fix_bf16;
+  const uint64_t pitch = uint64_t{p.dstStride} * es;
+  for (uint32_t j = 0; j * 16 < p.nSize; ++j)
+    fn(dst.ptr + uint64_t{j} * 16 * es, pitch, src + uint64_t{j} * p.srcStride * 16, p.mSize,
+       std::min<uint32_t>(16, p.nSize - j * 16), p.reluEn);
+  return true;
+}
+
 }  // namespace
 
 void cube_fixpipe(CoreContext* c, const GmRef& dst, const LocalRef& src, CubeType out,
@@ -198,6 +231,7 @@ void cube_fixpipe(CoreContext* c, const GmRef& dst, const LocalRef& src, CubeTyp
                Access::kWrite);
   }
   const auto* s = reinterpret_cast<const float*>(src.ptr);
+  if (fixpipe_fast(dst, s, out, p, es)) return;
   switch (out) {
     case CubeType::kF32:
       fixpipe_rows(dst, s, p, es, [](uint8_t* d, float v) { std::memcpy(d, &v, 4); });

@@ -8,8 +8,9 @@
 // L1 -> L0A / L0B with LoadData, Mmad into L0C (the first Mmad of the tile
 // initialises C: from the bias table when a bias was loaded, else zero; later
 // ones accumulate), and Finish does one Fixpipe L0C -> GM with the cast to Tout.
-// The L1 queues hold two buffers each, so the next step's loads can overlap
-// the current step's LoadData/Mmad on hardware (queue hand-offs are the syncs).
+// The L1 queues hold two buffers each and Accumulate issues step s + 1's
+// GM -> L1 copies before step s's LoadData/Mmad, so the loads overlap the
+// cube work on hardware (queue hand-offs are the syncs).
 // Layouts: aicore/cube.h. Invariants (the host tiling guarantees them):
 // m, n <= the buffers' capacity (maxM / maxN rounded to 16), kStep a multiple
 // of 16, every L0 operand within L0A/L0B/L0C of the profile, n <= 256 with a
@@ -94,12 +95,18 @@ class CubeTile {
     hasBias_ = true;
   }
 
+  // Software-pipelined over the K steps: the GM -> L1 copies of step s + 1 go
+  // into the second buffer of each L1 queue before step s's LoadData / Mmad,
+  // so on hardware MTE2 runs ahead of MTE1 / M (the queue hand-offs are the syncs).
   __aicore__ void Accumulate(const CubeOperand<T>& a, const CubeOperand<T>& b, uint32_t m, uint32_t n,
                              uint32_t K) {
-    for (uint32_t k0 = 0; k0 < K; k0 += s_.kStep) {
-      const uint32_t kc = K - k0 < s_.kStep ? K - k0 : s_.kStep;
-      LoadA(a.trans ? a.g[uint64_t{k0} * a.ld] : a.g[k0], a.ld, a.trans, m, kc);
-      LoadB(b.trans ? b.g[k0] : b.g[uint64_t{k0} * b.ld], b.ld, b.trans, n, kc);
+    const uint32_t steps = CeilDiv(K, s_.kStep);
+    if (steps > 0) CopyIn(a, b, m, n, K, 0);
+    for (uint32_t st = 0; st < steps; ++st) {
+      if (st + 1 < steps) CopyIn(a, b, m, n, K, st + 1);
+      const uint32_t kc = K - st * s_.kStep < s_.kStep ? K - st * s_.kStep : s_.kStep;
+      SplitA(a.trans, m, kc);
+      SplitB(b.trans, n, kc);
       AscendC::LocalTensor<T> a2 = qA2_.template DeQue<T>();
       AscendC::LocalTensor<T> b2 = qB2_.template DeQue<T>();
       AscendC::MmadParams mp(static_cast<uint16_t>(m), static_cast<uint16_t>(n), static_cast<uint16_t>(kc));
@@ -148,16 +155,28 @@ class CubeTile {
     AscendC::DataCopy(dst, src, p);
   }
 
-  // L0A wants Zz: fractal (mb, kb) at mb * kb_total + kb, rows m, columns k.
-  __aicore__ void LoadA(const AscendC::GlobalTensor<T>& a, uint32_t lda, bool trans, uint32_t m,
-                        uint32_t kc) {
-    const uint32_t m16 = Round16(m), k16 = Round16(kc), kb = CeilDiv(kc, C0);
+  // GM -> L1 of K step `st`: A and B tiles in Nz (or 16-column slabs), enqueued.
+  __aicore__ void CopyIn(const CubeOperand<T>& a, const CubeOperand<T>& b, uint32_t m, uint32_t n, uint32_t K,
+                         uint32_t st) {
+    const uint32_t k0 = st * s_.kStep, kc = K - k0 < s_.kStep ? K - k0 : s_.kStep;
     AscendC::LocalTensor<T> a1 = qA1_.template AllocTensor<T>();
-    if (!trans) Nd2Nz(a1, a, lda, m, kc);                  // column blocks of m16 rows
-    else if (sizeof(T) == 4) Nd2NzSlabs(a1, a, lda, m, kc);  // [kc, m]: 16-column slabs
-    else Nd2Nz(a1, a, lda, kc, m);                         // [kc, m]: column blocks of 16 m
+    const AscendC::GlobalTensor<T> ga = a.trans ? a.g[uint64_t{k0} * a.ld] : a.g[k0];
+    if (!a.trans) Nd2Nz(a1, ga, a.ld, m, kc);                  // column blocks of m16 rows
+    else if (sizeof(T) == 4) Nd2NzSlabs(a1, ga, a.ld, m, kc);  // [kc, m]: 16-column slabs
+    else Nd2Nz(a1, ga, a.ld, kc, m);                           // [kc, m]: column blocks of 16 m
     qA1_.EnQue(a1);
-    a1 = qA1_.template DeQue<T>();
+    AscendC::LocalTensor<T> b1 = qB1_.template AllocTensor<T>();
+    const AscendC::GlobalTensor<T> gb = b.trans ? b.g[k0] : b.g[uint64_t{k0} * b.ld];
+    if (b.trans) Nd2Nz(b1, gb, b.ld, n, kc);  // [n, kc]: already n-major fractals
+    else if (sizeof(T) == 4) Nd2NzSlabs(b1, gb, b.ld, n, kc);
+    else Nd2Nz(b1, gb, b.ld, kc, n);          // [kc, n]: column blocks of 16 n, k16 rows
+    qB1_.EnQue(b1);
+  }
+
+  // L1 -> L0A, which wants Zz: fractal (mb, kb) at mb * kb_total + kb, rows m, columns k.
+  __aicore__ void SplitA(bool trans, uint32_t m, uint32_t kc) {
+    const uint32_t m16 = Round16(m), k16 = Round16(kc), kb = CeilDiv(kc, C0);
+    AscendC::LocalTensor<T> a1 = qA1_.template DeQue<T>();
     AscendC::LocalTensor<T> a2 = qA2_.template AllocTensor<T>();
     for (uint32_t mb = 0; mb < m16 / 16; ++mb) {
       if (trans && sizeof(T) == 4) {
@@ -188,16 +207,10 @@ class CubeTile {
     qA2_.EnQue(a2);
   }
 
-  // L0B wants Zn: fractal (kb, nb) at kb * nb_total + nb, each n-major.
-  __aicore__ void LoadB(const AscendC::GlobalTensor<T>& b, uint32_t ldb, bool transB, uint32_t n,
-                        uint32_t kc) {
-    AscendC::LocalTensor<T> b1 = qB1_.template AllocTensor<T>();
+  // L1 -> L0B, which wants Zn: fractal (kb, nb) at kb * nb_total + nb, each n-major.
+  __aicore__ void SplitB(bool transB, uint32_t n, uint32_t kc) {
+    AscendC::LocalTensor<T> b1 = qB1_.template DeQue<T>();
     const bool slabs = !transB && sizeof(T) == 4;
-    if (transB) Nd2Nz(b1, b, ldb, n, kc);  // [n, kc]: already n-major fractals
-    else if (slabs) Nd2NzSlabs(b1, b, ldb, n, kc);
-    else Nd2Nz(b1, b, ldb, kc, n);         // [kc, n]: column blocks of 16 n, k16 rows
-    qB1_.EnQue(b1);
-    b1 = qB1_.template DeQue<T>();
     AscendC::LocalTensor<T> b2 = qB2_.template AllocTensor<T>();
     const uint32_t nb = Round16(n) / 16, kb = CeilDiv(kc, C0);
     if (slabs) {
