@@ -48,11 +48,12 @@ template <class R> inline C<R> reciprocal(C<R> z) {
   return {r / d, R(-1) / d};
 }
 
-// z / |z| (the standard's sign); 0 for 0; NaN parts when |z| is NaN or both parts are infinite.
+// z / |z| (the standard's sign); 0 for 0; NaN parts when a part is NaN (the standard's
+// special case, although hypot(NaN, inf) = inf) or both parts are infinite.
 template <class R> inline C<R> sign(C<R> z) {
   const R x = z.real(), y = z.imag(), nan = std::numeric_limits<R>::quiet_NaN();
+  if (std::isnan(x) || std::isnan(y)) return {nan, nan};
   const R a = std::hypot(x, y);
-  if (std::isnan(a)) return {nan, nan};
   if (std::isinf(a)) {
     if (std::isinf(x) && std::isinf(y)) return {nan, nan};
     if (std::isinf(x)) return {x > 0 ? R(1) : R(-1), R(0)};
@@ -76,13 +77,14 @@ template <class R> inline C<R> log1p(C<R> z) {
 
 template <class R> inline C<R> scale(C<R> z, R k) { return {z.real() * k, z.imag() * k}; }
 
-// numpy's nc_pow: z**0 = 1, 0**w (w real > 0) = 0, 0**other = NaN, small
+// numpy's nc_pow: z**0 = 1, 0**w (Re w > 0) = 0 (numpy 2.x, and exp(w * log(0)) as the
+// standard reads complex pow), 0**other = NaN, small
 // integral real exponents by repeated squaring (exact like numpy), else cpow.
 template <class R> inline C<R> pow(C<R> a, C<R> b) {
   const R br = b.real(), bi = b.imag(), nan = std::numeric_limits<R>::quiet_NaN();
   if (br == 0 && bi == 0) return {R(1), R(0)};
   if (a.real() == 0 && a.imag() == 0) {
-    if (br > 0 && bi == 0) return {R(0), R(0)};
+    if (br > 0) return {R(0), R(0)};
     return {nan, nan};
   }
   if (bi == 0 && br == std::floor(br) && std::fabs(br) < 100) {

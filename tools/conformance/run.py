@@ -1,6 +1,9 @@
 """Differential conformance run: every case of cases.py on npurt vs array-api-strict.
 
-    python tools/conformance/run.py [--examples 30] [--only sum,exp] [--json out.json]
+    python tools/conformance/run.py [--examples 30] [--seed N] [--only sum,exp] [--json out.json]
+
+Without --seed the draws are derandomized (the same examples every run, what
+CI needs); --seed N draws another reproducible set (vary N to search wider).
 
 Prints one line per function (pass, fail with the first failure, missing)
 and the fraction of the standard's functions that pass. This is the
@@ -16,7 +19,7 @@ import warnings
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import hypothesis.strategies as st  # noqa: E402
-from hypothesis import HealthCheck, Phase, given, reject, settings  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, reject, seed, settings  # noqa: E402
 import numpy as np  # noqa: E402
 from hypothesis.extra.array_api import make_strategies_namespace  # noqa: E402
 
@@ -36,13 +39,14 @@ def known_gaps(path=os.path.join(os.path.dirname(os.path.abspath(__file__)), "kn
     return gaps
 
 
-def check_case(case, nr, xs, xps, examples):
-    """Runs one case; returns None when it passes, else the first failure as text."""
+def check_case(case, nr, xs, xps, examples, draw_seed=None):
+    """Runs one case; returns None when it passes, else the first failure as text.
+    draw_seed None: derandomized draws; an int: that seed's draws."""
     fn, ref = getattr(nr, case.name, None), getattr(xs, case.name)
     if fn is None:
         return "missing"
 
-    @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=draw_seed is None,
               suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
     @given(st.data())
     def prop(data):
@@ -58,6 +62,8 @@ def check_case(case, nr, xs, xps, examples):
             actual = fn(*args, **kwargs)
         compare(actual, expected, case.tolerance, nr)
 
+    if draw_seed is not None:
+        prop = seed(draw_seed)(prop)
     try:
         prop()
     except Exception as err:  # the failure after shrinking
@@ -68,6 +74,7 @@ def check_case(case, nr, xs, xps, examples):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--examples", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: derandomized)")
     ap.add_argument("--only", default="")
     ap.add_argument("--json", default="")
     opts = ap.parse_args(argv)
@@ -78,11 +85,12 @@ def main(argv=None):
     results, start = {}, time.time()
     for case in cases:
         t0 = time.time()
-        results[case.name] = check_case(case, nr, xs, xps, opts.examples)
+        results[case.name] = check_case(case, nr, xs, xps, opts.examples, opts.seed)
         status = "pass" if results[case.name] is None else results[case.name]
         print(f"{case.group:<13} {case.name:<22} {time.time() - t0:6.1f}s  {status}", flush=True)
     passed = sum(r is None for r in results.values())
-    print(f"\nconformance (differential vs array-api-strict, {opts.examples} examples each): "
+    drawn = "derandomized" if opts.seed is None else f"seed {opts.seed}"
+    print(f"\nconformance (differential vs array-api-strict, {opts.examples} examples each, {drawn}): "
           f"{passed}/{len(results)} functions pass ({100.0 * passed / max(1, len(results)):.1f}%) "
           f"in {time.time() - start:.0f}s")
     if opts.json:

@@ -47,9 +47,18 @@ def fill_attrs(value, dt):
     return {"value": float(value)}
 
 
+def _key(value, dt):
+    # -0.0 == 0.0 and complex(1, -0.0) == complex(1, 0.0) as dict keys: the sign of a zero must
+    # not be lost (x / -0.0 is -x * inf), so signed zeros and complex values key by repr.
+    t = type(value)
+    if t is complex or (t is float and value == 0.0):
+        return (t, repr(value), dt.name)
+    return (t, value, dt.name)
+
+
 def constant(value, dt, where):
     """A cached 0-d device array holding `value` converted to dt."""
-    key = (type(value), value, dt.name)
+    key = _key(value, dt)
     c = _constants.get(key)
     if c is None:
         _check_range(value, dt, where)

@@ -206,12 +206,17 @@ _KINDS = {"bool": "b", "signed integer": "i", "unsigned integer": "u", "integral
           "real floating": "f", "complex floating": "c", "numeric": "iufc"}
 
 
-def isdtype(dtype, kind_, /):
-    """True when `dtype` is of kind `kind_` (a dtype, a kind name, or a tuple of them)."""
+def isdtype(dtype, kind):
+    """True when `dtype` is of `kind` (a dtype, a kind name, or a tuple of them). The
+    parameters carry the standard's names (array-api-tests checks them)."""
+    return _isdtype(dtype, kind)
+
+
+def _isdtype(dtype, kind_):
     if not isinstance(dtype, _npurt.dtype):
         raise TypeError(f"npurt.isdtype: argument 'dtype': expected an npurt.dtype, got {builtins.type(dtype).__name__}")
     if isinstance(kind_, tuple):
-        return builtins.any(isdtype(dtype, k) for k in kind_)
+        return builtins.any(_isdtype(dtype, k) for k in kind_)
     if isinstance(kind_, _npurt.dtype):
         return dtype == kind_
     if isinstance(kind_, str) and kind_ in _KINDS:

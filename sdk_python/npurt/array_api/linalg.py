@@ -1,13 +1,15 @@
 """The array API's linear algebra functions over the cube-unit `matmul`
-kernel (kernels/matmul/): matmul (also `@`), tensordot, vecdot. Promotion,
+kernel (kernels/matmul/) and, for the dtypes the cube has no path for, the
+scalar-unit `matmul_generic` kernel: matmul (also `@`), tensordot, vecdot. Promotion,
 the standard's shape rules and their error messages live here; batch
 broadcasting, transposes and 1-D operands are handled by the kernel.
 
 Decisions:
-  * dtypes: float32, float16 and bfloat16 (fp32 accumulation, the result in
-    the promoted dtype). Integer, boolean, float64 and complex operands raise
-    TypeError: the cube unit has no such path, and numpy is never used to
-    compute.
+  * dtypes: float32, float16 and bfloat16 go to the cube kernel (fp32
+    accumulation, the result in the promoted dtype); integers, float64 and
+    complex go to `matmul_generic` (integers wrap modulo 2^bits like numpy;
+    64-bit and complex dtypes are sim-only). Boolean operands raise TypeError
+    (the standard asks for numeric dtypes).
   * A transposed view (x.mT of a contiguous array) is passed to the kernel as
     the contiguous original with trans_a / trans_b: no copy. Other
     non-contiguous views are copied by the dispatcher.
@@ -23,6 +25,8 @@ __all__ = ["matmul", "tensordot", "vecdot"]
 
 ndarray = _npurt.ndarray
 _FLOATS = ("float32", "float16", "bfloat16")
+_GENERIC = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float64",
+            "complex64", "complex128")
 
 
 def _operands(where, x1, x2):
@@ -30,10 +34,9 @@ def _operands(where, x1, x2):
         if not isinstance(x, ndarray):
             raise TypeError(f"{where}: argument '{arg}': expected an npurt.ndarray, got {type(x).__name__}")
     dt = x1.dtype if x1.dtype == x2.dtype else _dtypes.promote(x1.dtype, x2.dtype, where)
-    if dt.name not in _FLOATS:
-        kind = "complex" if _dtypes.kind(dt) == "c" else dt.name
-        raise TypeError(f"{where}: {kind} operands are not supported: the cube-unit matmul kernel computes "
-                        f"float32, float16 and bfloat16 (convert with astype first)")
+    if dt.name not in _FLOATS and dt.name not in _GENERIC:
+        raise TypeError(f"{where}: {dt.name} operands are not supported: matrix products need a numeric "
+                        f"dtype (convert with astype first)")
     return _convert.cast(x1, dt), _convert.cast(x2, dt)
 
 
@@ -65,11 +68,37 @@ def _check_shapes(where, x1, x2):
     return tuple(batch) + ((x1.shape[-2],) if x1.ndim > 1 else ()) + ((x2.shape[-1],) if x2.ndim > 1 else ()), k1
 
 
+def _as_3d(x, batch, rows, cols):
+    """x (its batch dims broadcastable to `batch`) as [B or 1, rows, cols] for matmul_generic."""
+    own = tuple(x.shape[:-2])
+    if _prod(own) == 1:
+        return manipulation.reshape(x, (1, rows, cols))
+    if own != tuple(batch):  # partly broadcast batch dims: materialize (the kernel takes B or 1)
+        x = manipulation.broadcast_to(x, tuple(batch) + (rows, cols))
+    return manipulation.reshape(x, (_prod(batch), rows, cols))
+
+
+def _generic(where, a, b, shape, k):
+    """matmul_generic on the 3-D forms of a and b; the result reshaped to `shape`."""
+    a2 = a if a.ndim > 1 else manipulation.reshape(a, (1, k))
+    b2 = b if b.ndim > 1 else manipulation.reshape(b, (k, 1))
+    batch = manipulation.broadcast_shapes(tuple(a2.shape[:-2]), tuple(b2.shape[:-2]))
+    a3 = _as_3d(a2, batch, a2.shape[-2], k)
+    b3 = _as_3d(b2, batch, k, b2.shape[-1])
+    try:
+        y = _ops.matmul_generic(a3, b3)
+    except (ValueError, TypeError) as e:
+        raise type(e)(str(e).replace("npurt.ops.matmul_generic", where)) from None
+    return manipulation.reshape(y, shape)
+
+
 def _matmul(where, x1, x2):
     a, b = _operands(where, x1, x2)
     shape, k = _check_shapes(where, a, b)
     if k == 0 or 0 in shape:
         return _ops.fill(shape=shape, dtype=a.dtype, value=0.0)
+    if a.dtype.name not in _FLOATS:
+        return _generic(where, a, b, shape, k)
     a, ta = _kernel_view(a)
     b, tb = _kernel_view(b)
     try:
@@ -134,8 +163,8 @@ def tensordot(x1, x2, /, *, axes=2):
 
 def vecdot(x1, x2, /, *, axis=-1):
     """Dot product of vectors along `axis` (of the broadcast shape), the
-    other dims broadcast. Complex operands raise TypeError (not supported by
-    the matmul kernel; conj(x1) would be needed)."""
+    other dims broadcast. Complex x1 is conjugated first (the standard's
+    vecdot is sum(conj(x1) * x2))."""
     where = "npurt.vecdot"
     a, b = _operands(where, x1, x2)
     if a.ndim == 0 or b.ndim == 0:
@@ -150,6 +179,9 @@ def vecdot(x1, x2, /, *, axis=-1):
         raise ValueError(f"{where}: argument 'axis': {axis} must index a dimension of both x1 and x2")
     if a.shape[ax - len(shape)] != b.shape[ax - len(shape)]:  # one is 1: broadcast along the axis too
         a, b = manipulation.broadcast_arrays(a, b)
+    if _dtypes.kind(a.dtype) == "c":
+        from .. import conj
+        a = conj(a)
     a = manipulation.moveaxis(a, ax - len(shape), -1)
     b = manipulation.moveaxis(b, ax - len(shape), -1)
     y = _matmul(where, manipulation.expand_dims(a, axis=-2), manipulation.expand_dims(b, axis=-1))

@@ -10,6 +10,14 @@ distinct values) to slice the outputs. Results come out sorted ascending
 its own distinct value, as the standard says (numpy's np.unique collapses
 them by default); -0.0 and 0.0 are one value (the first in sorted order).
 
+Complex x (the sort kernels have no complex order): numpy's order, made of
+three stable argsorts of real keys (class, then primary, then secondary key:
+R+Rj by real then imag, then R+nanj by real, nan+Rj by imag, nan+nanj), the
+run starts ``s[i] != s[i-1]`` (NaN never equals, so each NaN-holding value is
+its own run) numbered by a cumulative sum, and the same ``unique_count`` /
+``unique_compact`` kernels run on those sorted int64 run numbers; the values
+are then gathered from x at the first-occurrence indices.
+
 isin(x1, x2): x2 is flattened and sorted, then every x1 element is binary
 searched in it (``isin_sorted``); NaN is never in anything.
 
@@ -34,19 +42,48 @@ def _ops():
     return ops
 
 
+def _complex_order(flat):
+    """The stable permutation sorting the 1-D complex `flat` in numpy's order."""
+    import npurt as nr
+    re, im = nr.real(flat), nr.imag(flat)
+    nre, nim = nr.isnan(re), nr.isnan(im)
+    cls = nr.astype(nre, nr.int8) * 2 + nr.astype(nim, nr.int8)
+    zero = nr.zeros_like(re)
+    primary = nr.where(nre, nr.where(nim, zero, im), re)
+    secondary = nr.where(nre | nim, zero, im)
+    perm = sort_last(secondary)[1]
+    for key in (primary, cls):  # later keys dominate: stable sorts keep the earlier order among ties
+        perm = nr.take(perm, sort_last(nr.take(key, perm))[1])
+    return perm
+
+
+def _complex_runs(flat):
+    """(sorted int64 run numbers, the permutation) standing in for the sorted complex `flat`."""
+    import npurt as nr
+    perm = _complex_order(flat)
+    s = nr.take(flat, perm)
+    starts = nr.concat([nr.ones((1,), dtype=nr.bool), s[1:] != s[:-1]])
+    return nr.cumulative_sum(starts, dtype=nr.int64), perm
+
+
 def _unique(x, where):
     """(values, first indices, inverse shaped like x, counts), all on the device."""
-    check_array(x, where)
+    cplx = isinstance(x, _npurt.ndarray) and x.dtype in (_npurt.complex64, _npurt.complex128)
+    if not cplx:  # complex has no order for the sort kernels: _complex_runs orders it
+        check_array(x, where)
     flat = reshape(x, (-1,))
     if flat.size == 0:
         empty = _npurt.empty((0,), _npurt.int64)
         return _npurt.empty((0,), x.dtype), empty, _npurt.empty(tuple(x.shape), _npurt.int64), empty
     ops = _ops()
-    s, perm = sort_last(flat)
+    s, perm = _complex_runs(flat) if cplx else sort_last(flat)
     values, index, counts, inverse, total = ops.unique_compact(s, perm, ops.unique_count(s))
     k = builtins.int(total.item())  # the one host read: the number of distinct values sizes the results
     if k < flat.size:
         values, index, counts = (_copy(a[:k]) for a in (values, index, counts))
+    if cplx:
+        import npurt as nr
+        values = nr.take(flat, index)
     return values, index, reshape(inverse, tuple(x.shape)), counts
 
 

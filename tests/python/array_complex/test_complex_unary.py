@@ -9,13 +9,20 @@ import npurt as nr
 
 from complex_cases import COMPLEX, SHAPES, check, crand, special, strided
 
+def spec_sign(a):
+    """np.sign, except that a NaN in either part gives NaN + NaN j, as the standard's sign
+    special cases say (numpy gives 0+1j for NaN+inf j)."""
+    r = np.sign(a)
+    return np.where(np.isnan(a.real) | np.isnan(a.imag), np.array(complex("nan+nanj"), a.dtype), r)
+
+
 # name -> numpy reference
 UNARY = {
     "exp": np.exp, "expm1": np.expm1, "log": np.log, "log1p": np.log1p, "log2": np.log2, "log10": np.log10,
     "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos, "tan": np.tan, "sinh": np.sinh, "cosh": np.cosh,
     "tanh": np.tanh, "asin": np.asin, "acos": np.acos, "atan": np.atan, "asinh": np.asinh, "acosh": np.acosh,
     "atanh": np.atanh, "negative": np.negative, "positive": np.positive, "abs": np.abs, "square": np.square,
-    "sign": np.sign, "reciprocal": np.reciprocal, "conj": np.conj, "real": np.real, "imag": np.imag,
+    "sign": spec_sign, "reciprocal": np.reciprocal, "conj": np.conj, "real": np.real, "imag": np.imag,
     "round": np.round, "isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite,
 }
 # Functions whose special-value results are compared part by part with numpy

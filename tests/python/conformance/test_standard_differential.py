@@ -2,7 +2,6 @@
 
 The cases live in tools/conformance/cases.py (the same table the conformance
 run scores). Functions with a known, documented gap are listed with the
-reason in tools/conformance/known_gaps.txt: they must still fail (a gap that
 reason in tools/conformance/known_gaps.txt: those are expected to fail (xfail;
 some gaps show only on some draws), everything else must pass.
 """
