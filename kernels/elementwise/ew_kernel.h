@@ -264,6 +264,10 @@ class EwKernel {
       if constexpr (Op::kScratch > 0) scratch = wide_.template Get<float>();
       VecCall(z, a, b, c, scratch, n);
     } else {
+      // The scalar unit reads what CopyIn's broadcast rows wrote with Duplicate
+      // (pipe V): wait for V first, and make later vector writes wait for the reads.
+      AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
+      AscendC::WaitFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
       for (uint32_t j = 0; j < n; ++j) {
         if constexpr (N == 1) z.SetValue(j, convert<TO>(Op::F(Wide<T>(a.GetValue(j)))));
         else if constexpr (N == 2)
@@ -273,6 +277,8 @@ class EwKernel {
         else
           z.SetValue(j, convert<TO>(Op::F(Wide<T>(a.GetValue(j)), Wide<T>(b.GetValue(j)), Wide<T>(c.GetValue(j)))));
       }
+      AscendC::SetFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
+      AscendC::WaitFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
     }
     qz_.EnQue(z);
     q_[0].FreeTensor(a);
