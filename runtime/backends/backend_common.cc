@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "npurt/backend.h"
+#include "npurt/sim_check.h"
 
 namespace npurt {
 

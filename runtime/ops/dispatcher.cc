@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "npurt/dispatch.h"
+#include "npurt/sim_check.h"
 #include "npurt/runtime.h"
 #include "npurt/status.h"
 #include "dispatch_checks.h"

@@ -7,6 +7,7 @@
 
 #include "bindings.h"
 #include "npurt/backend.h"
+#include "npurt/sim_check.h"
 #include "npurt/chip_profile.h"
 #include "npurt/runtime.h"
 #include "npurt/status.h"

@@ -41,13 +41,7 @@ const char* copy_kind_name(CopyKind k);
 
 // Simulated-core check level for a launch (NPURT_SIM_CHECK=off|basic|full).
 enum class SimCheckLevel : uint8_t { kOff = 0, kBasic = 1, kFull = 2 };
-SimCheckLevel sim_check_level_from_env();  // reads NPURT_SIM_CHECK now
-// The level every launch uses: NPURT_SIM_CHECK read once, at the first launch.
-// A program (or test) that changes the variable later calls
-// reload_sim_check_level(), or sets the level directly.
-SimCheckLevel sim_check_level();
-void set_sim_check_level(SimCheckLevel level);
-SimCheckLevel reload_sim_check_level();  // re-reads NPURT_SIM_CHECK; returns the new level
+SimCheckLevel sim_check_level_from_env();  // reads NPURT_SIM_CHECK each call (cheap)
 
 // Entry point of a kernel compiled for the sim backend: a thunk that unpacks the
 // argument slots into the Ascend C entry's parameters (pointers as void*,
