@@ -156,7 +156,7 @@ void bind_operators(nb::module_& m) {
     g_binary_fallback[i] = interned(std::string("_py") + dunder);
     nb::object f = nb::cpp_function(
         [i](nb::handle self, nb::handle other) { return binary_method(i, self, other); }, nb::is_method(),
-        nb::scope(cls), nb::name(dunder), nb::arg("other"));
+        nb::scope(cls), nb::name(dunder), nb::arg("other").none());  // None: NotImplemented via Python
     nb::setattr(cls, dunder, f);
   }
   for (int i = 0; i < kNumReduceSlots; ++i) {

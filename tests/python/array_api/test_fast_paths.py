@@ -56,11 +56,13 @@ def test_add_promotion_table(da, db):
     a = (np.arange(15) % 3 == 1) if da == "bool" else (np.arange(15) % 7 - 2).astype(da)
     b = (np.arange(15) % 2 == 0) if db == "bool" else (np.arange(15) % 5 + 1).astype(db)
     x, y = nr.asarray(a), nr.asarray(b)
+    if same_as_python_path(operator.add, x, y)[0] == "error":
+        assert da == db == "bool"  # the add kernel has no bool: the same error on both paths
+        return
     r = x + y
     assert r.dtype == nr.result_type(x, y)
     ref = np.add(a.astype(str(r.dtype)), b.astype(str(r.dtype)))
     np.testing.assert_array_equal(r.numpy(), ref)
-    same_as_python_path(operator.add, x, y)
 
 
 @pytest.mark.parametrize("op", list(BINARY), ids=lambda f: f.__name__)
