@@ -3,8 +3,8 @@
 //
 // Each method handles the common case itself through the public C++ API
 // (npurt/array_ops.h): for operators, two arrays of one dtype; for the
-// reductions, a float16/float32/float64 array with axis None or an int and a
-// bool keepdims. Everything else (Python scalars, dtype promotion, foreign
+// reductions, a float16/float32/float64 array of < 2^18 elements with axis
+// None or an int and a bool keepdims. Everything else (Python scalars, dtype promotion, foreign
 // types and NotImplemented, tuples of axes, dtype=, bad arguments and their
 // errors) calls the Python implementation the array-API layer attaches to the
 // class as `_py_<name>` (sdk_python/npurt/array_api/_operators.py,
@@ -96,6 +96,11 @@ nb::object binary_method(int slot, nb::handle self, nb::handle other) {
 
 bool fast_reduce_dtype(DType t) { return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kFloat64; }
 
+// Large reductions (where reductions.py may split into two launches) take the
+// Python path, whose split plan is the reference; the fast path is for the
+// small arrays whose cost is the call overhead.
+constexpr int64_t kFastReduceMaxElements = int64_t{1} << 18;
+
 // Reads axis/keepdims when they are the plain common values; false sends the
 // call to the Python path (which also raises every argument error).
 bool plain_reduce_kwargs(PyObject* kwargs, int64_t ndim, bool& all, int64_t& axis, bool& keepdims) {
@@ -128,7 +133,7 @@ nb::object reduce_method(int slot, nb::handle self, nb::args args, nb::kwargs kw
     const Tensor& x = *nb::inst_ptr<Tensor>(self);
     bool all = true, keepdims = false;
     int64_t axis = 0;
-    if (fast_reduce_dtype(x.dtype()) &&
+    if (fast_reduce_dtype(x.dtype()) && x.numel() < kFastReduceMaxElements &&
         plain_reduce_kwargs(kwargs.ptr(), static_cast<int64_t>(x.ndim()), all, axis, keepdims)) {
       const ReduceOp op = kReduceSlots[slot].op;
       return nb::cast(all ? array::reduce(op, x, keepdims) : array::reduce(op, x, Dims{axis}, keepdims));
