@@ -5,7 +5,10 @@ by side with numpy and PyTorch (CPU, when installed), in one run.
 
 Rows: enqueue only (the result is not waited for; the stream drains outside the
 timed loop), enqueue + stream synchronize, and the tiling-cache hit rate.
-Target (issue 4): nr.ops.add enqueue-only <= 1.0 us. Medians of `repeats` runs.
+Targets: nr.ops.add enqueue-only <= 1.0 us (issue 4); `x + y` <= 1.0 us and
+`x.sum()` <= 1.5 us (issue 5; the rows "Python path" time the array-API
+implementation the C++ operators fall back to, for a before/after in one run).
+Medians of `repeats` runs.
 Two columns: wall clock, and CPU time of the calling thread (time.thread_time),
 which is what the call itself costs even when the machine is shared (the
 stream worker's execution is not in it). The target is checked on the CPU column.
@@ -60,7 +63,17 @@ def main():
     out = nr.empty((a.n,), dtype=nr.float32)
     rows.append(("nr.ops.add(x, y, out=o)  enqueue only",
                  per_call_us(lambda: add(x, y, out=out), a.calls, a.repeats, stream.synchronize)))
+    # The array operators: the C++ fast path (bindings/operators.cpp) and, side by
+    # side in the same run, the Python path it replaces (still installed as the fallback).
+    nd = nr.ndarray
+    rows.append(("x + y  enqueue only", per_call_us(lambda: x + y, a.calls, a.repeats, stream.synchronize)))
+    rows.append(("x + y  Python path (ndarray._py__add__)",
+                 per_call_us(lambda: nd._py__add__(x, y), a.calls, a.repeats, stream.synchronize)))
+    rows.append(("x.sum()  enqueue only", per_call_us(lambda: x.sum(), a.calls, a.repeats, stream.synchronize)))
+    rows.append(("x.sum()  Python path (ndarray._py_sum)",
+                 per_call_us(lambda: nd._py_sum(x), a.calls, a.repeats, stream.synchronize)))
     rows.append(("numpy a + b", per_call_us(lambda: host + host, a.calls, a.repeats)))
+    rows.append(("numpy a.sum()", per_call_us(lambda: host.sum(), a.calls, a.repeats)))
     try:
         import torch
 

@@ -1,8 +1,10 @@
 // runtime/backends/backend_common.cc: names and descriptions shared by all backends.
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
 #include "npurt/backend.h"
+#include "npurt/sim_check.h"
 
 namespace npurt {
 
@@ -23,6 +25,29 @@ const char* copy_kind_name(CopyKind k) {
 #endif
 static_assert(NPURT_SIM_CHECK_DEFAULT >= 0 && NPURT_SIM_CHECK_DEFAULT <= 2,
               "NPURT_SIM_CHECK_DEFAULT must be 0 (off), 1 (basic) or 2 (full)");
+
+// The level launches use, read from the environment once: a getenv per launch
+// was ~300 instructions of a ~5,000-instruction tiny-op dispatch. -1 = not read yet.
+static std::atomic<int> g_sim_check_level{-1};
+
+SimCheckLevel sim_check_level() {
+  int v = g_sim_check_level.load(std::memory_order_relaxed);
+  if (v < 0) {
+    v = static_cast<int>(sim_check_level_from_env());
+    g_sim_check_level.store(v, std::memory_order_relaxed);
+  }
+  return static_cast<SimCheckLevel>(v);
+}
+
+void set_sim_check_level(SimCheckLevel level) {
+  g_sim_check_level.store(static_cast<int>(level), std::memory_order_relaxed);
+}
+
+SimCheckLevel reload_sim_check_level() {
+  const SimCheckLevel level = sim_check_level_from_env();
+  set_sim_check_level(level);
+  return level;
+}
 
 SimCheckLevel sim_check_level_from_env() {
   const char* v = std::getenv("NPURT_SIM_CHECK");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "npurt/dispatch.h"
+#include "npurt/sim_check.h"
 #include "npurt/runtime.h"
 #include "npurt/status.h"
 #include "dispatch_checks.h"
@@ -114,7 +115,7 @@ void enqueue_plan(const RegisteredOp& op, const TilingPlan& plan, Span<const Ten
   launch->tiling = plan.tiling;
   launch->workspace = workspace;
   launch->workspace_bytes = static_cast<size_t>(ws_bytes);
-  launch->check_level = sim_check_level_from_env();
+  launch->check_level = sim_check_level();
   const KernelLaunch* raw = launch.get();
   if (profiler::annotations_wanted()) annotate_for_profiler(op, plan, inputs, outputs);  // + graph capture
   stream.launch(std::move(launch));

@@ -34,6 +34,7 @@ void bind_profiler(nb::module_& m);  // profiler_bindings.cpp (owner: tools)
 void bind_ops(nb::module_& m);       // ops_bindings.cpp (owner: registry)
 void bind_graphs(nb::module_& m);    // graph_bindings.cpp (owner: graphs)
 void bind_views(nb::module_& m);     // view_bindings.cpp (owner: arrays-structure)
+void bind_operators(nb::module_& m);  // operators.cpp: ndarray operator/reduction fast path
 
 // ---- dtypes (dtypes.cpp) -------------------------------------------------
 // Accepts nr dtype objects, numpy dtypes and scalar types, ml_dtypes.bfloat16,

@@ -7,6 +7,7 @@
 
 #include "bindings.h"
 #include "npurt/backend.h"
+#include "npurt/sim_check.h"
 #include "npurt/chip_profile.h"
 #include "npurt/runtime.h"
 #include "npurt/status.h"
@@ -116,6 +117,8 @@ void bind_devices(nb::module_& m) {
         },
         "Each backend: name, available, device_count, and the reason when unavailable.");
   m.def("runtime_version", &version, "Version of libnpurt.");
+  m.def("_reload_sim_check_level", [] { return static_cast<int>(reload_sim_check_level()); },
+        "Re-reads NPURT_SIM_CHECK (launches read it once); npurt.debug.sim_check_level calls it.");
 }
 
 }  // namespace npurt::python

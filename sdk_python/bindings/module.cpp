@@ -20,5 +20,6 @@ NB_MODULE(_npurt, m) {
   bind_ops(m);
   bind_graphs(m);
   bind_views(m);
+  bind_operators(m);
   m.attr("__runtime_version__") = npurt::version();
 }

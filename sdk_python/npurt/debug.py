@@ -27,6 +27,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
+from . import _npurt
 from .compare import CompareReport, compare_arrays
 
 __all__ = ["check_op", "CheckOpReport", "compare_layers", "LayerReport", "sim_check_level"]
@@ -40,6 +41,7 @@ def sim_check_level(level: str):
                          f"full, got {level!r}")
     old = os.environ.get("NPURT_SIM_CHECK")
     os.environ["NPURT_SIM_CHECK"] = level
+    _npurt._reload_sim_check_level()  # launches read the variable once: tell them
     try:
         yield
     finally:
@@ -47,6 +49,7 @@ def sim_check_level(level: str):
             os.environ.pop("NPURT_SIM_CHECK", None)
         else:
             os.environ["NPURT_SIM_CHECK"] = old
+        _npurt._reload_sim_check_level()
 
 
 @dataclasses.dataclass

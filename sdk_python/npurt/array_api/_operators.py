@@ -1,8 +1,10 @@
 """Python operators on nr.ndarray (+ - * / // % ** & | ^ << >> ~, comparisons,
 unary - + abs), their reflected and in-place forms, attached to the bound
-class at import. `x + y` on two arrays of one dtype goes straight to the
-kernel's op function (no promotion work); everything else takes the
-elementwise function's path. In-place forms write through the kernel's
+class at import. The binary and comparison operators are C++ methods
+(sdk_python/bindings/operators.cpp): two arrays of one dtype run there
+(npurt::array::binary); everything else calls the Python method installed
+here as `_py__<op>__` (promotion, Python scalars, NotImplemented for foreign
+types), the elementwise function's path. In-place forms write through the kernel's
 `out=` (the array must be contiguous, and the result's dtype and shape must
 be the array's own, as the standard requires).
 """
@@ -21,22 +23,13 @@ _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divid
            "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift"}
 _COMPARE = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal", "eq": "equal",
             "ne": "not_equal"}
-_SAME_DTYPE_FAST = {"add", "subtract", "multiply", "maximum", "minimum", "equal", "not_equal", "less",
-                    "less_equal", "greater", "greater_equal"}
 
 
 def _forward(name):
+    """The Python path of `x <op> other` (the C++ method calls it for what it does not handle)."""
     fn = getattr(_elementwise, name)
-    kernel = _elementwise._KERNEL_NAME.get(name, name)
-    fast = name in _SAME_DTYPE_FAST
-    op = []  # resolved on first use: importing npurt never depends on the kernels' registration
 
     def method(self, other):
-        if fast and type(other) is ndarray and other.dtype is self.dtype:
-            try:
-                return (op or op.append(_ops.get(kernel)) or op)[0](self, other)
-            except (ValueError, TypeError) as e:
-                raise _elementwise._public_error(e, kernel, name) from None
         if not isinstance(other, (ndarray, *_SCALARS)):
             return NotImplemented
         return fn(self, other)
@@ -78,12 +71,13 @@ def _unary(fn):
 
 
 def install():
+    # __<op>__ itself is bound in C++ (bindings/operators.cpp) and falls back to _py__<op>__.
     for stem, name in _BINARY.items():
-        setattr(ndarray, f"__{stem}__", _forward(name))
+        setattr(ndarray, f"_py__{stem}__", _forward(name))
         setattr(ndarray, f"__r{stem}__", _reflected(name))
         setattr(ndarray, f"__i{stem}__", _inplace(name))
     for stem, name in _COMPARE.items():
-        setattr(ndarray, f"__{stem}__", _forward(name))
+        setattr(ndarray, f"_py__{stem}__", _forward(name))
     ndarray.__neg__ = _unary(_elementwise.negative)
     ndarray.__pos__ = _unary(_elementwise.positive)
     ndarray.__abs__ = _unary(_elementwise.abs)

@@ -233,10 +233,15 @@ def std(x, /, *, axis=None, correction=0.0, keepdims=False):
     return npurt.sqrt(var(x, axis=axis, correction=correction, keepdims=keepdims))
 
 
+# x.sum() ... x.mean() are C++ methods (sdk_python/bindings/operators.cpp, npurt::array::reduce) for
+# float arrays with axis None/int; they call these functions, installed as _py_<name>, for the rest.
+_FAST_METHODS = ("sum", "prod", "max", "min", "mean")
+
+
 def install(cls=_npurt.ndarray):
     """x.sum(), x.max(), ... as methods (numpy style)."""
     for f in (sum, prod, max, min, mean, any, all, var, std):
-        setattr(cls, f.__name__, f)
+        setattr(cls, ("_py_" if f.__name__ in _FAST_METHODS else "") + f.__name__, f)
 
 
 install()

@@ -191,27 +191,27 @@ def test_value_shape_mismatch_names_value():
         x[[0, 1]] = nr.asarray(np.zeros((3, 4), np.float32))
 
 
-def test_sim_check_full_is_clean(monkeypatch):
-    monkeypatch.setenv("NPURT_SIM_CHECK", "full")
-    rng = np.random.default_rng(12)
-    host = rng.standard_normal((37, 65)).astype(np.float16)
-    x = nr.asarray(host)
-    np.testing.assert_array_equal(x[[3, -1, 0], 5:].numpy(), host[[3, -1, 0], 5:])
-    np.testing.assert_array_equal(x[nr.asarray(host > 0)].numpy(), host[host > 0])
-    np.testing.assert_array_equal(nr.take_along_axis(x, nr.asarray(np.argsort(host, 1)), axis=1).numpy(),
-                                  np.sort(host, 1))
-    for g, r in zip(nr.nonzero(nr.asarray(host > 1)), np.nonzero(host > 1)):
-        np.testing.assert_array_equal(g.numpy(), r)
-    x[nr.asarray(host < -1)] = 0
-    host[host < -1] = 0
-    x[:, [1, 2, 63]] = 7
-    host[:, [1, 2, 63]] = 7
-    np.testing.assert_array_equal(x.numpy(), host)
-    y = nr.cumulative_sum(nr.asarray(host.astype(np.float32)), axis=0, include_initial=True)
-    assert y.shape == (38, 65)
-    c = nr.cumulative_prod(nr.asarray(np.arange(1, 40, dtype=np.int32)))
-    np.testing.assert_array_equal(c.numpy(), np.cumprod(np.arange(1, 40), dtype=np.int64))
-    np.testing.assert_array_equal(nr.triu(nr.asarray(host), k=2).numpy(), np.triu(host, k=2))
-    np.testing.assert_array_equal(nr.eye(33, 17, k=-3, dtype=nr.int8).numpy(), np.eye(33, 17, k=-3, dtype=np.int8))
-    np.testing.assert_array_equal(nr.arange(-7, 1000, 3).numpy(), np.arange(-7, 1000, 3))
-    np.testing.assert_allclose(nr.linspace(0, 1, 1023).numpy(), np.linspace(0, 1, 1023), rtol=2e-7)
+def test_sim_check_full_is_clean():
+    with nr.debug.sim_check_level("full"):  # launches read NPURT_SIM_CHECK once: set it through npurt
+        rng = np.random.default_rng(12)
+        host = rng.standard_normal((37, 65)).astype(np.float16)
+        x = nr.asarray(host)
+        np.testing.assert_array_equal(x[[3, -1, 0], 5:].numpy(), host[[3, -1, 0], 5:])
+        np.testing.assert_array_equal(x[nr.asarray(host > 0)].numpy(), host[host > 0])
+        np.testing.assert_array_equal(nr.take_along_axis(x, nr.asarray(np.argsort(host, 1)), axis=1).numpy(),
+                                      np.sort(host, 1))
+        for g, r in zip(nr.nonzero(nr.asarray(host > 1)), np.nonzero(host > 1)):
+            np.testing.assert_array_equal(g.numpy(), r)
+        x[nr.asarray(host < -1)] = 0
+        host[host < -1] = 0
+        x[:, [1, 2, 63]] = 7
+        host[:, [1, 2, 63]] = 7
+        np.testing.assert_array_equal(x.numpy(), host)
+        y = nr.cumulative_sum(nr.asarray(host.astype(np.float32)), axis=0, include_initial=True)
+        assert y.shape == (38, 65)
+        c = nr.cumulative_prod(nr.asarray(np.arange(1, 40, dtype=np.int32)))
+        np.testing.assert_array_equal(c.numpy(), np.cumprod(np.arange(1, 40), dtype=np.int64))
+        np.testing.assert_array_equal(nr.triu(nr.asarray(host), k=2).numpy(), np.triu(host, k=2))
+        np.testing.assert_array_equal(nr.eye(33, 17, k=-3, dtype=nr.int8).numpy(), np.eye(33, 17, k=-3, dtype=np.int8))
+        np.testing.assert_array_equal(nr.arange(-7, 1000, 3).numpy(), np.arange(-7, 1000, 3))
+        np.testing.assert_allclose(nr.linspace(0, 1, 1023).numpy(), np.linspace(0, 1, 1023), rtol=2e-7)

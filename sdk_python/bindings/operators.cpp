@@ -1,0 +1,177 @@
+// sdk_python/bindings/operators.cpp: the C++ fast path of nr.ndarray's
+// operators (x + y, x < y, ...) and reduction methods (x.sum(), x.max(), ...).
+//
+// Each method handles the common case itself through the public C++ API
+// (npurt/array_ops.h): for operators, two arrays of one dtype; for the
+// reductions, a float16/float32/float64 array of < 2^18 elements with axis
+// None or an int and a bool keepdims. Everything else (Python scalars, dtype promotion, foreign
+// types and NotImplemented, tuples of axes, dtype=, bad arguments and their
+// errors) calls the Python implementation the array-API layer attaches to the
+// class as `_py_<name>` (sdk_python/npurt/array_api/_operators.py,
+// reductions.py), looked up on the type at each call, so this file holds no
+// Python object and the semantics stay those of that layer.
+//
+// Invariant: the fast path gives the very result of the Python path (same
+// kernel, same attributes, same error text), it only skips the interpreter.
+#include <string>
+
+#include "bindings.h"
+#include "npurt/array_ops.h"
+#include "npurt/tensor.h"
+
+namespace npurt::python {
+namespace {
+
+using array::BinaryOp;
+using array::ReduceOp;
+
+struct BinarySlot {
+  const char* dunder;
+  BinaryOp op;
+};
+
+constexpr BinarySlot kBinarySlots[] = {
+    {"__add__", BinaryOp::kAdd}, {"__sub__", BinaryOp::kSubtract}, {"__mul__", BinaryOp::kMultiply},
+    {"__truediv__", BinaryOp::kDivide}, {"__floordiv__", BinaryOp::kFloorDivide},
+    {"__mod__", BinaryOp::kRemainder}, {"__pow__", BinaryOp::kPow}, {"__and__", BinaryOp::kBitwiseAnd},
+    {"__or__", BinaryOp::kBitwiseOr}, {"__xor__", BinaryOp::kBitwiseXor},
+    {"__lshift__", BinaryOp::kBitwiseLeftShift}, {"__rshift__", BinaryOp::kBitwiseRightShift},
+    {"__lt__", BinaryOp::kLess}, {"__le__", BinaryOp::kLessEqual}, {"__gt__", BinaryOp::kGreater},
+    {"__ge__", BinaryOp::kGreaterEqual}, {"__eq__", BinaryOp::kEqual}, {"__ne__", BinaryOp::kNotEqual},
+};
+constexpr int kNumBinarySlots = sizeof(kBinarySlots) / sizeof(kBinarySlots[0]);
+
+struct ReduceSlot {
+  const char* name;
+  ReduceOp op;
+};
+constexpr ReduceSlot kReduceSlots[] = {
+    {"sum", ReduceOp::kSum}, {"prod", ReduceOp::kProd}, {"max", ReduceOp::kMax},
+    {"min", ReduceOp::kMin}, {"mean", ReduceOp::kMean},
+};
+constexpr int kNumReduceSlots = sizeof(kReduceSlots) / sizeof(kReduceSlots[0]);
+
+// Interned "_py_<name>" strings: plain str objects, never freed (no instance of ours).
+PyObject* g_binary_fallback[kNumBinarySlots];
+PyObject* g_reduce_fallback[kNumReduceSlots];
+PyObject* g_axis;
+PyObject* g_keepdims;
+
+// type(self)._py_<name>(self, *args, **kwargs): the array-API layer's method.
+nb::object call_fallback(PyObject* name, nb::handle self, PyObject* const* rest, size_t nrest, PyObject* kwargs) {
+  PyObject* fn = PyObject_GetAttr(reinterpret_cast<PyObject*>(Py_TYPE(self.ptr())), name);
+  if (!fn) throw nb::python_error();
+  PyObject* args = PyTuple_New(static_cast<Py_ssize_t>(nrest + 1));
+  if (!args) {
+    Py_DECREF(fn);
+    throw nb::python_error();
+  }
+  Py_INCREF(self.ptr());
+  PyTuple_SET_ITEM(args, 0, self.ptr());
+  for (size_t i = 0; i < nrest; ++i) {
+    Py_INCREF(rest[i]);
+    PyTuple_SET_ITEM(args, static_cast<Py_ssize_t>(i + 1), rest[i]);
+  }
+  PyObject* r = PyObject_Call(fn, args, kwargs);
+  Py_DECREF(args);
+  Py_DECREF(fn);
+  if (!r) throw nb::python_error();
+  return nb::steal(r);
+}
+
+bool floating_or_complex(DType t) { return is_floating(t) || is_complex(t); }
+
+nb::object binary_method(int slot, nb::handle self, nb::handle other) {
+  if (nb::isinstance<Tensor>(self) && nb::isinstance<Tensor>(other)) {
+    const Tensor& a = *nb::inst_ptr<Tensor>(self);
+    const Tensor& b = *nb::inst_ptr<Tensor>(other);
+    const BinaryOp op = kBinarySlots[slot].op;
+    // divide of integers promotes to float first: the Python path does that.
+    if (a.dtype() == b.dtype() && (op != BinaryOp::kDivide || floating_or_complex(a.dtype())))
+      return nb::cast(array::binary(op, a, b));
+  }
+  PyObject* rest[1] = {other.ptr()};
+  return call_fallback(g_binary_fallback[slot], self, rest, 1, nullptr);
+}
+
+bool fast_reduce_dtype(DType t) { return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kFloat64; }
+
+// Large reductions (where reductions.py may split into two launches) take the
+// Python path, whose split plan is the reference; the fast path is for the
+// small arrays whose cost is the call overhead.
+constexpr int64_t kFastReduceMaxElements = int64_t{1} << 18;
+
+// Reads axis/keepdims when they are the plain common values; false sends the
+// call to the Python path (which also raises every argument error).
+bool plain_reduce_kwargs(PyObject* kwargs, int64_t ndim, bool& all, int64_t& axis, bool& keepdims) {
+  all = true;
+  keepdims = false;
+  if (kwargs == nullptr || PyDict_GET_SIZE(kwargs) == 0) return true;
+  Py_ssize_t pos = 0;
+  PyObject *key, *value;
+  while (PyDict_Next(kwargs, &pos, &key, &value)) {
+    if (PyUnicode_Compare(key, g_keepdims) == 0) {
+      if (value != Py_True && value != Py_False) return false;
+      keepdims = value == Py_True;
+    } else if (PyUnicode_Compare(key, g_axis) == 0) {
+      if (value == Py_None) continue;
+      if (!PyLong_CheckExact(value)) return false;
+      int overflow = 0;
+      const long long a = PyLong_AsLongLongAndOverflow(value, &overflow);
+      if (overflow || a < -ndim || a >= ndim) return false;  // the Python path raises the AxisError
+      all = false;
+      axis = a < 0 ? a + ndim : a;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+nb::object reduce_method(int slot, nb::handle self, nb::args args, nb::kwargs kwargs) {
+  if (args.size() == 0 && nb::isinstance<Tensor>(self)) {
+    const Tensor& x = *nb::inst_ptr<Tensor>(self);
+    bool all = true, keepdims = false;
+    int64_t axis = 0;
+    if (fast_reduce_dtype(x.dtype()) && x.numel() < kFastReduceMaxElements &&
+        plain_reduce_kwargs(kwargs.ptr(), static_cast<int64_t>(x.ndim()), all, axis, keepdims)) {
+      const ReduceOp op = kReduceSlots[slot].op;
+      return nb::cast(all ? array::reduce(op, x, keepdims) : array::reduce(op, x, Dims{axis}, keepdims));
+    }
+  }
+  const size_t n = args.size();
+  PyObject* const* rest = n ? &PyTuple_GET_ITEM(args.ptr(), 0) : nullptr;
+  return call_fallback(g_reduce_fallback[slot], self, rest, n, kwargs.ptr());
+}
+
+PyObject* interned(const std::string& s) {
+  PyObject* o = PyUnicode_InternFromString(s.c_str());
+  if (!o) throw nb::python_error();
+  return o;
+}
+
+}  // namespace
+
+void bind_operators(nb::module_& m) {
+  nb::handle cls = m.attr("ndarray");
+  g_axis = interned("axis");
+  g_keepdims = interned("keepdims");
+  for (int i = 0; i < kNumBinarySlots; ++i) {
+    const char* dunder = kBinarySlots[i].dunder;
+    g_binary_fallback[i] = interned(std::string("_py") + dunder);
+    nb::object f = nb::cpp_function(
+        [i](nb::handle self, nb::handle other) { return binary_method(i, self, other); }, nb::is_method(),
+        nb::scope(cls), nb::name(dunder), nb::arg("other").none());  // None: NotImplemented via Python
+    nb::setattr(cls, dunder, f);
+  }
+  for (int i = 0; i < kNumReduceSlots; ++i) {
+    const char* name = kReduceSlots[i].name;
+    g_reduce_fallback[i] = interned(std::string("_py_") + name);
+    nb::object f = nb::cpp_function(
+        [i](nb::handle self, nb::args args, nb::kwargs kwargs) { return reduce_method(i, self, args, kwargs); },
+        nb::is_method(), nb::scope(cls), nb::name(name));
+    nb::setattr(cls, name, f);
+  }
+}
+
+}  // namespace npurt::python
