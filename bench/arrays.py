@@ -18,12 +18,12 @@ Medians of --repeat runs; ratio columns are peer time / npurt time (> 1: npurt f
 import argparse
 import os
 import statistics
-import threading
 import time
 
 import numpy as np
 
 import npurt as nr
+from _common import triad_two_threads
 
 try:
     import torch
@@ -74,22 +74,6 @@ def tiny(repeat):
         t_us = median_call(f_t, 2000, repeat)[0] if f_t else None
         print(f"{name:34s} {fmt(wall / 50)} {fmt(cpu / 50)} {fmt(np_us)} {fmt(t_us)}")
 
-
-def triad_two_threads(a, b, c, s, chunk=1 << 18):
-    """STREAM triad a = b + s*c, one half per thread, through a cache-resident temporary."""
-    half = a.size // 2
-
-    def part(lo, hi):
-        tmp = np.empty(chunk, dtype=a.dtype)
-        for i in range(lo, hi, chunk):
-            j = min(hi, i + chunk)
-            t = tmp[: j - i]
-            np.multiply(c[i:j], s, out=t)
-            np.add(b[i:j], t, out=a[i:j])
-    helper = threading.Thread(target=part, args=(half, a.size))
-    helper.start()
-    part(0, half)
-    helper.join()
 
 
 def large_cases(n, dt, a, b, x, y):

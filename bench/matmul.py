@@ -12,13 +12,12 @@ shared machine is loaded: wall time includes waiting for a core.
     python bench/matmul.py [--repeat 5] [--sizes 1024,2048] [--dtypes float32,bfloat16,float16]
 """
 import argparse
-import statistics
-import time
 
 import ml_dtypes
 import numpy as np
 
 import npurt as nr
+from _common import median_time
 
 try:
     import torch
@@ -28,20 +27,6 @@ except ImportError:  # bench only: PyTorch is optional
 
 DTYPES = {"float32": np.dtype(np.float32), "float16": np.dtype(np.float16), "bfloat16": np.dtype(ml_dtypes.bfloat16)}
 
-
-def median_time(fn, repeat, cpu=None):
-    """Median wall time; with a list `cpu`, appends the median process CPU time (all threads),
-    which is what the implementations compete for on a loaded machine."""
-    fn()  # warm-up (tiling cache, pool, page faults)
-    times, cpus = [], []
-    for _ in range(repeat):
-        c0, t0 = time.process_time(), time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-        cpus.append(time.process_time() - c0)
-    if cpu is not None:
-        cpu.append(statistics.median(cpus))
-    return statistics.median(times)
 
 
 def torch_tensor(x, dtype):

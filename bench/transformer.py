@@ -16,13 +16,12 @@ streams); inputs are already on the device, as the peers' are in host memory.
 """
 import argparse
 import os
-import statistics
-import time
 
 import ml_dtypes
 import numpy as np
 
 import npurt as nr
+from _common import median_time
 
 try:
     import torch
@@ -31,20 +30,6 @@ except ImportError:  # bench only: PyTorch is optional
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 
-
-def median_time(fn, repeat, cpu=None):
-    """Median wall time of fn; with a list `cpu`, also appends the median process CPU time
-    (all threads), the fairer figure on a shared machine where wall time mostly waits."""
-    fn()  # warm-up (tiling cache, pool, page faults)
-    times, cpus = [], []
-    for _ in range(repeat):
-        c0, t0 = time.process_time(), time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-        cpus.append(time.process_time() - c0)
-    if cpu is not None:
-        cpu.append(statistics.median(cpus))
-    return statistics.median(times)
 
 
 def torch_tensor(a):

@@ -24,6 +24,7 @@
 #include <type_traits>
 
 #include "common/kernel_util.h"
+#include "common/strided_load.h"
 #include "elementwise/ew_complex_types.h"
 #include "elementwise/ew_tiling.h"
 #include "elementwise/ew_types.h"
@@ -50,13 +51,6 @@ __aicore__ inline TO convert(W v) {
     return static_cast<TO>(v);
   }
 }
-
-// Element types AscendC::Duplicate takes (docs/aicore-vector.md).
-template <class U>
-constexpr bool kDuplicable = std::is_same<U, int16_t>::value || std::is_same<U, uint16_t>::value ||
-                             std::is_same<U, int32_t>::value || std::is_same<U, uint32_t>::value ||
-                             std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value ||
-                             std::is_same<U, float>::value;
 
 template <class Op, DType D, class TO>
 class EwKernel {
@@ -120,12 +114,7 @@ class EwKernel {
     if (t.contiguous & (1u << I)) {
       gm<I>().SetGlobalBuffer(reinterpret_cast<__gm__ U*>(p) + begin_, count_);
     } else {
-      uint64_t extent = 1;
-      for (uint32_t d = 0; d < t.ndim; ++d) {
-        int64_t s = t.strides[I][d];
-        extent += static_cast<uint64_t>(t.shape[d] - 1) * static_cast<uint64_t>(s < 0 ? -s : s);
-      }
-      gm<I>().SetGlobalBuffer(reinterpret_cast<__gm__ U*>(p) + t.base[I], extent);
+      gm<I>().SetGlobalBuffer(reinterpret_cast<__gm__ U*>(p) + t.base[I], StridedExtent(t.shape, t.strides[I], t.ndim));
     }
     pipe_.InitBuffer(q_[I], 2, tile * static_cast<uint32_t>(sizeof(U)));
   }
@@ -142,66 +131,9 @@ class EwKernel {
     using U = In<I>;
     AscendC::LocalTensor<U> x = q_[I].template AllocTensor<U>();
     if (t_->contiguous & (1u << I)) CopyIn(x, gm<I>()[off], n);
-    else Gather<U>(x, gm<I>(), I, begin_ + off, n);
+    else GatherStrided<kEwMaxDims>(x, gm<I>(), t_->shape, t_->strides[I], t_->base[I], static_cast<int>(t_->ndim),
+                                        begin_ + off, n);
     q_[I].EnQue(x);
-  }
-
-  // Output elements [first, first + n) of input `inp`, row run by row run.
-  template <class U>
-  __aicore__ inline void Gather(const AscendC::LocalTensor<U>& dst, const AscendC::GlobalTensor<U>& src, int inp,
-                                uint64_t first, uint32_t n) {
-    const EwTiling& t = *t_;
-    const int nd = static_cast<int>(t.ndim);
-    const int64_t* st = t.strides[inp];
-    int64_t idx[kEwMaxDims];
-    int64_t off = -t.base[inp];  // the GM window starts at the view's lowest element
-    uint64_t rem = first;
-    for (int d = nd - 1; d >= 0; --d) {
-      idx[d] = static_cast<int64_t>(rem % static_cast<uint64_t>(t.shape[d]));
-      rem /= static_cast<uint64_t>(t.shape[d]);
-      off += idx[d] * st[d];
-    }
-    const int64_t inner = t.shape[nd - 1], s_in = st[nd - 1];
-    for (uint32_t j = 0; j < n;) {
-      uint32_t run = static_cast<uint32_t>(
-          inner - idx[nd - 1] < static_cast<int64_t>(n - j) ? inner - idx[nd - 1] : n - j);
-      FillRun(dst, src, off, s_in, j, run, j + run == n);
-      j += run;
-      off += s_in * run;
-      idx[nd - 1] += run;
-      for (int d = nd - 1; d > 0 && idx[d] == t.shape[d]; --d) {
-        off += st[d - 1] - idx[d] * st[d];
-        idx[d] = 0;
-        ++idx[d - 1];
-      }
-    }
-  }
-
-  // One run of `run` elements at UB position j. DataCopyPad only where its
-  // 32-B-rounded UB write cannot overlap the next run (the last run, or a run
-  // of whole blocks), so MTE2 and scalar writes never touch the same block.
-  template <class U>
-  __aicore__ inline void FillRun(const AscendC::LocalTensor<U>& dst, const AscendC::GlobalTensor<U>& src,
-                                 int64_t off, int64_t stride, uint32_t j, uint32_t run, bool last) {
-    const uint32_t bytes = run * static_cast<uint32_t>(sizeof(U));
-    const bool aligned = (j * sizeof(U)) % 32 == 0 && (last || bytes % 32 == 0);
-    if (stride == 1 && aligned) {
-      AscendC::DataCopyExtParams p(1, bytes, 0, 0, 0);
-      AscendC::DataCopyPadExtParams<U> pad(false, 0, 0, U{});
-      AscendC::DataCopyPad(dst[j], src[static_cast<uint64_t>(off)], p, pad);
-    } else if (stride == 0) {  // a broadcast row: one read, then Duplicate where the vector unit has it
-      U v = src.GetValue(static_cast<uint64_t>(off));
-      if constexpr (kDuplicable<U>) {
-        if (aligned) {
-          AscendC::Duplicate(dst[j], v, static_cast<int32_t>(run));
-          return;
-        }
-      }
-      for (uint32_t k = 0; k < run; ++k) dst.SetValue(j + k, v);
-    } else {
-      for (uint32_t k = 0; k < run; ++k)
-        dst.SetValue(j + k, src.GetValue(static_cast<uint64_t>(off + static_cast<int64_t>(k) * stride)));
-    }
   }
 
   // Output elements [first, first + n) to rows of out_row columns (t.out_row > 0):

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "common/kernel_util.h"
+#include "common/strided_load.h"
 #include "fused/fused_math.h"
 #include "fused/fused_program.h"
 #include "kernel_operator.h"
@@ -98,71 +99,10 @@ class FusedKernel {
       g.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(in_[i]) + begin_, count_);
       CopyIn(x, g[off], n);
     } else {
-      uint64_t extent = 1;
-      for (uint32_t k = 0; k < t.ndim; ++k) {
-        const int64_t s = t.strides[i][k];
-        extent += static_cast<uint64_t>(t.shape[k] - 1) * static_cast<uint64_t>(s < 0 ? -s : s);
-      }
-      g.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(in_[i]) + t.base[i], extent);
-      Gather(x, g, i, begin_ + off, n);
+      g.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(in_[i]) + t.base[i], StridedExtent(t.shape, t.strides[i], t.ndim));
+      GatherStrided<kFusedMaxDims>(x, g, t.shape, t.strides[i], t.base[i], static_cast<int>(t.ndim), begin_ + off, n);
     }
     q_[i].EnQue(x);
-  }
-
-  // Output elements [first, first + n) of input `inp`, row run by row run
-  // (the elementwise family's strided CopyIn, ew_kernel.h).
-  template <class U>
-  __aicore__ inline void Gather(const AscendC::LocalTensor<U>& dst, const AscendC::GlobalTensor<U>& src,
-                                uint32_t inp, uint64_t first, uint32_t n) {
-    const FusedTiling& t = *t_;
-    const int nd = static_cast<int>(t.ndim);
-    const int64_t* st = t.strides[inp];
-    int64_t idx[kFusedMaxDims];
-    int64_t off = -t.base[inp];
-    uint64_t rem = first;
-    for (int k = nd - 1; k >= 0; --k) {
-      idx[k] = static_cast<int64_t>(rem % static_cast<uint64_t>(t.shape[k]));
-      rem /= static_cast<uint64_t>(t.shape[k]);
-      off += idx[k] * st[k];
-    }
-    const int64_t inner = t.shape[nd - 1], s_in = st[nd - 1];
-    for (uint32_t j = 0; j < n;) {
-      const uint32_t run = static_cast<uint32_t>(
-          inner - idx[nd - 1] < static_cast<int64_t>(n - j) ? inner - idx[nd - 1] : n - j);
-      FillRun(dst, src, off, s_in, j, run, j + run == n);
-      j += run;
-      off += s_in * run;
-      idx[nd - 1] += run;
-      for (int k = nd - 1; k > 0 && idx[k] == t.shape[k]; --k) {
-        off += st[k - 1] - idx[k] * st[k];
-        idx[k] = 0;
-        ++idx[k - 1];
-      }
-    }
-  }
-
-  // DataCopyPad for unit-stride runs whose 32-B-rounded UB write cannot spill
-  // into the next run; Duplicate for aligned broadcast runs; scalar otherwise.
-  template <class U>
-  __aicore__ inline void FillRun(const AscendC::LocalTensor<U>& dst, const AscendC::GlobalTensor<U>& src,
-                                 int64_t off, int64_t stride, uint32_t j, uint32_t run, bool last) {
-    const uint32_t bytes = run * static_cast<uint32_t>(sizeof(U));
-    const bool aligned = (j * sizeof(U)) % 32 == 0 && (last || bytes % 32 == 0);
-    if (stride == 1 && aligned) {
-      AscendC::DataCopyExtParams p(1, bytes, 0, 0, 0);
-      AscendC::DataCopyPadExtParams<U> pad(false, 0, 0, U{});
-      AscendC::DataCopyPad(dst[j], src[static_cast<uint64_t>(off)], p, pad);
-    } else if (stride == 0) {
-      const U v = src.GetValue(static_cast<uint64_t>(off));
-      if (aligned) {
-        AscendC::Duplicate(dst[j], v, static_cast<int32_t>(run));
-      } else {
-        for (uint32_t k = 0; k < run; ++k) dst.SetValue(j + k, v);
-      }
-    } else {
-      for (uint32_t k = 0; k < run; ++k)
-        dst.SetValue(j + k, src.GetValue(static_cast<uint64_t>(off + static_cast<int64_t>(k) * stride)));
-    }
   }
 
   // Input i's tile as float32: the dequeued tile itself, or its copy in a
