@@ -15,16 +15,8 @@
 
 #include <cstdint>
 
+#include "aicore/host_isa.h"  // npurt::sim::cube_isa(), defined in cube_mmad.cc
 #include "npurt/export.h"
-
-namespace npurt::sim {
-// Host instruction sets the simulated cube uses, e.g. "avx512+amx-bf16" (the
-// Mmad kernels; the data moves are vectorised unless it is "generic").
-// Exported for `python -m npurt info` (read through ctypes, like the vector ISA).
-NPURT_PUBLIC_BEGIN
-const char* cube_isa();
-NPURT_PUBLIC_END
-}  // namespace npurt::sim
 
 namespace npurt::sim::cube {
 
