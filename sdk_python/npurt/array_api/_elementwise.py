@@ -52,14 +52,20 @@ def _make_binary(name):
     kernel = _KERNEL_NAME.get(name, name)
 
     def f(x1, x2, /):
-        if name == "pow" and type(x2) in (int, float) and x2 == 2 and isinstance(x1, _convert.ndarray) and \
-                _dtypes.kind(x1.dtype) in ("iuf" if type(x2) is int else "f"):
-            return _run(name, "square", x1)  # x * x: the same single rounding as pow(x, 2), on the vector unit
         a, b = _convert.operands(where, x1, x2)
         if name in _BINARY_FLOAT and _dtypes.kind(a.dtype) not in "fc":
             a, b = _to_float(a), _to_float(b)
         return _run(name, kernel, a, b)
-    return f
+
+    if name != "pow":
+        return f
+
+    def pow_(x1, x2, /):
+        if type(x2) in (int, float) and x2 == 2 and isinstance(x1, _convert.ndarray) and \
+                _dtypes.kind(x1.dtype) in ("iuf" if type(x2) is int else "f"):
+            return _run(name, "square", x1)  # x * x: the same single rounding as pow(x, 2), on the vector unit
+        return f(x1, x2)
+    return pow_
 
 
 def positive(x, /):
