@@ -17,6 +17,7 @@
 // only, so most kv tiles skip the product tile's Fixpipe, its copy to UB and
 // the per-row rescale of the accumulator.
 #include "attention/attention_rows.h"
+#include "attention/attention_score_cube.h"
 #include "attention/attention_scores.h"
 #include "attention/attention_tiling.h"
 #include "attention/attention_workspace.h"
@@ -46,7 +47,7 @@ class AttnForward {
     lse_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(lse), uint64_t{t.batchHeads} * t.sq);
     ws_.Init(workspace, t);
     const uint32_t tt = t.tile * t.tile, td = t.tile * t.dp;
-    cubeS_.Init(pipe_, {t.tile, t.tile, t.kStep});  // the host sized kStep for both cubes' L0A/L0B
+    scube_.Init(pipe_, t.tile, t.dp, t.kStep);  // the host sized kStep for both cubes' L0A/L0B
     cubeX_.Init(pipe_, {t.tile, t.dp, t.kStep});
     pipe_.InitBuffer(sBuf_, tt * 4);
     constexpr bool kCast = !std::is_same_v<T, float>;  // float P and out need no cast buffers
@@ -63,8 +64,18 @@ class AttnForward {
 
   __aicore__ void Process() {
     const uint64_t items = uint64_t{t_.batchHeads} * t_.qTiles;
-    for (uint64_t w = AscendC::GetBlockIdx(); w < items; w += AscendC::GetBlockNum())
-      RunItem(static_cast<uint32_t>(w / t_.qTiles), static_cast<uint32_t>(w % t_.qTiles));
+    for (uint64_t w = AscendC::GetBlockIdx(); w < items; w += AscendC::GetBlockNum()) {
+      if (!t_.causal) {
+        RunItem(static_cast<uint32_t>(w / t_.qTiles), static_cast<uint32_t>(w % t_.qTiles));
+        continue;
+      }
+      // Causal item qt costs qt + 1 kv tiles. Heads-fastest, last q tile first:
+      // every block gets a mix of costs (not one q tile each, as when the block
+      // count is a multiple of qTiles) and the cheap items come last, so the
+      // blocks finish together.
+      const uint32_t bh = static_cast<uint32_t>(w % t_.batchHeads);
+      RunItem(bh, t_.qTiles - 1 - static_cast<uint32_t>(w / t_.batchHeads));
+    }
   }
 
  private:
@@ -79,6 +90,7 @@ class AttnForward {
     if (t_.causal && qt + 1 < kvEnd) kvEnd = qt + 1;  // tiles right of the diagonal are all masked
     pending_ = false;
     mMin_ = -kAttnInf;
+    scube_.BeginItem(q_[(uint64_t{bh} * t_.sq + q0) * t_.d], rows, t_.d);
     for (uint32_t kt = 0; kt < kvEnd; ++kt) KvStep(bh, qt, kt, q0, rows);
     if (pending_) FlushProduct(rows);
     Finish(bh, q0, rows);
@@ -86,9 +98,9 @@ class AttnForward {
 
   __aicore__ void KvStep(uint32_t bh, uint32_t qt, uint32_t kt, uint32_t q0, uint32_t rows) {
     const uint32_t k0 = kt * t_.tile, cols = t_.skv - k0 < t_.tile ? t_.skv - k0 : t_.tile;
-    const uint64_t qOff = (uint64_t{bh} * t_.sq + q0) * t_.d, kOff = (uint64_t{bh} * t_.skv + k0) * t_.d;
+    const uint64_t kOff = (uint64_t{bh} * t_.skv + k0) * t_.d;
     AscendC::LocalTensor<float> s = sBuf_.Get<float>();
-    cubeS_.Compute(q_[qOff], t_.d, k_[kOff], t_.d, true, ws_.s, t_.tile, rows, cols, t_.d);
+    scube_.Scores(k_[kOff], cols, t_.d, ws_.s, t_.tile);
     LoadScaledScores(s, ws_.s, t_.tile, rows, cols, t_.scale);
     if (t_.maskKind != static_cast<uint32_t>(AttnMask::kNone)) {
       const uint32_t b = bh / t_.heads, h = bh % t_.heads;
@@ -255,7 +267,8 @@ class AttnForward {
   AttnTiling t_{};
   GM_ADDR mask_ = nullptr;
   AscendC::TPipe pipe_;
-  CubeTile<T, float> cubeS_, cubeX_;  // S = Q K^T; P V accumulated across kv tiles
+  AttnScoreCube<T> scube_;            // S = Q K^T, the item's Q resident in L0A
+  CubeTile<T, float> cubeX_;          // P V accumulated across kv tiles
   bool pending_ = false;              // cubeX_ holds a P V partial not yet in acc
   bool screened_ = false;             // this tile passed BelowReference
   float mMin_ = -kAttnInf;            // smallest row reference of the item
