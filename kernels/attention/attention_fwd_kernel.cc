@@ -32,6 +32,13 @@ namespace {
 // the reference moves: P <= e^8 ~ 2981, exact enough in every input type.
 constexpr float kAttnLazyRescale = 8.0f;
 
+// How far below the shared reference a row's own max may lie (ShareReference):
+// P of that row is <= e^-spread at its max. float / bfloat16 P keep full
+// relative precision down to ~e^-87, so 30 loses nothing; float16 P becomes
+// subnormal below e^-9.7, so its rows stay within e^-4 (P >= 0.018 at the max).
+template <class T>
+constexpr float kAttnShareSpread = std::is_same_v<T, half> ? 4.0f : 30.0f;
+
 template <class T>
 class AttnForward {
  public:
@@ -176,13 +183,16 @@ class AttnForward {
       AscendC::PipeBarrier<PIPE_ALL>();
       moved = !(alpha.GetValue(0) <= kAttnLazyRescale);
     }
-    if (moved) {
-      MoveReference(red, rows);
+    if (moved) MoveReference(red, rows);
+    if (uniform_) {
+      AscendC::Adds(s, s, -sharedRef_, static_cast<int32_t>(rows * t_.tile));  // one instruction, not one per row
     } else {
-      AscendC::Adds(red, m, 0.0f, n8);  // subtract the unchanged reference
-      AscendC::PipeBarrier<PIPE_ALL>();
+      if (!moved) {
+        AscendC::Adds(red, m, 0.0f, n8);  // subtract the unchanged reference
+        AscendC::PipeBarrier<PIPE_ALL>();
+      }
+      for (uint32_t r = 0; r < rows; ++r) AscendC::Adds(s[r * t_.tile], s[r * t_.tile], -red.GetValue(8 * r), pitch);
     }
-    for (uint32_t r = 0; r < rows; ++r) AscendC::Adds(s[r * t_.tile], s[r * t_.tile], -red.GetValue(8 * r), pitch);
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::Exp(s, s, static_cast<int32_t>(rows * t_.tile));
     AscendC::PipeBarrier<PIPE_ALL>();
@@ -206,6 +216,7 @@ class AttnForward {
     AscendC::Max(red, red, m, n8);
     AscendC::Adds(alpha, m, 0.0f, n8);
     AscendC::PipeBarrier<PIPE_ALL>();
+    ShareReference(red, rows);
     AscendC::Adds(m, red, 0.0f, n8);
     AscendC::LocalTensor<uint8_t> bits = bitsBuf_.Get<uint8_t>();
     AscendC::CompareScalar(bits, red, -kAttnInf, AscendC::CMPMODE::NE, static_cast<uint32_t>(n8));
@@ -221,6 +232,28 @@ class AttnForward {
       const float v = m.GetValue(8 * r);
       if (v < mMin_) mMin_ = v;
     }
+  }
+
+  // The new row references red (maxima) -> one shared reference c = their max
+  // for every row when all are finite and within kAttnShareSpread of c: a
+  // reference may be any value >= the row max - kAttnLazyRescale (P stays <=
+  // e^8), and out = acc / l, lse = m + ln l do not depend on it as long as P
+  // does not underflow, which the spread bound guarantees (the row's largest
+  // P >= e^-spread). Then the softmax subtracts it with one whole-tile Adds.
+  __aicore__ void ShareReference(const AscendC::LocalTensor<float>& red, uint32_t rows) {
+    float lo = kAttnInf, hi = -kAttnInf;
+    bool finite = true;
+    for (uint32_t r = 0; r < rows; ++r) {
+      const float v = red.GetValue(8 * r);
+      finite = finite && v > -kAttnInf && v < kAttnInf;  // NaN: false
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+    uniform_ = finite && hi - lo <= kAttnShareSpread<T>;
+    if (!uniform_) return;
+    sharedRef_ = hi;
+    AscendC::Duplicate(red, hi, static_cast<int32_t>(8 * rows));
+    AscendC::PipeBarrier<PIPE_ALL>();
   }
 
   // Cheap screen before the per-row maxima: when the whole tile's max (a tree
@@ -271,6 +304,8 @@ class AttnForward {
   CubeTile<T, float> cubeX_;          // P V accumulated across kv tiles
   bool pending_ = false;              // cubeX_ holds a P V partial not yet in acc
   bool screened_ = false;             // this tile passed BelowReference
+  bool uniform_ = false;              // every row's reference is sharedRef_ (ShareReference)
+  float sharedRef_ = 0.0f;
   float mMin_ = -kAttnInf;            // smallest row reference of the item
   AttnWorkspace<T> ws_;
   ScoreMasker masker_;
