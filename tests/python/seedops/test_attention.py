@@ -143,6 +143,20 @@ def test_forward_lazy_rescale_reference_stays():
     check_forward(q, k, v, scale=1.0)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("spread", [2.0, 4.0, 12.0, 60.0])
+@pytest.mark.parametrize("causal", [False, True])
+def test_forward_row_maxima_spread(dtype, spread, causal):
+    # Query rows scaled so the row maxima of one q tile spread over ~`spread`
+    # score units. Small spreads let the rows share one softmax reference (one
+    # whole-tile subtraction); float16 above 4 and every dtype above 30 keep
+    # per-row references. The result must not depend on which path ran.
+    rng = np.random.default_rng(23)
+    q = (rng.standard_normal((1, 2, 200, 64)) * np.linspace(0.0, spread / 2.5, 200)[:, None]).astype(dtype)
+    k, v = rand(rng, (1, 2, 300, 64), dtype), rand(rng, (1, 2, 300, 64), dtype)
+    check_forward(q, k, v, causal=causal)
+
+
 @pytest.mark.parametrize("d", [1, 63, 64, 65, 128, 256])
 def test_forward_head_dims(d):
     rng = np.random.default_rng(d)
