@@ -97,7 +97,9 @@ class AttnForward {
     if (t_.causal && qt + 1 < kvEnd) kvEnd = qt + 1;  // tiles right of the diagonal are all masked
     pending_ = false;
     mMin_ = -kAttnInf;
-    scube_.BeginItem(q_[(uint64_t{bh} * t_.sq + q0) * t_.d], rows, t_.d);
+    const AscendC::GlobalTensor<T> q = q_[(uint64_t{bh} * t_.sq + q0) * t_.d];
+    if (t_.scaleInQ) ScaleQ(q, rows);
+    scube_.BeginItem(t_.scaleInQ ? ws_.q : q, rows, t_.d);
     for (uint32_t kt = 0; kt < kvEnd; ++kt) KvStep(bh, qt, kt, q0, rows);
     if (pending_) FlushProduct(rows);
     Finish(bh, q0, rows);
@@ -108,7 +110,7 @@ class AttnForward {
     const uint64_t kOff = (uint64_t{bh} * t_.skv + k0) * t_.d;
     AscendC::LocalTensor<float> s = sBuf_.Get<float>();
     scube_.Scores(k_[kOff], cols, t_.d, ws_.s, t_.tile);
-    LoadScaledScores(s, ws_.s, t_.tile, rows, cols, t_.scale);
+    LoadScaledScores(s, ws_.s, t_.tile, rows, cols, t_.scaleInQ ? 1.0f : t_.scale);
     if (t_.maskKind != static_cast<uint32_t>(AttnMask::kNone)) {
       const uint32_t b = bh / t_.heads, h = bh % t_.heads;
       MaskView mv{int64_t(b) * t_.maskStrideB + int64_t(h) * t_.maskStrideH + int64_t(q0) * t_.maskStrideQ +
@@ -135,6 +137,18 @@ class AttnForward {
     if (!pending_) cubeX_.Begin();
     cubeX_.Accumulate({ws_.p, t_.tile, false}, {v_[kOff], t_.d, false}, rows, t_.d, cols);
     pending_ = true;
+  }
+
+  // ws_.q = scale * the item's Q rows (in T; the host enables it only where
+  // that is exact or T is float), so no score tile needs its own Muls. The S
+  // and out buffers are free here; ws_.q aliases ws_.x, which FlushProduct
+  // only writes after the score cube has taken Q into L0A (resident Q only).
+  __aicore__ void ScaleQ(const AscendC::GlobalTensor<T>& q, uint32_t rows) {
+    AscendC::LocalTensor<float> f = t_.dp > t_.tile ? xBuf_.Get<float>() : sBuf_.Get<float>();
+    AscendC::LocalTensor<T> stage = outBuf_.Get<T>();
+    LoadRowsAsFloat(f, stage, q, rows, t_.d, t_.dp);
+    AscendC::Muls(f, f, t_.scale, static_cast<int32_t>(rows * t_.dp));
+    StoreRowsFromFloat(ws_.q, f, stage, rows, t_.d, t_.dp);
   }
 
   // acc += the P V partial in L0C (Fixpipe -> GM -> UB); L0C is released.

@@ -2,6 +2,8 @@
 // output inference, tiling and registration of the fused flash-attention
 // forward kernel (attention_fwd_kernel.cc).
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <string>
 
 #include "attention/attention_host.h"
@@ -42,6 +44,12 @@ void attention_tiling(const OpContext& ctx, TilingResult& r) {
   AttnShapes s = attn_shapes(ctx, 0, kMask);
   const uint32_t es = ctx.input(0).dtype == DType::kFloat32 ? 4 : 2;
   AttnTiling t = attn_tiling(ctx, s, 0, kMask, forward_ub(es), kForwardCubes);
+  // Scale Q once per item instead of every score tile, where that is exact (a
+  // power of two in any type) or float (one extra rounding, as scaling the
+  // product), and Q stays resident in L0A (its GM stage aliases the P V flush tile).
+  int e2 = 0;
+  const bool pow2 = std::fabs(std::frexp(double(t.scale), &e2)) == 0.5;
+  t.scaleInQ = t.dp <= t.kStep && (es == 4 || pow2) ? 1 : 0;
   const uint64_t items = uint64_t{t.batchHeads} * t.qTiles;
   if (items == 0 || s.skv == 0 || s.d == 0) {
     // Without keys (or with D = 0 and a non-empty lse) the softmax has no defined result here.
@@ -53,8 +61,16 @@ void attention_tiling(const OpContext& ctx, TilingResult& r) {
 }
 
 std::string attention_describe(const OpContext&, const TilingResult& r) {
-  return attn_describe(r, "flash forward: (bh, q tile) items, kv tiles streamed, P V accumulated in L0C across kv tiles "
-                                    "(flushed when a row max grows by > 8: lazy rescale);");
+  AttnTiling t{};
+  if (r.num_blocks > 0) std::memcpy(&t, r.tiling.data(), sizeof t);
+  return attn_describe(r, t.dp <= t.kStep ? (t.scaleInQ ? "flash forward: (bh, q tile) items, Q resident in L0A and "
+                                                           "pre-scaled, kv tiles streamed, P V accumulated in L0C across "
+                                                           "kv tiles (flushed when a row max grows by > 8: lazy rescale);"
+                                                         : "flash forward: (bh, q tile) items, Q resident in L0A, kv tiles "
+                                                           "streamed, P V accumulated in L0C across kv tiles (flushed "
+                                                           "when a row max grows by > 8: lazy rescale);")
+                                          : "flash forward: (bh, q tile) items, kv tiles streamed, P V accumulated in "
+                                            "L0C across kv tiles (flushed when a row max grows by > 8: lazy rescale);");
 }
 
 }  // namespace

@@ -183,6 +183,7 @@ __aicore__ inline void LoadScaledScores(const AscendC::LocalTensor<float>& s, co
       AscendC::Duplicate(s[r * tile + c8], padv, static_cast<int32_t>(tile - c8));
   }
   AscendC::PipeBarrier<PIPE_ALL>();
+  if (scale == 1.0f) return;  // already scaled (scaleInQ) or a raw product: x * 1 is x
   AscendC::Muls(s, s, scale, rows * tile);
   AscendC::PipeBarrier<PIPE_ALL>();
 }

@@ -33,7 +33,8 @@ struct AttnTiling {
   uint32_t kStep;        // cube K step (CubeTile)
   uint32_t dqBlocks;     // backward: work items of the dQ pass (BH * qTiles); dK/dV items follow
   float scale;
-  uint32_t pad0;
+  uint32_t scaleInQ;     // forward: 1 = the kernel multiplies each Q tile by scale once per item
+                         // (exact: float, or a power-of-two scale); score tiles skip the scale
   int64_t maskStrideB, maskStrideH, maskStrideQ, maskStrideK;  // elements, 0 = broadcast
   uint64_t wsPerBlock;   // bytes of user workspace per block
 };

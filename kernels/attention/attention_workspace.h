@@ -21,6 +21,7 @@ template <class T>
 struct AttnWorkspace {
   AscendC::GlobalTensor<float> s, x;
   AscendC::GlobalTensor<T> p;
+  AscendC::GlobalTensor<T> q;  // the forward's scaled Q tile [tile, d]: aliases x (read before x is used)
 
   __aicore__ void Init(GM_ADDR workspace, const AttnTiling& t) {
     GM_ADDR base = AscendC::GetUserWorkspace(workspace) + static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.wsPerBlock;
@@ -28,6 +29,7 @@ struct AttnWorkspace {
     s.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(base), tt);
     p.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base + tt * 4), tt);
     x.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(base + tt * (4 + sizeof(T))), uint64_t{t.tile} * t.dp);
+    q.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base + tt * (4 + sizeof(T))), uint64_t{t.tile} * t.d);
   }
 };
 

@@ -143,6 +143,24 @@ def test_forward_lazy_rescale_reference_stays():
     check_forward(q, k, v, scale=1.0)
 
 
+@pytest.mark.parametrize("dtype,d,scale,plan", [
+    (F32, 64, None, "Q resident in L0A and pre-scaled"),    # float: scale folded into Q
+    (F32, 64, 0.3, "Q resident in L0A and pre-scaled"),
+    (BF16, 64, None, "Q resident in L0A and pre-scaled"),   # 1/8: a power of two, exact in bf16
+    (BF16, 80, None, "Q resident in L0A, kv tiles"),        # 1/sqrt(80) would round Q: scaled per tile
+    (F16, 64, 0.3, "Q resident in L0A, kv tiles"),
+    (F32, 256, None, "(bh, q tile) items, kv tiles"),       # D > the cube K step: Q reloaded per tile
+])
+def test_forward_plan_variants(dtype, d, scale, plan):
+    rng = np.random.default_rng(d)
+    q, k, v = (rand(rng, (1, 2, 150, d), dtype) for _ in range(3))
+    attrs = {} if scale is None else {"scale": scale}
+    desc = nr.ops.describe("attention", q.shape, k.shape, v.shape, dtype=str(dtype), **attrs)
+    assert plan in desc, desc
+    check_forward(q, k, v, scale=scale)
+    check_forward(q, k, v, scale=scale, causal=True)
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("spread", [2.0, 4.0, 12.0, 60.0])
 @pytest.mark.parametrize("causal", [False, True])
