@@ -67,6 +67,7 @@ class AttnForward {
     pipe_.InitBuffer(workBuf_, 64 * 4);
     pipe_.InitBuffer(halfBuf_, kCast ? 32 : tt * 2);  // the max screen's scratch (16-bit types use P's)
     if (t.maskKind != static_cast<uint32_t>(AttnMask::kNone)) masker_.Init(pipe_, t.tile);
+    if (t.causal) BuildCausalBits();
   }
 
   __aicore__ void Process() {
@@ -118,7 +119,11 @@ class AttnForward {
                   t_.maskStrideQ, t_.maskStrideK};
       masker_.AddMask(s, t_.tile, rows, cols, mask_, static_cast<AttnMask>(t_.maskKind), mv);
     }
-    if (t_.causal && kt == qt) ScoreMasker::Causal(s, t_.tile, rows, cols, false);
+    if (t_.causal && kt == qt) {  // diagonal tile (q0 == k0): keep column c of row r iff c <= r
+      AscendC::Select(s, causalBuf_.Get<uint8_t>(), s, -kAttnInf, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE,
+                      rows * t_.tile);
+      AscendC::PipeBarrier<PIPE_ALL>();
+    }
     const bool moved = OnlineSoftmax(s, rows, kt == 0);
     AscendC::LocalTensor<T> p = pBuf_.Get<T>();
     if constexpr (std::is_same_v<T, float>) {
@@ -149,6 +154,20 @@ class AttnForward {
     LoadRowsAsFloat(f, stage, q, rows, t_.d, t_.dp);
     AscendC::Muls(f, f, t_.scale, static_cast<int32_t>(rows * t_.dp));
     StoreRowsFromFloat(ws_.q, f, stage, rows, t_.d, t_.dp);
+  }
+
+  // The causal keep-bits of a diagonal [tile, tile] tile (bit r * tile + c set
+  // iff c <= r), built once per launch in the free S buffer, so each diagonal
+  // tile is masked by one Select instead of a Duplicate and scalar stores per row.
+  __aicore__ void BuildCausalBits() {
+    const uint32_t tt = t_.tile * t_.tile;
+    pipe_.InitBuffer(causalBuf_, tt / 8 + 32);
+    AscendC::LocalTensor<float> s = sBuf_.Get<float>();
+    AscendC::Duplicate(s, 1.0f, static_cast<int32_t>(tt));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    ScoreMasker::Causal(s, t_.tile, t_.tile, t_.tile, false);
+    AscendC::CompareScalar(causalBuf_.Get<uint8_t>(), s, 0.0f, AscendC::CMPMODE::GT, tt);
+    AscendC::PipeBarrier<PIPE_ALL>();
   }
 
   // acc += the P V partial in L0C (Fixpipe -> GM -> UB); L0C is released.
@@ -326,7 +345,7 @@ class AttnForward {
   AscendC::GlobalTensor<T> q_, k_, v_, out_;
   AscendC::GlobalTensor<float> lse_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> sBuf_, pBuf_, accBuf_, xBuf_, outBuf_, rowBuf_, workBuf_, bitsBuf_,
-      halfBuf_;
+      halfBuf_, causalBuf_;
 };
 
 template <class T>

@@ -32,7 +32,8 @@ void attention_infer(const OpContext& ctx) {
 
 // UB of the forward: S float + P (input type, not for float) squares; acc
 // float + out (input type, not for float) rects, the P V tile (float) in the S
-// buffer unless dp > tile; 5 row statistics at one per 32-B block.
+// buffer unless dp > tile; 5 row statistics at one per 32-B block; causal adds
+// the diagonal tile's keep-bits (1 bit per [tile, tile] element).
 AttnUbPlan forward_ub(uint32_t es) {
   // float adds half a float square: the max screen's scratch (16-bit types reuse P's buffer)
   return es == 4 ? AttnUbPlan{6.0, 4.0, 40, 4.0} : AttnUbPlan{4.0 + es, 4.0 + es, 40, 4.0};
@@ -43,7 +44,9 @@ constexpr uint32_t kForwardCubes = 2;
 void attention_tiling(const OpContext& ctx, TilingResult& r) {
   AttnShapes s = attn_shapes(ctx, 0, kMask);
   const uint32_t es = ctx.input(0).dtype == DType::kFloat32 ? 4 : 2;
-  AttnTiling t = attn_tiling(ctx, s, 0, kMask, forward_ub(es), kForwardCubes);
+  AttnUbPlan ub = forward_ub(es);
+  if (ctx.attr_bool("causal")) ub.squareBytes += 1.0 / 8;  // the diagonal tile's keep-bits
+  AttnTiling t = attn_tiling(ctx, s, 0, kMask, ub, kForwardCubes);
   // Scale Q once per item instead of every score tile, where that is exact (a
   // power of two in any type) or float (one extra rounding, as scaling the
   // product), and Q stays resident in L0A (its GM stage aliases the P V flush tile).
