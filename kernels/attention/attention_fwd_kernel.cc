@@ -6,6 +6,11 @@
 // lse = m + ln(l). Only tile-sized scratch ever reaches GM; the S x S matrix
 // never exists. Fully masked rows: l = 0, out = 0, lse = -inf (docs/kernels.md).
 //
+// Cube data moves per kv tile are only K (to L0B), P and V: the item's Q tile
+// stays in L0A (AttnScoreCube), pre-multiplied by the scale where exact
+// (scaleInQ), so score tiles need no Muls. Causal items run heaviest first and
+// diagonal tiles are masked with precomputed keep-bits.
+//
 // Lazy rescaling: the softmax subtracts a per-row reference m (not always the
 // running max). A kv tile moves the reference only when some row's tile max
 // exceeds it by more than kAttnLazyRescale (or is NaN, or at the first tile);
@@ -15,7 +20,9 @@
 // the float accumulator (same reference), and acc, l are rescaled by
 // exp(m_old - m_new). With the usual scores that happens at the first tile
 // only, so most kv tiles skip the product tile's Fixpipe, its copy to UB and
-// the per-row rescale of the accumulator.
+// the per-row rescale of the accumulator. When the rows' references are close
+// (ShareReference) they become one shared value, subtracted by one whole-tile
+// instruction instead of one per row.
 #include "attention/attention_rows.h"
 #include "attention/attention_score_cube.h"
 #include "attention/attention_scores.h"
