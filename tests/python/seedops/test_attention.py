@@ -376,6 +376,10 @@ def test_clean_under_full_checks(dtype):
         # several kv tiles per item: the P V partial stays in L0C between them
         kl = (rng.standard_normal((1, 1, 300, 32)) * np.linspace(0.5, 3.0, 300)[:, None]).astype(dtype)
         check_forward(rand(rng, (1, 1, 150, 32), dtype), kl, rand(rng, (1, 1, 300, 32), dtype), causal=True)
+        # Q resident and pre-scaled (scale 1/8), causal keep-bits on a full 128 tile and a ragged one
+        check_forward(*(rand(rng, (1, 1, 140, 64), dtype) for _ in range(3)), causal=True)
+        # float32 D = 128: Q does not fit one K step and is reloaded per step
+        check_forward(*(rand(rng, (1, 1, 140, 128), dtype) for _ in range(3)))
 
 
 # ---- errors -----------------------------------------------------------------------
