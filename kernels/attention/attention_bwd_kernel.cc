@@ -50,9 +50,19 @@ class AttnBackward {
 
   __aicore__ void Process() {
     const uint64_t dqItems = t_.dqBlocks, items = dqItems + uint64_t{t_.batchHeads} * t_.kvTiles;
+    const uint64_t bhs = t_.batchHeads;
     for (uint64_t w = AscendC::GetBlockIdx(); w < items; w += AscendC::GetBlockNum()) {
-      if (w < dqItems) DqItem(static_cast<uint32_t>(w / t_.qTiles), static_cast<uint32_t>(w % t_.qTiles));
-      else DkvItem(static_cast<uint32_t>((w - dqItems) / t_.kvTiles), static_cast<uint32_t>((w - dqItems) % t_.kvTiles));
+      const uint64_t v = w < dqItems ? w : w - dqItems;
+      if (t_.causal) {
+        // Heads fastest, heaviest first (as the forward): dQ item qt streams
+        // qt + 1 kv tiles, dK/dV item kt streams qTiles - kt q tiles.
+        if (w < dqItems) DqItem(static_cast<uint32_t>(v % bhs), t_.qTiles - 1 - static_cast<uint32_t>(v / bhs));
+        else DkvItem(static_cast<uint32_t>(v % bhs), static_cast<uint32_t>(v / bhs));
+      } else if (w < dqItems) {
+        DqItem(static_cast<uint32_t>(v / t_.qTiles), static_cast<uint32_t>(v % t_.qTiles));
+      } else {
+        DkvItem(static_cast<uint32_t>(v / t_.kvTiles), static_cast<uint32_t>(v % t_.kvTiles));
+      }
     }
   }
 
