@@ -4,8 +4,9 @@
 // Block i owns bytes [i * wsPerBlock, (i + 1) * wsPerBlock) of the user
 // workspace: `s` float [tile, tile] (raw cube products Q K^T / dO V^T, row
 // pitch tile), `p` [tile, tile] in the input type (the cube's A operand: P or
-// dS), `x` float [tile, dp] (P V and the backward's product tiles). Nothing in
-// it grows with the sequence lengths.
+// dS), `x` float [tile, dp] (P V and the backward's product tiles; the forward
+// also stages its pre-scaled Q tile there as `q` before any P V flush). Nothing
+// in it grows with the sequence lengths.
 #pragma once
 
 #include <cstdint>
