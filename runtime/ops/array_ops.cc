@@ -3,9 +3,11 @@
 //
 // Kernels are resolved on first use and cached in atomics (the op library may
 // register after libnpurt is loaded; a race resolves the same handle twice,
-// which is harmless). The argument handling mirrors the array-API layer
-// (sdk_python/npurt/array_api/_elementwise.py and reductions.py) step for
-// step, so both paths give the same kernels the same calls.
+// which is harmless). binary()'s argument handling mirrors the array-API
+// layer (sdk_python/npurt/array_api/_elementwise.py) step for step, so both
+// paths give the same kernels the same calls; for reductions this file is the
+// implementation itself (reductions.py only checks arguments and calls
+// reduce(ReduceArgs)), including the one split rule of long reductions.
 #include "npurt/array_ops.h"
 
 #include <algorithm>
@@ -136,14 +138,14 @@ Tensor reduce_adjacent(ReduceOp op, const Tensor& view, const Dims& kernel_axes,
                        const Stream& stream) {
   uint64_t outer, len, inner;
   reduce_extents(view, kernel_axes, outer, len, inner);
-  const Stream& s = stream.valid() ? stream : view.stream();
   const uint64_t part_len = split_part_len(outer, len, inner, core_count(view));
-  if (part_len == 0) return run_reduce(op, view, ReduceCall{kernel_axes, dtype, 0, 0}, s);
-  Tensor partials = run_reduce(op, view, ReduceCall{kernel_axes, "", static_cast<int64_t>(part_len), 0}, s);
+  if (part_len == 0) return run_reduce(op, view, ReduceCall{kernel_axes, dtype, 0, 0}, stream);
+  // A null stream resolves to the input's in dispatch(): the partials live there, so both launches share it.
+  Tensor partials = run_reduce(op, view, ReduceCall{kernel_axes, "", static_cast<int64_t>(part_len), 0}, stream);
   std::string final_dtype = dtype;
   if (final_dtype.empty() && partials.dtype() != view.dtype()) final_dtype = dtype_name(view.dtype());
   if (final_dtype == dtype_name(partials.dtype())) final_dtype.clear();
-  return run_reduce(op, partials, ReduceCall{Dims{1}, final_dtype, 0, static_cast<int64_t>(len)}, s);
+  return run_reduce(op, partials, ReduceCall{Dims{1}, final_dtype, 0, static_cast<int64_t>(len)}, stream);
 }
 
 Tensor reshaped(const Tensor& contiguous, const Dims& shape) {
@@ -152,7 +154,8 @@ Tensor reshaped(const Tensor& contiguous, const Dims& shape) {
 }
 
 // x with the reduced axes (sorted, distinct) moved last when other axes of
-// size > 1 sit between them (reductions._plan_axes); the kernel axes.
+// size > 1 sit between them (a permuted view; the dispatcher makes it
+// contiguous with the copy kernel); the kernel axes.
 Tensor adjacent_axes_view(const Tensor& x, const Dims& axes, Dims& kernel_axes) {
   kernel_axes = axes;
   if (axes.empty()) return x;
