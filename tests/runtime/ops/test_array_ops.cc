@@ -170,7 +170,7 @@ TEST(ArrayReduce, Errors) {
 // element in exactly one; the general form runs it for every kind and dtype.
 TEST(ArrayReduce, SplitPlanCoversAnyLength) {
   for (int64_t n : std::initializer_list<int64_t>{1, 33, 1023, (1 << 16) - 1, (1 << 20) + 1, 1048573, 3 << 20}) {
-    Tensor x = Tensor::empty({n}, DType::kFloat32);
+    Tensor x = Tensor::empty({n}, DType::kFloat32, current_device());
     const array::ReducePlan p = array::reduce_plan(x, array::ReduceArgs{});
     EXPECT_EQ(p.len, static_cast<uint64_t>(n));
     if (n >= (1 << 20)) EXPECT_GT(p.part_len, 0u) << n;  // long whole-array sums always split
@@ -179,7 +179,7 @@ TEST(ArrayReduce, SplitPlanCoversAnyLength) {
       EXPECT_GE(p.parts * p.part_len, p.len) << n;        // every element covered
     }
   }
-  Tensor many = Tensor::empty({256, 1024}, DType::kFloat32);
+  Tensor many = Tensor::empty({256, 1024}, DType::kFloat32, current_device());
   array::ReduceArgs rows;
   rows.all_axes = false;
   rows.axes = Dims{-1};
