@@ -69,7 +69,7 @@ class ReduceRun {
 
   __aicore__ ReduceRun(GM_ADDR x, GM_ADDR y, const ReduceTiling& t) : t_(t), kind_(static_cast<ReduceKind>(t.kind)) {
     x_.SetGlobalBuffer(reinterpret_cast<__gm__ In*>(x), t.outer * t.len * t.inner);
-    y_.SetGlobalBuffer(reinterpret_cast<__gm__ Out*>(y), t.outer * t.inner);
+    y_.SetGlobalBuffer(reinterpret_cast<__gm__ Out*>(y), t.outer * t.parts * t.inner);
     pipe_.InitBuffer(qin_, 2, t.tile * sizeof(In));
     pipe_.InitBuffer(conv_, t.tile * sizeof(Acc));
     pipe_.InitBuffer(acc_, t.tile * sizeof(Acc));
@@ -118,20 +118,27 @@ class ReduceRun {
     }
   }
 
-  // Reduces acc[0, span) to one value (read by the scalar unit).
+  // Reduces acc[0, span) to one value (read by the scalar unit). Sums first
+  // fold the lanes in halves down to one 256-byte repeat (pairwise: log2
+  // levels, not ReduceSum's sequential chain across repeats), then take that
+  // repeat's tree sum; max/min are exact in any order (ReduceMax/ReduceMin).
   __aicore__ Acc Finish(const LocalTensor<Acc>& acc, uint32_t span) {
     LocalTensor<Acc> res = acc;
     uint32_t lanes = span;
     if constexpr (kFloatAcc) {
       if (kind_ != ReduceKind::kProd) {
+        const bool sum = kind_ == ReduceKind::kSum || kind_ == ReduceKind::kMean;
+        constexpr uint32_t kRepeat = 256 / sizeof(Acc);
+        if (sum)
+          for (; lanes > kRepeat; lanes /= 2) AscendC::Add(acc, acc, acc[lanes / 2], static_cast<int32_t>(lanes / 2));
         LocalTensor<Acc> work = work_.template Get<Acc>();
         res = conv_.template Get<Acc>();
-        if (kind_ == ReduceKind::kSum || kind_ == ReduceKind::kMean)
-          AscendC::ReduceSum(res, acc, work, static_cast<int32_t>(span));
+        if (sum)
+          AscendC::ReduceSum(res, acc, work, static_cast<int32_t>(lanes));
         else if (IsMaxLike(kind_))
-          AscendC::ReduceMax(res, acc, work, static_cast<int32_t>(span));
+          AscendC::ReduceMax(res, acc, work, static_cast<int32_t>(lanes));
         else
-          AscendC::ReduceMin(res, acc, work, static_cast<int32_t>(span));
+          AscendC::ReduceMin(res, acc, work, static_cast<int32_t>(lanes));
         lanes = 1;
       }
     }
@@ -155,20 +162,30 @@ class ReduceRun {
     AscendC::WaitFlag<HardEvent::MTE3_S>(EVENT_ID1);
   }
 
-  // kInner: rows [begin, end) of `len` contiguous elements each.
+  // Range [lo, hi) of the reduced extent that unit part `p` covers.
+  __aicore__ void PartRange(uint64_t p, uint64_t& lo, uint64_t& hi) const {
+    lo = p * t_.part_len;
+    hi = lo + t_.part_len < t_.len ? lo + t_.part_len : t_.len;
+  }
+
+  // kInner: units [begin, end), unit u = range u % parts of row u / parts
+  // (contiguous elements); result u goes to y[u].
   __aicore__ void RunRows(uint64_t begin, uint64_t end) {
     LocalTensor<Acc> acc = acc_.template Get<Acc>();
     LocalTensor<Out> out = out_.template Get<Out>();
     uint32_t pending = 0;
     uint64_t first = begin;
-    for (uint64_t row = begin; row < end; ++row) {
+    for (uint64_t u = begin; u < end; ++u) {
+      uint64_t lo, hi;
+      PartRange(u % t_.parts, lo, hi);
+      const uint64_t base = u / t_.parts * t_.len;
       AscendC::Duplicate(acc, Identity<Acc>(kind_), static_cast<int32_t>(t_.span));
-      for (uint64_t off = 0; off < t_.len; off += t_.tile) {
-        uint32_t n = static_cast<uint32_t>(t_.len - off < t_.tile ? t_.len - off : t_.tile);
-        Accumulate(acc, row * t_.len + off, 1, 0, n);
+      for (uint64_t off = lo; off < hi; off += t_.tile) {
+        uint32_t n = static_cast<uint32_t>(hi - off < t_.tile ? hi - off : t_.tile);
+        Accumulate(acc, base + off, 1, 0, n);
       }
       out.SetValue(pending++, static_cast<Out>(Finish(acc, t_.span)));
-      if (pending == kReduceOutBatch || row + 1 == end) {
+      if (pending == kReduceOutBatch || u + 1 == end) {
         Flush(out, first, pending);
         first += pending;
         pending = 0;
@@ -176,15 +193,18 @@ class ReduceRun {
     }
   }
 
-  // kOuter: units of (outer index, run of <= tile inner elements).
+  // kOuter: units of (outer index, part, run of <= tile inner elements);
+  // the run's result goes to y[(outer * parts + part) * inner + run start].
   __aicore__ void RunColumns(uint64_t begin, uint64_t end) {
     const uint64_t runs = (t_.inner + t_.tile - 1) / t_.tile;
     LocalTensor<Acc> acc = acc_.template Get<Acc>();
     for (uint64_t u = begin; u < end; ++u) {
-      const uint64_t o = u / runs, i0 = (u % runs) * t_.tile;
+      const uint64_t op = u / runs, o = op / t_.parts, i0 = (u % runs) * t_.tile;
+      uint64_t lo, hi;
+      PartRange(op % t_.parts, lo, hi);
       const uint32_t n = static_cast<uint32_t>(t_.inner - i0 < t_.tile ? t_.inner - i0 : t_.tile);
       AscendC::Duplicate(acc, Identity<Acc>(kind_), static_cast<int32_t>(n));
-      Accumulate(acc, o * t_.len * t_.inner + i0, t_.len, t_.inner, n);
+      Accumulate(acc, (o * t_.len + lo) * t_.inner + i0, hi - lo, t_.inner, n);
       if (kind_ == ReduceKind::kMean) AscendC::Muls(acc, acc, static_cast<Acc>(t_.scale), static_cast<int32_t>(n));
       LocalTensor<Out> out = out_.template Get<Out>();
       if constexpr (std::is_same<Acc, Out>::value) {
@@ -194,7 +214,7 @@ class ReduceRun {
       }
       AscendC::SetFlag<HardEvent::V_MTE3>(EVENT_ID2);
       AscendC::WaitFlag<HardEvent::V_MTE3>(EVENT_ID2);
-      CopyOut(y_[o * t_.inner + i0], out, n);
+      CopyOut(y_[op * t_.inner + i0], out, n);
       AscendC::SetFlag<HardEvent::MTE3_V>(EVENT_ID2);  // the next unit overwrites acc/out
       AscendC::WaitFlag<HardEvent::MTE3_V>(EVENT_ID2);
     }
@@ -224,7 +244,8 @@ extern "C" __global__ __aicore__ void npurt_reduce_kernel(GM_ADDR x, GM_ADDR y, 
   using npurt::DType;
   GET_TILING_DATA_WITH_STRUCT(ReduceTiling, t, tiling);
   const auto in = static_cast<DType>(t.in_dtype), out = static_cast<DType>(t.out_dtype);
-  if (in == DType::kFloat32) Launch<float, float, float>(x, y, t);
+  if (in == DType::kFloat32 && out == DType::kFloat16) Launch<float, float, half>(x, y, t);  // float16 partials' combine
+  else if (in == DType::kFloat32) Launch<float, float, float>(x, y, t);
   else if (in == DType::kFloat16 && out == DType::kFloat32) Launch<half, float, float>(x, y, t);
   else if (in == DType::kFloat16) Launch<half, float, half>(x, y, t);
   else if (in == DType::kInt32) Launch<int32_t, int32_t, int32_t>(x, y, t);

@@ -6,8 +6,15 @@
 // Contract of every op: input x (contiguous: the dispatcher copies views),
 // attrs axis (int list, negative allowed; empty = every axis), keepdims (bool),
 // dtype (str: "" = the input's dtype; "float32" for float16 inputs gives float32
-// results of the float32 accumulation). The reduced axes must be adjacent once
-// size-1 dims are ignored (the Python layer permutes them there first).
+// results of the float32 accumulation; "float16" for float32 inputs rounds the
+// result once, which is how float16 partials are combined), part_len (int: 0 =
+// whole reduction; > 0 = first launch of a split reduction: the reduced extent
+// is cut into ranges of part_len elements and the output is their partial
+// results [outer, parts, inner] in the accumulation dtype; mean gives sums),
+// count (int: mean denominator, 0 = the reduced extent; the combining launch
+// of a split mean passes the original extent). The reduced axes must be
+// adjacent once size-1 dims are ignored (npurt::array::reduce permutes them
+// there first). The split rule itself lives in runtime/ops/array_ops.cc.
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -27,8 +34,20 @@ namespace {
 
 struct ReduceShape {
   uint64_t outer = 1, len = 1, inner = 1;
+  uint64_t parts = 1, part_len = 0;  // split into ranges (parts > 1: partial results)
   Dims out_shape;
 };
+
+// The part_len attribute: 0 or >= len keeps one range.
+void apply_split(const OpContext& ctx, ReduceShape& rs) {
+  const int64_t want = ctx.attr("part_len").as_int();
+  if (want < 0) ctx.fail("part_len", "must be >= 0 (0 = no split), got " + std::to_string(want));
+  rs.part_len = rs.len;
+  if (want == 0 || static_cast<uint64_t>(want) >= rs.len) return;
+  rs.part_len = static_cast<uint64_t>(want);
+  rs.parts = (rs.len + rs.part_len - 1) / rs.part_len;
+  rs.out_shape = Dims{static_cast<int64_t>(rs.outer), static_cast<int64_t>(rs.parts), static_cast<int64_t>(rs.inner)};
+}
 
 std::vector<bool> reduced_axes(const OpContext& ctx, size_t ndim) {
   std::vector<bool> red(ndim, ctx.attr("axis").as_ints().empty());
@@ -61,10 +80,11 @@ ReduceShape reduce_shape(const OpContext& ctx) {
     if (!red[i]) rs.out_shape.push_back(shape[i]);
     else if (ctx.attr_bool("keepdims")) rs.out_shape.push_back(1);
   }
+  apply_split(ctx, rs);
   return rs;
 }
 
-DType out_dtype(const OpContext& ctx, ReduceKind kind) {
+DType out_dtype(const OpContext& ctx, ReduceKind kind, const ReduceShape& rs) {
   const DType in = ctx.input(0).dtype;
   const bool logical = kind == ReduceKind::kAny || kind == ReduceKind::kAll;
   if (logical != (in == DType::kBool))
@@ -72,10 +92,16 @@ DType out_dtype(const OpContext& ctx, ReduceKind kind) {
                           : std::string("bool inputs are reduced with reduce_any/reduce_all; cast them first"));
   if (kind == ReduceKind::kMean && in == DType::kInt32) ctx.fail("x", "mean needs a floating-point input");
   const std::string& want = ctx.attr("dtype").as_string();
+  if (rs.parts > 1) {  // partial results keep the accumulation dtype
+    if (!want.empty()) ctx.fail("dtype", "a split reduction (part_len > 0) gives accumulation-dtype partials; pass \"\"");
+    return in == DType::kFloat16 ? DType::kFloat32 : in;
+  }
   if (want.empty() || want == dtype_name(in)) return in;
   if (in == DType::kFloat16 && want == dtype_name(DType::kFloat32)) return DType::kFloat32;
+  if (in == DType::kFloat32 && want == dtype_name(DType::kFloat16)) return DType::kFloat16;
   ctx.fail("dtype", "'" + want + "' is not available for " + dtype_name(in) +
-                        " inputs (\"\" keeps the input dtype; float16 inputs may ask for \"float32\")");
+                        " inputs (\"\" keeps the input dtype; float16 inputs may ask for \"float32\", float32 "
+                        "inputs for \"float16\")");
 }
 
 // UB bytes per lane beyond the 4-byte accumulators of reduce_kernel.cc (0 for its dtypes).
@@ -90,10 +116,15 @@ uint32_t pow2_at_least(uint64_t n, uint32_t cap) {
 void reduce_tiling(const OpContext& ctx, TilingResult& r, ReduceKind kind) {
   ReduceShape rs = reduce_shape(ctx);
   ReduceTiling t;
-  t.kind = static_cast<uint32_t>(kind);
+  // A split mean's partials are sums; the combining launch divides by `count`.
+  t.kind = static_cast<uint32_t>(kind == ReduceKind::kMean && rs.parts > 1 ? ReduceKind::kSum : kind);
   t.in_dtype = static_cast<uint32_t>(ctx.input(0).dtype);
-  t.out_dtype = static_cast<uint32_t>(out_dtype(ctx, kind));
+  t.out_dtype = static_cast<uint32_t>(out_dtype(ctx, kind, rs));
   t.outer = rs.outer, t.len = rs.len, t.inner = rs.inner;
+  t.parts = rs.parts, t.part_len = rs.part_len;
+  const int64_t count = ctx.attr("count").as_int();
+  if (count < 0) ctx.fail("count", "must be >= 0 (0 = the reduced extent), got " + std::to_string(count));
+  t.count = count > 0 ? static_cast<uint64_t>(count) : rs.len;
   if (rs.len == 0 && (kind == ReduceKind::kMax || kind == ReduceKind::kMin))
     ctx.fail("x", "zero-size reduction has no identity (max/min of an empty axis)");
   // UB bytes per lane: input queue (2 buffers), conversion, accumulator, output
@@ -103,11 +134,11 @@ void reduce_tiling(const OpContext& ctx, TilingResult& r, ReduceKind kind) {
   uint32_t cap = 32;
   while (cap * 2 * per_lane + 2048 <= ub_budget(ctx.profile()) && cap < 8192) cap *= 2;
   t.mode = static_cast<uint32_t>(rs.inner == 1 ? ReduceMode::kInner : ReduceMode::kOuter);
-  t.tile = pow2_at_least(rs.inner == 1 ? rs.len : rs.inner, cap);
+  t.tile = pow2_at_least(rs.inner == 1 ? rs.part_len : rs.inner, cap);
   t.span = t.tile;
-  t.units = rs.inner == 1 ? rs.outer : rs.outer * ceil_div(rs.inner, t.tile);
-  t.scale = rs.len ? 1.0f / static_cast<float>(rs.len) : std::numeric_limits<float>::quiet_NaN();
-  const uint64_t per_unit = std::max<uint64_t>(1, rs.len * std::min<uint64_t>(rs.inner, t.tile));
+  t.units = rs.outer * rs.parts * (rs.inner == 1 ? 1 : ceil_div(rs.inner, t.tile));
+  t.scale = t.count ? static_cast<float>(1.0 / static_cast<double>(t.count)) : std::numeric_limits<float>::quiet_NaN();
+  const uint64_t per_unit = std::max<uint64_t>(1, rs.part_len * std::min<uint64_t>(rs.inner, t.tile));
   CoreSplit cs = split_over_cores(rs.outer * rs.inner == 0 ? 0 : t.units, 1, ceil_div(16384, per_unit),
                                   ctx.profile());
   t.per_core = cs.per_core;
@@ -120,7 +151,8 @@ std::string describe_reduce(const OpContext&, const TilingResult& r) {
   std::memcpy(&t, r.tiling.data(), sizeof t);
   return std::string(t.mode == 0 ? "inner" : "outer") + " [outer, len, inner]=[" + std::to_string(t.outer) + ", " +
          std::to_string(t.len) + ", " + std::to_string(t.inner) + "] units=" + std::to_string(t.units) +
-         " per_core=" + std::to_string(t.per_core) + " tile=" + std::to_string(t.tile);
+         " per_core=" + std::to_string(t.per_core) + " tile=" + std::to_string(t.tile) +
+         (t.parts > 1 ? " parts=" + std::to_string(t.parts) + " part_len=" + std::to_string(t.part_len) : "");
 }
 
 struct ReduceRow {
@@ -163,14 +195,21 @@ std::vector<OpDefBuilder> reduce_defs() {
     OpDefBuilder b(row.name);
     const DTypeMask wide = wide_dtypes(kind);
     b.doc(std::string(row.doc) + "\nAxes: `axis` (empty = all), reduced axes adjacent after ignoring size-1 dims; "
-                                 "`keepdims`; `dtype` \"\" or \"float32\" for float16 inputs." +
+                                 "`keepdims`; `dtype` \"\" or \"float32\" for float16 inputs; `part_len` > 0 gives "
+                                 "[outer, parts, inner] partials (npurt::array::reduce's split); `count` the mean's "
+                                 "denominator." +
           (wide ? "\nfloat64 and complex inputs run on the scalar unit (sim-only)." : ""))
         .input("x", row.dtypes | wide)
         .output("y")
         .attr("axis", AttrType::kIntList, AttrValue(Dims{}))
         .attr("keepdims", AttrType::kBool, AttrValue(false))
         .attr("dtype", AttrType::kString, AttrValue(""))
-        .infer([kind](const OpContext& ctx) { ctx.set_output(0, reduce_shape(ctx).out_shape, out_dtype(ctx, kind)); })
+        .attr("part_len", AttrType::kInt, AttrValue(int64_t{0}))
+        .attr("count", AttrType::kInt, AttrValue(int64_t{0}))
+        .infer([kind](const OpContext& ctx) {
+          const ReduceShape rs = reduce_shape(ctx);
+          ctx.set_output(0, rs.out_shape, out_dtype(ctx, kind, rs));
+        })
         .tiling([kind](const OpContext& ctx, TilingResult& r) { reduce_tiling(ctx, r, kind); })
         .describe_tiling(describe_reduce)
         .cost([](const OpContext& ctx, OpCost& c) {

@@ -11,11 +11,19 @@
 //   - kOuter (inner > 1): a unit is (outer index, a run of <= tile inner
 //     elements); the core accumulates the `len` rows of that run elementwise
 //     (strided over the reduced axis) and writes the run.
+//   - parts > 1 (both modes): the reduced extent is cut into `parts` ranges of
+//     `part_len` elements (the last range may be shorter), each its own unit,
+//     so a few long reductions still spread over every core. The output is
+//     then [outer, parts, inner] partial results in the accumulation dtype,
+//     which a second launch (parts == 1) reduces; the host (array_ops.cc)
+//     decides the split and issues both launches.
 // Accumulation type: float for float16/float32 inputs, int32 for int32, half
 // (exact 0/1) for bool inputs of any/all.
 //
 // Invariants: tile and span are powers of two >= 32 elements; span <= tile;
-// per_core > 0 when num_blocks > 0.
+// per_core > 0 when num_blocks > 0; parts >= 1, part_len >= 1 and
+// (parts - 1) * part_len < len when parts > 1 (no empty range); mean divides by
+// `count` (the original extent, not the partials' when a launch combines them).
 #pragma once
 
 #include <cstdint>
@@ -33,11 +41,14 @@ struct ReduceTiling {
   uint32_t in_dtype = 0;   // npurt::DType
   uint32_t out_dtype = 0;  // npurt::DType
   uint64_t outer = 0, len = 0, inner = 0;
-  uint64_t units = 0;      // kInner: outer rows; kOuter: outer * ceil(inner / tile)
+  uint64_t units = 0;      // kInner: outer * parts rows; kOuter: outer * parts * ceil(inner / tile)
+  uint64_t parts = 1;      // ranges the reduced extent is cut into (1: whole rows)
+  uint64_t part_len = 0;   // elements of the reduced extent per range (len when parts == 1)
+  uint64_t count = 0;      // mean denominator (the reduced extent of the whole reduction)
   uint64_t per_core = 0;   // units per core
   uint32_t tile = 0;       // elements per UB chunk
   uint32_t span = 0;       // accumulator lanes used in kInner mode
-  float scale = 1.0f;      // mean: 1 / len
+  float scale = 1.0f;      // mean: 1 / count
 };
 
 }  // namespace npurt::kernels

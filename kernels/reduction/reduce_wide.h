@@ -36,7 +36,7 @@ class ReduceWide {
 
   __aicore__ ReduceWide(GM_ADDR x, GM_ADDR y, const ReduceTiling& t) : t_(t), kind_(static_cast<ReduceKind>(t.kind)) {
     x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), t.outer * t.len * t.inner);
-    y_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y), t.outer * t.inner);
+    y_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y), t.outer * t.parts * t.inner);
     pipe_.InitBuffer(qin_, 2, t.tile * sizeof(T));
     pipe_.InitBuffer(acc_, t.tile * sizeof(T));
     pipe_.InitBuffer(qout_, 1, (t.tile > kReduceOutBatch ? t.tile : kReduceOutBatch) * sizeof(T));
@@ -86,7 +86,7 @@ class ReduceWide {
       return v;  // not reached: integer means are taken of float inputs (the Python layer converts)
     } else {
       using R = typename std::conditional_t<kComplex, T, std::complex<T>>::value_type;
-      const R n = static_cast<R>(t_.len);
+      const R n = static_cast<R>(t_.count);
       // numpy divides the complex sum by the count as a complex division (Smith's), so a NaN
       // in one part reaches the other: (inf + nan i) / 3 is nan + nan i there too.
       if constexpr (kComplex) return ew::cx::div(v, T(n, R(0)));
@@ -123,20 +123,29 @@ class ReduceWide {
     qout_.FreeTensor(ready);
   }
 
-  // kInner: rows [begin, end) of `len` contiguous elements each.
+  // Range [lo, hi) of the reduced extent that unit part `p` covers.
+  __aicore__ void PartRange(uint64_t p, uint64_t& lo, uint64_t& hi) const {
+    lo = p * t_.part_len;
+    hi = lo + t_.part_len < t_.len ? lo + t_.part_len : t_.len;
+  }
+
+  // kInner: units [begin, end), unit u = range u % parts of row u / parts; result u to y[u].
   __aicore__ void RunRows(uint64_t begin, uint64_t end) {
     AscendC::LocalTensor<T> acc = acc_.template Get<T>();
     AscendC::LocalTensor<T> out = qout_.template AllocTensor<T>();
     uint32_t pending = 0;
     uint64_t first = begin;
     for (uint64_t row = begin; row < end; ++row) {
+      uint64_t lo, hi;
+      PartRange(row % t_.parts, lo, hi);
+      const uint64_t base = row / t_.parts * t_.len;
       // Products run in order, like numpy's multiply.reduce: with overflow the
       // order decides between inf and NaN parts, and identity lanes (1 + 0i)
       // would turn an infinite part into NaN.
       const bool serial = kind_ == ReduceKind::kProd;
       Reset(acc, serial ? 1 : t_.span);
-      for (uint64_t off = 0; off < t_.len; off += t_.tile)
-        Fold(acc, row * t_.len + off, static_cast<uint32_t>(t_.len - off < t_.tile ? t_.len - off : t_.tile), serial);
+      for (uint64_t off = lo; off < hi; off += t_.tile)
+        Fold(acc, base + off, static_cast<uint32_t>(hi - off < t_.tile ? hi - off : t_.tile), serial);
       for (uint32_t lanes = serial ? 1 : t_.span; lanes > 1; lanes /= 2)
         for (uint32_t i = 0; i < lanes / 2; ++i) acc.SetValue(i, Combine(acc.GetValue(i), acc.GetValue(i + lanes / 2)));
       out.SetValue(pending++, Finish(acc.GetValue(0)));
@@ -149,18 +158,20 @@ class ReduceWide {
     }
   }
 
-  // kOuter: units of (outer index, run of <= tile inner elements), strided over len.
+  // kOuter: units of (outer index, part, run of <= tile inner elements), strided over len.
   __aicore__ void RunColumns(uint64_t begin, uint64_t end) {
     const uint64_t runs = (t_.inner + t_.tile - 1) / t_.tile;
     AscendC::LocalTensor<T> acc = acc_.template Get<T>();
     for (uint64_t u = begin; u < end; ++u) {
-      const uint64_t o = u / runs, i0 = (u % runs) * t_.tile;
+      const uint64_t op = u / runs, o = op / t_.parts, i0 = (u % runs) * t_.tile;
+      uint64_t lo, hi;
+      PartRange(op % t_.parts, lo, hi);
       const uint32_t n = static_cast<uint32_t>(t_.inner - i0 < t_.tile ? t_.inner - i0 : t_.tile);
       Reset(acc, n);
-      for (uint64_t r = 0; r < t_.len; ++r) Fold(acc, (o * t_.len + r) * t_.inner + i0, n);
+      for (uint64_t r = lo; r < hi; ++r) Fold(acc, (o * t_.len + r) * t_.inner + i0, n);
       AscendC::LocalTensor<T> out = qout_.template AllocTensor<T>();
       for (uint32_t i = 0; i < n; ++i) out.SetValue(i, Finish(acc.GetValue(i)));
-      Write(out, o * t_.inner + i0, n);
+      Write(out, op * t_.inner + i0, n);
     }
   }
 

@@ -3,18 +3,22 @@
 //
 // Kernels are resolved on first use and cached in atomics (the op library may
 // register after libnpurt is loaded; a race resolves the same handle twice,
-// which is harmless). The argument handling mirrors the array-API layer
-// (sdk_python/npurt/array_api/_elementwise.py and reductions.py) step for
-// step, so both paths give the same kernels the same calls.
+// which is harmless). binary()'s argument handling mirrors the array-API
+// layer (sdk_python/npurt/array_api/_elementwise.py) step for step, so both
+// paths give the same kernels the same calls; for reductions this file is the
+// implementation itself (reductions.py only checks arguments and calls
+// reduce(ReduceArgs)), including the one split rule of long reductions.
 #include "npurt/array_ops.h"
 
 #include <algorithm>
 #include <atomic>
 #include <string>
 
+#include "npurt/chip_profile.h"
 #include "npurt/copy.h"
 #include "npurt/dispatch.h"
 #include "npurt/ops.h"
+#include "npurt/runtime.h"
 #include "npurt/status.h"
 
 namespace npurt {
@@ -35,14 +39,22 @@ constexpr BinaryInfo kBinary[kNumBinaryOps] = {
     {"greater", "greater"}, {"greater_equal", "greater_equal"}, {"maximum", "maximum"}, {"minimum", "minimum"},
 };
 
-constexpr const char* kReduceName[] = {"sum", "prod", "max", "min", "mean"};
-constexpr const char* kReduceKernel[] = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_mean"};
-constexpr int kNumReduceOps = 5;
+constexpr const char* kReduceName[] = {"sum", "prod", "max", "min", "mean", "any", "all"};
+constexpr const char* kReduceKernel[] = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min",
+                                         "reduce_mean", "reduce_any", "reduce_all"};
+constexpr int kNumReduceOps = 7;
 
-// Whole-array float32 reductions of at least this many elements run as two
-// launches ([k, n/k] rows, then the k partials) so the first spreads over the
-// cores; reductions.py's _SPLIT_MIN, same rule.
-constexpr int64_t kSplitMin = int64_t{1} << 18;
+// The split rule (the one place it lives; reductions.py calls through here).
+// The kernel's unit of work is one output's reduction (a row, or a run of at
+// most kReduceMaxTile inner elements), so a few long reductions would run on a
+// few cores. When there are fewer units than twice the cores, the reduced
+// extent is cut into ranges of part_len elements (the last range may be
+// shorter: any length splits), the first launch writes one partial per range
+// and a second launch combines them. A range keeps >= kSplitMinWork elements
+// of work so the second launch and the per-range overhead stay small.
+constexpr uint64_t kReduceMaxTile = 8192;       // reduce_op.cc's largest tile (elements)
+constexpr uint64_t kSplitMinWork = uint64_t{1} << 15;
+constexpr uint64_t kSplitAlign = 64;            // range starts stay 256-byte aligned for 4-byte data
 
 std::atomic<RegisteredOp*> g_binary_ops[kNumBinaryOps];
 std::atomic<RegisteredOp*> g_reduce_ops[kNumReduceOps];
@@ -71,14 +83,69 @@ bool floating_or_complex(DType t) {
   return k == DTypeKind::kFloat || k == DTypeKind::kComplex;
 }
 
-Tensor run_reduce(ReduceOp op, const Tensor& x, const Dims& kernel_axes, const Stream& stream) {
+struct ReduceCall {
+  Dims axes;              // kernel axes (adjacent)
+  std::string dtype;      // the kernel's dtype attribute
+  int64_t part_len = 0;   // > 0: first launch of a split (partials)
+  int64_t count = 0;      // mean denominator (0: the reduced extent)
+};
+
+Tensor run_reduce(ReduceOp op, const Tensor& x, const ReduceCall& call, const Stream& stream) {
   const int i = static_cast<int>(op);
   OpHandle h = cached(g_reduce_ops[i], kReduceKernel[i]);
-  const AttrValue attrs[3] = {AttrValue(kernel_axes), AttrValue(false), AttrValue(std::string())};
+  const AttrValue attrs[5] = {AttrValue(call.axes), AttrValue(false), AttrValue(call.dtype), AttrValue(call.part_len),
+                              AttrValue(call.count)};
   Tensor result[1];
   // Errors keep the kernel's name ("npurt.ops.reduce_sum: ..."), as reductions.py leaves them.
-  dispatch(h, Span<const Tensor>(&x, 1), Span<const AttrValue>(attrs, 3), stream, Span<Tensor>(result, 1));
+  dispatch(h, Span<const Tensor>(&x, 1), Span<const AttrValue>(attrs, 5), stream, Span<Tensor>(result, 1));
   return result[0];
+}
+
+// [outer, len, inner] of x reduced over the adjacent kernel axes.
+void reduce_extents(const Tensor& x, const Dims& axes, uint64_t& outer, uint64_t& len, uint64_t& inner) {
+  outer = len = inner = 1;
+  if (axes.empty()) return;
+  for (int64_t d = 0; d < static_cast<int64_t>(x.ndim()); ++d) {
+    const uint64_t n = static_cast<uint64_t>(x.shape()[d]);
+    if (d < axes[0]) outer *= n;
+    else if (d > axes.back()) inner *= n;
+    else if (std::find(axes.begin(), axes.end(), d) != axes.end()) len *= n;
+  }
+}
+
+uint64_t core_count(const Tensor& x) {
+  return std::max<uint32_t>(1, device_context(x.device()).profile().vector_cores);
+}
+
+// The split rule above: part_len for the first launch, or 0 for one launch.
+uint64_t split_part_len(uint64_t outer, uint64_t len, uint64_t inner, uint64_t cores) {
+  if (outer == 0 || inner == 0 || len == 0) return 0;
+  const uint64_t run = std::min(inner, kReduceMaxTile);
+  const uint64_t units = outer * ((inner + kReduceMaxTile - 1) / kReduceMaxTile);
+  if (units >= 2 * cores) return 0;
+  const uint64_t min_part = std::max<uint64_t>(1, (kSplitMinWork + run - 1) / run);
+  uint64_t parts = std::min((2 * cores + units - 1) / units, len / min_part);
+  if (parts < 2) return 0;
+  uint64_t part_len = (len + parts - 1) / parts;
+  if (inner == 1) part_len = (part_len + kSplitAlign - 1) / kSplitAlign * kSplitAlign;
+  return part_len < len ? part_len : 0;
+}
+
+// One reduction over the adjacent kernel axes of `view`: one launch, or the
+// split's two (partials in the accumulation dtype, then their combine, which
+// rounds to the result dtype once).
+Tensor reduce_adjacent(ReduceOp op, const Tensor& view, const Dims& kernel_axes, const std::string& dtype,
+                       const Stream& stream) {
+  uint64_t outer, len, inner;
+  reduce_extents(view, kernel_axes, outer, len, inner);
+  const uint64_t part_len = split_part_len(outer, len, inner, core_count(view));
+  if (part_len == 0) return run_reduce(op, view, ReduceCall{kernel_axes, dtype, 0, 0}, stream);
+  // A null stream resolves to the input's in dispatch(): the partials live there, so both launches share it.
+  Tensor partials = run_reduce(op, view, ReduceCall{kernel_axes, "", static_cast<int64_t>(part_len), 0}, stream);
+  std::string final_dtype = dtype;
+  if (final_dtype.empty() && partials.dtype() != view.dtype()) final_dtype = dtype_name(view.dtype());
+  if (final_dtype == dtype_name(partials.dtype())) final_dtype.clear();
+  return run_reduce(op, partials, ReduceCall{Dims{1}, final_dtype, 0, static_cast<int64_t>(len)}, stream);
 }
 
 Tensor reshaped(const Tensor& contiguous, const Dims& shape) {
@@ -87,7 +154,8 @@ Tensor reshaped(const Tensor& contiguous, const Dims& shape) {
 }
 
 // x with the reduced axes (sorted, distinct) moved last when other axes of
-// size > 1 sit between them (reductions._plan_axes); the kernel axes.
+// size > 1 sit between them (a permuted view; the dispatcher makes it
+// contiguous with the copy kernel); the kernel axes.
 Tensor adjacent_axes_view(const Tensor& x, const Dims& axes, Dims& kernel_axes) {
   kernel_axes = axes;
   if (axes.empty()) return x;
@@ -111,27 +179,15 @@ Tensor adjacent_axes_view(const Tensor& x, const Dims& axes, Dims& kernel_axes) 
   return x.view(shape, strides, x.byte_offset());
 }
 
-// The reduction of every element of a large float32 array in two launches,
-// or an undefined Tensor when the single pass is the rule.
-Tensor split_full_reduction(ReduceOp op, const Tensor& view, size_t num_kernel_axes, const Stream& stream) {
-  const int64_t n = view.numel();
-  if (num_kernel_axes != view.ndim() || n < kSplitMin || view.dtype() != DType::kFloat32) return Tensor();
-  int64_t k = 0;
-  for (int64_t c : {64, 32, 16, 8})
-    if (n % c == 0) {
-      k = c;
-      break;
-    }
-  if (k == 0) return Tensor();
-  Tensor flat = ops::contiguous(view, stream);
-  Tensor rows = flat.view(Dims{k, n / k}, Dims{n / k, 1}, flat.byte_offset());
-  Tensor partials = run_reduce(op, rows, Dims{1}, stream);
-  return run_reduce(op, partials, Dims{0}, stream);
-}
-
-void check_reduce_input(ReduceOp op, const Tensor& x) {
+// `general`: the ReduceArgs form, which leaves the dtype check to the kernel.
+void check_reduce_input(ReduceOp op, const Tensor& x, bool general) {
+  const int i = static_cast<int>(op);
+  if (i < 0 || i >= kNumReduceOps) throw_invalid_argument("npurt.array.reduce", "op", "unknown reduction");
   const char* name = reduce_op_name(op);
   if (!x.defined()) throw_invalid_argument(std::string("npurt.") + name, "x", "undefined tensor");
+  if (general) return;
+  if (op == ReduceOp::kAny || op == ReduceOp::kAll)
+    throw_invalid_argument(std::string("npurt.") + name, "op", "any/all take the ReduceArgs form of reduce()");
   const DType t = x.dtype();
   if (t != DType::kFloat32 && t != DType::kFloat16 && t != DType::kFloat64)
     throw_invalid_argument(std::string("npurt.") + name, "x",
@@ -151,12 +207,11 @@ Tensor copy_of(const Tensor& x, const Stream& stream) {
 // Reduces x over `axes` (normalized: sorted, distinct, in range); `all` when
 // the caller asked for every axis (axis=None, which reduces a 0-d array too).
 Tensor reduce_normalized(ReduceOp op, const Tensor& x, const Dims& axes, bool all, bool keepdims,
-                         const Stream& stream) {
+                         const std::string& dtype, const Stream& stream) {
   if (!all && axes.empty()) return copy_of(x, stream);
   Dims kernel_axes;
   Tensor view = adjacent_axes_view(x, axes, kernel_axes);
-  Tensor y = split_full_reduction(op, view, kernel_axes.size(), stream);
-  if (!y.defined()) y = run_reduce(op, view, kernel_axes, stream);
+  Tensor y = reduce_adjacent(op, view, kernel_axes, dtype, stream);
   Dims shape;
   for (int64_t d = 0; d < static_cast<int64_t>(x.ndim()); ++d) {
     const bool reduced = std::find(axes.begin(), axes.end(), d) != axes.end();
@@ -206,15 +261,8 @@ Tensor binary(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& str
   return result[0];
 }
 
-Tensor reduce(ReduceOp op, const Tensor& x, bool keepdims, const Stream& stream) {
-  check_reduce_input(op, x);
-  Dims axes;
-  for (int64_t d = 0; d < static_cast<int64_t>(x.ndim()); ++d) axes.push_back(d);
-  return reduce_normalized(op, x, axes, /*all=*/true, keepdims, stream);
-}
-
-Tensor reduce(ReduceOp op, const Tensor& x, const Dims& axes_in, bool keepdims, const Stream& stream) {
-  check_reduce_input(op, x);
+// Sorted, distinct axes in range (the public forms' axis checks).
+Dims normalize_axes(ReduceOp op, const Tensor& x, const Dims& axes_in) {
   const std::string where = std::string("npurt.") + reduce_op_name(op);
   const int64_t ndim = static_cast<int64_t>(x.ndim());
   Dims axes;
@@ -228,7 +276,42 @@ Tensor reduce(ReduceOp op, const Tensor& x, const Dims& axes_in, bool keepdims, 
     axes.push_back(d);
   }
   std::sort(axes.begin(), axes.end());
-  return reduce_normalized(op, x, axes, /*all=*/false, keepdims, stream);
+  return axes;
+}
+
+Dims every_axis(const Tensor& x) {
+  Dims axes;
+  for (int64_t d = 0; d < static_cast<int64_t>(x.ndim()); ++d) axes.push_back(d);
+  return axes;
+}
+
+Tensor reduce(ReduceOp op, const Tensor& x, bool keepdims, const Stream& stream) {
+  check_reduce_input(op, x, false);
+  return reduce_normalized(op, x, every_axis(x), /*all=*/true, keepdims, "", stream);
+}
+
+Tensor reduce(ReduceOp op, const Tensor& x, const Dims& axes_in, bool keepdims, const Stream& stream) {
+  check_reduce_input(op, x, false);
+  return reduce_normalized(op, x, normalize_axes(op, x, axes_in), /*all=*/false, keepdims, "", stream);
+}
+
+Tensor reduce(ReduceOp op, const Tensor& x, const ReduceArgs& args, const Stream& stream) {
+  check_reduce_input(op, x, true);
+  const Dims axes = args.all_axes ? every_axis(x) : normalize_axes(op, x, args.axes);
+  return reduce_normalized(op, x, axes, args.all_axes, args.keepdims, args.float32_result ? "float32" : "", stream);
+}
+
+ReducePlan reduce_plan(const Tensor& x, const ReduceArgs& args) {
+  check_reduce_input(ReduceOp::kSum, x, true);
+  ReducePlan p;
+  const Dims axes = args.all_axes ? every_axis(x) : normalize_axes(ReduceOp::kSum, x, args.axes);
+  if (!args.all_axes && axes.empty()) return p;  // a copy: no launch of the reduction
+  Dims kernel_axes;
+  Tensor view = adjacent_axes_view(x, axes, kernel_axes);
+  reduce_extents(view, kernel_axes, p.outer, p.len, p.inner);
+  p.part_len = split_part_len(p.outer, p.len, p.inner, core_count(view));
+  if (p.part_len) p.parts = (p.len + p.part_len - 1) / p.part_len;
+  return p;
 }
 
 }  // namespace array

@@ -3,8 +3,9 @@
 //
 // Each method handles the common case itself through the public C++ API
 // (npurt/array_ops.h): for operators, two arrays of one dtype; for the
-// reductions, a float16/float32/float64 array of < 2^18 elements with axis
-// None or an int and a bool keepdims. Everything else (Python scalars, dtype promotion, foreign
+// reductions, a float16/float32/float64 array with axis None or an int and a
+// bool keepdims. `_npurt._array_reduce` is the general npurt::array::reduce
+// (ReduceArgs) that reductions.py calls for the rest. Everything else (Python scalars, dtype promotion, foreign
 // types and NotImplemented, tuples of axes, dtype=, bad arguments and their
 // errors) calls the Python implementation the array-API layer attaches to the
 // class as `_py_<name>` (sdk_python/npurt/array_api/_operators.py,
@@ -96,11 +97,6 @@ nb::object binary_method(int slot, nb::handle self, nb::handle other) {
 
 bool fast_reduce_dtype(DType t) { return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kFloat64; }
 
-// Large reductions (where reductions.py may split into two launches) take the
-// Python path, whose split plan is the reference; the fast path is for the
-// small arrays whose cost is the call overhead.
-constexpr int64_t kFastReduceMaxElements = int64_t{1} << 18;
-
 // Reads axis/keepdims when they are the plain common values; false sends the
 // call to the Python path (which also raises every argument error).
 bool plain_reduce_kwargs(PyObject* kwargs, int64_t ndim, bool& all, int64_t& axis, bool& keepdims) {
@@ -133,7 +129,7 @@ nb::object reduce_method(int slot, nb::handle self, nb::args args, nb::kwargs kw
     const Tensor& x = *nb::inst_ptr<Tensor>(self);
     bool all = true, keepdims = false;
     int64_t axis = 0;
-    if (fast_reduce_dtype(x.dtype()) && x.numel() < kFastReduceMaxElements &&
+    if (fast_reduce_dtype(x.dtype()) &&
         plain_reduce_kwargs(kwargs.ptr(), static_cast<int64_t>(x.ndim()), all, axis, keepdims)) {
       const ReduceOp op = kReduceSlots[slot].op;
       return nb::cast(all ? array::reduce(op, x, keepdims) : array::reduce(op, x, Dims{axis}, keepdims));
@@ -150,9 +146,42 @@ PyObject* interned(const std::string& s) {
   return o;
 }
 
+// ReduceArgs of an axes argument (None = every axis, else a sequence of ints).
+array::ReduceArgs reduce_args(nb::handle axes) {
+  array::ReduceArgs args;
+  args.all_axes = axes.is_none();
+  if (!args.all_axes)
+    for (nb::handle a : axes) args.axes.push_back(nb::cast<int64_t>(a));
+  return args;
+}
+
+// npurt::array::reduce(ReduceArgs) by kind name ("sum", ..., "any", "all");
+// axes None = every axis.
+Tensor array_reduce(const std::string& kind, const Tensor& x, nb::handle axes, bool keepdims, bool float32_result) {
+  for (int i = 0; i <= static_cast<int>(ReduceOp::kAll); ++i) {
+    const ReduceOp op = static_cast<ReduceOp>(i);
+    if (kind != array::reduce_op_name(op)) continue;
+    array::ReduceArgs args = reduce_args(axes);
+    args.keepdims = keepdims;
+    args.float32_result = float32_result;
+    return array::reduce(op, x, args);
+  }
+  throw nb::value_error(("npurt._array_reduce: argument 'kind': unknown reduction '" + kind + "'").c_str());
+}
+
+// reduce_plan as (outer, len, inner, part_len, parts).
+nb::tuple array_reduce_plan(const Tensor& x, nb::handle axes) {
+  const array::ReducePlan p = array::reduce_plan(x, reduce_args(axes));
+  return nb::make_tuple(p.outer, p.len, p.inner, p.part_len, p.parts);
+}
+
 }  // namespace
 
 void bind_operators(nb::module_& m) {
+  m.def("_array_reduce_plan", &array_reduce_plan, nb::arg("x"), nb::arg("axes").none(),
+        "npurt::array::reduce_plan: (outer, len, inner, part_len, parts) of a reduction.");
+  m.def("_array_reduce", &array_reduce, nb::arg("kind"), nb::arg("x"), nb::arg("axes").none(), nb::arg("keepdims"),
+        nb::arg("float32_result"), "npurt::array::reduce(ReduceArgs): the reductions' one entry (reductions.py).");
   nb::handle cls = m.attr("ndarray");
   g_axis = interned("axis");
   g_keepdims = interned("keepdims");

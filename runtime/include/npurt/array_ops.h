@@ -11,13 +11,21 @@
 //   - binary(): both operands of one dtype (promotion between dtypes and
 //     Python-scalar rules live in the array-API layer); shapes broadcast as
 //     numpy does (in the kernel); divide takes floating/complex dtypes.
-//   - reduce(): float16, float32, float64 inputs; the result keeps the dtype
-//     (float16 is accumulated in float32 by the kernel). Integer and bool
-//     inputs (numpy's int64 accumulation) go through nr.sum & co.
+//   - reduce(op, x[, axes]): float16, float32, float64 inputs; the result
+//     keeps the dtype (float16 is accumulated in float32 by the kernel).
+//   - reduce(op, x, ReduceArgs): the general form behind nr.sum & co: every
+//     dtype the reduce_<op> kernels take (kernels/reduction: also int32, bool
+//     for any/all, int64/uint64/complex sim-only), axis None or a tuple,
+//     float16 inputs with a float32 result. (numpy's int64 accumulation of
+//     small integers is the array-API layer's conversion before this call.)
+//   - every form splits long reductions over the cores the same way: when
+//     the outputs are too few to occupy the cores, the reduced extent is cut
+//     into ranges (any length; the last range may be shorter), one launch
+//     writes a partial per range and a second combines them (array_ops.cc).
 //
 // Invariants: the results are exactly those of the array-API functions
 // (npurt.add, npurt.sum, ...) for the same inputs: same kernels, same
-// attributes, same two-pass split of large float32 whole-array reductions.
+// attributes, same split of long reductions (this file's rule is the only one).
 // Errors of binary()'s kernels are re-raised under the public name
 // ("npurt.ops.add_broadcast" -> "npurt.add"); nothing is enqueued on error.
 #pragma once
@@ -49,7 +57,7 @@ const char* binary_op_name(BinaryOp op);
 Tensor binary(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& stream = Stream(),
               const Tensor& out = Tensor());
 
-enum class ReduceOp : uint8_t { kSum, kProd, kMax, kMin, kMean };
+enum class ReduceOp : uint8_t { kSum, kProd, kMax, kMin, kMean, kAny, kAll };
 const char* reduce_op_name(ReduceOp op);  // "sum", "prod", ...
 
 // Over every axis: a 0-d result (keepdims: all dimensions kept as 1).
@@ -59,6 +67,28 @@ Tensor reduce(ReduceOp op, const Tensor& x, bool keepdims = false, const Stream&
 // nothing: the result is a copy of x, as the standard says for axis=().
 Tensor reduce(ReduceOp op, const Tensor& x, const Dims& axes, bool keepdims = false,
               const Stream& stream = Stream());
+
+struct ReduceArgs {
+  bool all_axes = true;         // axis=None (reduces a 0-d array too); false: over `axes`
+  Dims axes;                    // distinct, negative counts from the end; empty = nothing (a copy)
+  bool keepdims = false;
+  bool float32_result = false;  // float16 input: return the float32 accumulation unrounded
+};
+
+// The general form (any/all take bool inputs). Kernel errors keep the
+// kernel's name ("npurt.ops.reduce_sum: argument 'x': ...").
+Tensor reduce(ReduceOp op, const Tensor& x, const ReduceArgs& args, const Stream& stream = Stream());
+
+// How reduce(op, x, args) runs x (after moving non-adjacent reduced axes
+// last): the kernel's [outer, len, inner] view and the split rule's choice,
+// part_len == 0 for one launch, else `parts` ranges of part_len elements
+// (the last one shorter when part_len does not divide len) and a combining launch.
+struct ReducePlan {
+  uint64_t outer = 1, len = 1, inner = 1;
+  uint64_t part_len = 0;
+  uint64_t parts = 1;
+};
+ReducePlan reduce_plan(const Tensor& x, const ReduceArgs& args);
 
 }  // namespace array
 }  // namespace npurt

@@ -5,10 +5,11 @@ Every function runs the one reduction kernel family (kernels/reduction,
 int32 natively; float64 (every kind) and complex64/complex128 (sum, prod,
 mean) on the scalar unit, sim-only. This layer only arranges the call:
 
-  * axis (None, int or tuple) is checked and normalized; when the reduced
-    axes are not adjacent, a permuted view puts them last (the dispatcher
-    then makes it contiguous with the copy kernel, on the device);
-  * keepdims re-inserts size-1 axes as a view;
+  * axis (None, int or tuple) is checked and normalized here (AxisError);
+    npurt::array::reduce (runtime/ops/array_ops.cc, through
+    _npurt._array_reduce) does the rest: a permuted view when the reduced
+    axes are not adjacent, the split of long reductions over the cores (its
+    one rule), keepdims;
   * dtypes the kernel lacks are converted first on the device (x.astype):
     small integers and bool to int32 for max/min, integers to float32 for
     mean; sum/prod of integers and bool accumulate in int64/uint64 and return
@@ -22,109 +23,25 @@ import builtins
 
 from .. import _npurt
 from .indexing import device_astype
-from .manipulation import normalize_axes, permute_dims, reshape
+from .manipulation import normalize_axes
 
 __all__ = ["sum", "prod", "max", "min", "mean", "any", "all", "var", "std", "count_nonzero"]
 
 _INT_KINDS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 
 
-def _ops():
-    from .. import ops
-    return ops
-
-
 def _astype(x, dtype, where):
     return device_astype(x, dtype, f"{where}: argument 'x'")
 
 
-def _plan_axes(x, axis, where):
-    """(input view with the reduced axes adjacent, kernel axes, reduced axes of x)."""
-    axes = normalize_axes(axis, x.ndim, where)
-    if not axes:
-        return x, (), axes
-    between = [d for d in range(axes[0], axes[-1] + 1) if d not in axes and x.shape[d] != 1]
-    if not between:
-        return x, axes, axes
-    kept = [d for d in range(x.ndim) if d not in axes]
-    view = permute_dims(x, kept + list(axes))
-    return view, tuple(range(len(kept), x.ndim)), axes
-
-
-def _keepdims_shape(shape, axes):
-    return tuple(1 if d in axes else n for d, n in enumerate(shape))
-
-
-_SPLIT_MIN = 1 << 18       # reduced elements per output below which one launch is as fast
-_SPLIT_ROW = 1 << 15       # smallest first-stage row worth its own unit of work
-_SPLIT_UNITS = 64          # first-stage units wanted: enough to spread over every core
-
-
-def _split_plan(view, kaxes):
-    """(outer, k, len // k, inner) for a two-launch reduction, or None.
-
-    The kernel's unit of work is one output element's reduction (kInner: one
-    row; kOuter: a run of inner elements), so a few long reductions (a whole
-    array, or few outputs over a long axis) would run on a few cores. Splitting
-    the reduced extent len into k equal parts gives outer * k partial results
-    in the first launch (spread over the cores); the second launch folds the k
-    partials of each output. len must be divisible by k (a reshape of the
-    contiguous input, no copy); other lengths keep one launch."""
-    if not kaxes or not view.is_contiguous:
-        return None
-    first, last = kaxes[0], kaxes[-1]
-    outer = inner = length = 1
-    for d, n in enumerate(view.shape):
-        if first <= d <= last:
-            length *= n
-        elif d < first:
-            outer *= n
-        else:
-            inner *= n
-    units = outer * -(-inner // 8192)  # the kernel's units of one launch (tile <= 8192 inner elements)
-    if length < _SPLIT_MIN or units >= _SPLIT_UNITS:
-        return None
-    for k in (64, 32, 16, 8, 4, 2):
-        if length % k == 0 and length // k >= _SPLIT_ROW and units * k <= 4 * _SPLIT_UNITS:
-            return outer, k, length // k, inner
-    return None
-
-
-def _split_reduction(fn, view, kaxes, wide):
-    """A reduction over a long extent as two launches (_split_plan). Every kind
-    is associative (max/min/any/all exactly; sum/prod up to rounding), and the
-    mean of k equal-size means is the mean. float16 partials stay float32 (the
-    kernel's accumulation type) and the result is rounded once at the end,
-    unless `wide` asked for a float32 result."""
-    plan = _split_plan(view, kaxes)
-    if plan is None:
-        return None
-    outer, k, part, inner = plan
-    acc = "float32" if str(view.dtype) == "float16" else ""
-    partials = fn(reshape(view, (outer, k, part, inner)), axis=[2], keepdims=False, dtype=acc)
-    y = fn(partials, axis=[1], keepdims=False, dtype="")
-    if acc and not wide:
-        y = device_astype(y, view.dtype, "reduction: float16 result")
-    return y
-
-
 def _reduce(kind, x, axis, keepdims, out_dtype, where):
+    """npurt::array::reduce (C++: the adjacent-axes view, the split of long
+    reductions over the cores, keepdims) after the argument checks here."""
     if not isinstance(x, _npurt.ndarray):
         raise TypeError(f"{where}: argument 'x': expected an npurt.ndarray, got {type(x).__name__}")
-    view, kaxes, axes = _plan_axes(x, axis, where)
-    kept_shape = tuple(n for d, n in enumerate(x.shape) if d not in axes)
-    if axis is not None and not axes:  # axis=(): nothing is reduced
-        return x.copy()
-    fn = getattr(_ops(), "reduce_" + kind)
-    wide = out_dtype is not None and str(view.dtype) == "float16" and str(out_dtype) == "float32"
-    y = _split_reduction(fn, view, kaxes, wide)
-    if y is None:
-        y = fn(view, axis=list(kaxes), keepdims=False, dtype="float32" if wide else "")
-    if keepdims:
-        y = reshape(y, _keepdims_shape(x.shape, axes))
-    elif tuple(y.shape) != kept_shape:
-        y = reshape(y, kept_shape)
-    return y
+    axes = None if axis is None else tuple(normalize_axes(axis, x.ndim, where))
+    wide = out_dtype is not None and str(x.dtype) == "float16" and str(out_dtype) == "float32"
+    return _npurt._array_reduce(kind, x, axes, bool(keepdims), wide)
 
 
 def _numeric_input(x, kind, dtype, where):

@@ -226,7 +226,7 @@ def test_large_and_strided_sums():
     a = np.random.default_rng(1).uniform(-1, 1, 1 << 19).astype(np.float32)
     x = nr.asarray(a)
     np.testing.assert_allclose(float(x.sum().numpy()), a.astype(np.float64).sum(), rtol=1e-4, atol=1e-2)
-    assert outcome(lambda: x.sum()) == outcome(lambda: ND._py_sum(x))  # same two-pass split
+    assert outcome(lambda: x.sum()) == outcome(lambda: ND._py_sum(x))  # same split (array_ops.cc)
     assert outcome(lambda: x[::2].mean()) == outcome(lambda: ND._py_mean(x[::2]))
     e = nr.asarray(np.zeros((0, 3), np.float32))
     np.testing.assert_array_equal(e.sum().numpy(), 0.0)

@@ -1,13 +1,18 @@
-"""Long reductions split over the cores (reductions.py _split_plan: a first
-launch of outer * k partial results, a second folding the k partials) against
-numpy references computed in float64.
+"""Long reductions split over the cores (npurt::array::reduce's split rule,
+runtime/ops/array_ops.cc: when the outputs are too few for the cores, the
+reduced extent is cut into ranges of part_len elements, the last one shorter
+when part_len does not divide it; a first launch writes one partial per range,
+a second combines them) against numpy references computed in float64.
 
-Error bound: the kernel accumulates float32 lanes (each lane a serial sum of
-at most len / (k * tile) values), folds the lanes as a tree, and the second
-launch adds k partials, so |error| <= c * eps32 * sum(|x|) with c well below
-len / tile + log2(tile) + k (~ 200 for 16 Mi elements); the tests assert
-|error| <= 64 * eps32 * sum(|x|), about 1e-5 relative to sum(|x|) (a serial
-float32 sum of 16 Mi values can be off by ~1e-3 of it). float16 inputs
+Error bound (float32 sum, kernels/reduction/reduce_kernel.cc): each of the
+tile accumulator lanes is a serial sum of at most ceil(part_len / tile)
+values; the lanes fold in halves down to 64 (log2(tile / 64) levels), a tree
+of 6 levels sums those, and the combining launch does the same over the
+partials. A value passes through at most
+    d = ceil(part_len / tile) + log2(tile / 64) + 6 + ceil(log2(parts)) + 6
+roundings, so |error| <= d * eps32 * sum(|x|); for 16 Mi elements (80 ranges
+of 209 728, tile 8192) d = 26 + 7 + 6 + 7 + 6 = 52. The tests assert that
+worst case (BOUND_16MI) and the typical ~1e-5 relative error. float16 inputs
 accumulate in float32 and round once: within one float16 ulp (rtol 2 ** -10)
 of the float64 result. max/min/any/all and int32 sums are exact.
 """
@@ -15,19 +20,26 @@ import numpy as np
 import pytest
 
 import npurt as nr
-from npurt.array_api import reductions as R
+from npurt import _npurt
 
 EPS32 = np.finfo(np.float32).eps
+BOUND_16MI = 52
 
 
 def data(shape, dtype, seed):
     return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
 
 
-def check_sum(got, x, axis=None):
+def check_sum(got, x, axis=None, c=64):
     ref = np.sum(x.astype(np.float64), axis=axis)
-    bound = 64 * EPS32 * np.sum(np.abs(x.astype(np.float64)), axis=axis) + 1e-30
+    bound = c * EPS32 * np.sum(np.abs(x.astype(np.float64)), axis=axis) + 1e-30
     assert np.all(np.abs(np.asarray(got, np.float64) - ref) <= bound)
+
+
+def plan(xa, axis):
+    """(outer, len, inner, part_len, parts) of the C++ rule."""
+    axes = None if axis is None else tuple(np.atleast_1d(axis).tolist())
+    return _npurt._array_reduce_plan(xa, axes)
 
 
 @pytest.mark.parametrize("shape,axis,split", [
@@ -35,23 +47,49 @@ def check_sum(got, x, axis=None):
     ((4, 1 << 20), -1, True),               # few outputs over a long inner axis
     ((1 << 20, 3), 0, True),                # few outputs over a long outer axis (kOuter)
     ((2, 1 << 19, 2), 1, True),             # outer, len and inner
-    (((1 << 20) + 1,), None, False),        # odd length: one launch
+    (((1 << 20) + 1,), None, True),         # odd length: uneven ranges (a shorter last one)
+    ((1048573,), None, True),               # a prime length
+    ((3, 786431), 1, True),                 # odd rows
+    ((33, 1023, 15), (0, 1), True),         # tuple axis, kOuter with an odd inner extent
+    ((33, 1023, 15), 2, False),             # short rows: one launch
     ((256, 1024), -1, False),               # many outputs: one launch already spreads
 ])
 def test_split_plan_and_float32_sum(shape, axis, split):
     x = data(shape, np.float32, 1)
     xa = nr.asarray(x)
-    kaxes = R._plan_axes(xa, axis, "test")[1]
-    assert (R._split_plan(xa, kaxes) is not None) == split
+    outer, length, inner, part_len, parts = plan(xa, axis)
+    assert outer * length * inner == x.size
+    assert (part_len > 0) == split
+    if split:  # every element in exactly one range, no empty range
+        assert 0 < part_len < length and (parts - 1) * part_len < length <= parts * part_len
     check_sum(nr.sum(xa, axis=axis), x, axis)
+    np.testing.assert_allclose(np.asarray(nr.mean(xa, axis=axis), np.float64),
+                               np.mean(x.astype(np.float64), axis=axis), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(np.asarray(nr.max(xa, axis=axis)), np.max(x, axis=axis))
 
 
-def test_large_float32_sum_error_bound_against_float64():
-    x = data((1 << 24,), np.float32, 2) + np.float32(3.0)  # a large mean: serial sums would drift
-    got = float(nr.sum(nr.asarray(x)))
+def test_plan_covers_any_length():
+    for n in (1, 15, 33, 1023, (1 << 16) - 1, (1 << 20) + 1, 3 * (1 << 20) + 7, (1 << 24) + 3):
+        _, length, _, part_len, parts = plan(nr.empty((n,), dtype=nr.float32), None)
+        assert length == n
+        if part_len:
+            assert (parts - 1) * part_len < n <= parts * part_len and parts >= 2
+
+
+@pytest.mark.parametrize("n", [1 << 24, (1 << 24) + 3])
+def test_large_float32_sum_error_bound_against_float64(n):
+    x = data((n,), np.float32, 2) + np.float32(3.0)  # a large mean: serial sums would drift
+    xa = nr.asarray(x)
+    got = float(nr.sum(xa))
     ref = float(np.sum(x.astype(np.float64)))
-    assert abs(got - ref) <= 64 * EPS32 * float(np.sum(np.abs(x.astype(np.float64))))
+    _, _, _, part_len, parts = plan(xa, None)
+    d = -(-part_len // 8192) + 7 + 6 + int(np.ceil(np.log2(parts))) + 6
+    assert d <= BOUND_16MI
+    assert abs(got - ref) <= d * EPS32 * float(np.sum(np.abs(x.astype(np.float64))))
     assert abs(got - ref) <= 1e-5 * abs(ref)
+    h = (x - np.float32(3.0)).astype(np.float16)  # float16: one rounding of the float32 accumulation
+    np.testing.assert_allclose(float(nr.sum(nr.asarray(h))), np.sum(h.astype(np.float64)), rtol=2.0 ** -10,
+                               atol=1e-3)
 
 
 @pytest.mark.parametrize("shape,axis", [((1 << 22,), None), ((8, 1 << 18), 1), ((1 << 19, 5), 0)])

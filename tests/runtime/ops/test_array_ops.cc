@@ -4,6 +4,8 @@
 // left broken: the runtime keeps working after each).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <numeric>
 
@@ -87,7 +89,7 @@ TEST(ArrayBinary, ErrorsNameThePublicFunction) {
 double sum_of(const std::vector<float>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
 TEST(ArrayReduce, WholeArrayFloat32IncludingTheTwoPassSplit) {
-  for (int64_t n : std::initializer_list<int64_t>{0, 1, 15, 33, 1023, int64_t{1} << 19}) {
+  for (int64_t n : std::initializer_list<int64_t>{0, 1, 15, 33, 1023, int64_t{1} << 19, (int64_t{1} << 20) + 1}) {
     std::vector<float> a(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) a[i] = static_cast<float>((i * 7919) % 97) * 0.125f - 5.0f;
     Tensor x = upload(a, {n}, DType::kFloat32);
@@ -162,6 +164,72 @@ TEST(ArrayReduce, Errors) {
     EXPECT_NE(std::string(e.what()).find("npurt.mean: argument 'x': dtype int32"), std::string::npos) << e.what();
   }
   EXPECT_EQ(download<float>(array::reduce(ReduceOp::kSum, x, Dims{1})), (std::vector<float>{-7.5f, -3.0f}));
+}
+
+// The split rule (array_ops.cc) covers any length: uneven ranges, every
+// element in exactly one; the general form runs it for every kind and dtype.
+TEST(ArrayReduce, SplitPlanCoversAnyLength) {
+  for (int64_t n : std::initializer_list<int64_t>{1, 33, 1023, (1 << 16) - 1, (1 << 20) + 1, 1048573, 3 << 20}) {
+    Tensor x = Tensor::empty({n}, DType::kFloat32, current_device());
+    const array::ReducePlan p = array::reduce_plan(x, array::ReduceArgs{});
+    EXPECT_EQ(p.len, static_cast<uint64_t>(n));
+    if (n >= (1 << 20)) EXPECT_GT(p.part_len, 0u) << n;  // long whole-array sums always split
+    if (p.part_len) {
+      EXPECT_LT((p.parts - 1) * p.part_len, p.len) << n;  // no empty range
+      EXPECT_GE(p.parts * p.part_len, p.len) << n;        // every element covered
+    }
+  }
+  Tensor many = Tensor::empty({256, 1024}, DType::kFloat32, current_device());
+  array::ReduceArgs rows;
+  rows.all_axes = false;
+  rows.axes = Dims{-1};
+  EXPECT_EQ(array::reduce_plan(many, rows).part_len, 0u);  // 256 outputs already fill the cores
+}
+
+TEST(ArrayReduce, GeneralFormSplitsEveryKindAndDtype) {
+  const int64_t n = (int64_t{1} << 20) + 7, rows = 3;  // [3, n]: three long rows, uneven ranges
+  std::vector<float> a(static_cast<size_t>(rows * n));
+  std::vector<int32_t> ia(a.size());
+  std::vector<uint8_t> ba(a.size(), 0);
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = static_cast<float>((i * 7919) % 101) * 0.25f - 12.0f;
+    ia[i] = static_cast<int32_t>((i * 31) % 2001) - 1000;
+  }
+  ba[static_cast<size_t>(n + n / 2)] = 1;  // row 1 only
+  array::ReduceArgs last;
+  last.all_axes = false;
+  last.axes = Dims{1};
+  ASSERT_GT(array::reduce_plan(upload(a, {rows, n}, DType::kFloat32), last).part_len, 0u);
+  auto s = download<float>(array::reduce(ReduceOp::kSum, upload(a, {rows, n}, DType::kFloat32), last));
+  auto m = download<float>(array::reduce(ReduceOp::kMean, upload(a, {rows, n}, DType::kFloat32), last));
+  auto mx = download<int32_t>(array::reduce(ReduceOp::kMax, upload(ia, {rows, n}, DType::kInt32), last));
+  auto is = download<int32_t>(array::reduce(ReduceOp::kSum, upload(ia, {rows, n}, DType::kInt32), last));
+  auto any = download<uint8_t>(array::reduce(ReduceOp::kAny, upload(ba, {rows, n}, DType::kBool), last));
+  for (int64_t r = 0; r < rows; ++r) {
+    double want = 0;
+    int64_t iwant = 0;
+    int32_t imax = INT32_MIN;
+    for (int64_t i = 0; i < n; ++i) {
+      want += a[r * n + i];
+      iwant += ia[r * n + i];
+      imax = std::max(imax, ia[r * n + i]);
+    }
+    EXPECT_NEAR(s[r], want, 1e-5 * std::fabs(want) + 1.0) << r;
+    EXPECT_NEAR(m[r], want / n, 1e-4) << r;
+    EXPECT_EQ(is[r], static_cast<int32_t>(iwant)) << r;  // exact (no wrap at these sizes)
+    EXPECT_EQ(mx[r], imax) << r;
+    EXPECT_EQ(any[r], r == 1 ? 1 : 0) << r;
+  }
+  // float16 with a float32 result: the unrounded float32 accumulation.
+  std::vector<uint16_t> h(static_cast<size_t>(n), 0x3C00);  // ones
+  array::ReduceArgs wide;
+  wide.float32_result = true;
+  Tensor hs = array::reduce(ReduceOp::kSum, upload(h, {n}, DType::kFloat16), wide);
+  EXPECT_EQ(hs.dtype(), DType::kFloat32);
+  EXPECT_EQ(download<float>(hs)[0], static_cast<float>(n));
+  EXPECT_THROW(array::reduce(ReduceOp::kAny, upload(a, {rows, n}, DType::kFloat32)), InvalidArgument);
+  EXPECT_EQ(download<float>(array::reduce(ReduceOp::kSum, upload(std::vector<float>{1.5f}, {1}, DType::kFloat32)))[0],
+            1.5f);  // the runtime still works after the error
 }
 
 }  // namespace

@@ -225,6 +225,45 @@ TEST_P(RawReduce, MaskRepeatFormTreeAcrossRepeats) {
   }
 }
 
+// The fast paths of simd/reduce.inc against the reference order: dense
+// full-mask WholeReduceSum (K repeats per tree_sum_k_repeats) and
+// BlockReduceSum (a block's own tree, then + 0 as the zero-padded repeat tree
+// does), on random data, repeat counts that are not multiples of the vector
+// width, and blocks of -0 (whose tree sum is +0). Bit for bit without
+// specials; with NaN/inf, the same value class.
+template <class T> void check_sum_fast_paths(uint32_t repeat, bool specials) {
+  RepeatShape sh = npurt::aicore::vec::continuous_mask(vtype_of<T>, kR<T>);  // blk stride 1, rep stride 8
+  sh.repeat = repeat;
+  std::vector<T> src = make_input<T>(repeat * kR<T>, 500 + repeat, -50, 50, specials);
+  const int per_block = 32 / sizeof(T);
+  for (int j = 0; j < per_block; ++j) src[j] = T(-0.0f);  // block 0 of repeat 0: all -0
+  std::vector<T> sums(repeat * 2), blocks(repeat * 8);
+  ASSERT_TRUE(npurt::aicore::vec::whole_reduce(ReduceOp::kSum, vtype_of<T>, sums.data(), src.data(), sh, 2,
+                                               AscendC::ReduceOrder::ORDER_ONLY_VALUE));
+  ASSERT_TRUE(npurt::aicore::vec::block_reduce(ReduceOp::kSum, vtype_of<T>, blocks.data(), src.data(), sh, 1));
+  for (uint32_t r = 0; r < repeat; ++r) {
+    const T want = tree(std::vector<T>(src.begin() + r * kR<T>, src.begin() + (r + 1) * kR<T>));
+    EXPECT_TRUE(specials ? same_value(sums[2 * r], want) : same_bits(sums[2 * r], want))
+        << "whole repeat " << r << " of " << repeat << " got " << float(sums[2 * r]) << " want " << float(want);
+    for (int b = 0; b < 8; ++b) {
+      std::vector<T> padded(kR<T>, T(0));
+      for (int j = 0; j < per_block; ++j) padded[j] = src[r * kR<T> + b * per_block + j];
+      const T bw = tree(padded);
+      EXPECT_TRUE(specials ? same_value(blocks[r * 8 + b], bw) : same_bits(blocks[r * 8 + b], bw))
+          << "block " << b << " of repeat " << r << " got " << float(blocks[r * 8 + b]) << " want " << float(bw);
+    }
+  }
+}
+
+TEST_P(RawReduce, WholeAndBlockSumFastPathsMatchTheReferenceOrder) {
+  for (uint32_t repeat : {1u, 7u, 16u, 17u, 33u, 255u}) {
+    for (bool specials : {false, true}) {
+      check_sum_fast_paths<float>(repeat, specials);
+      check_sum_fast_paths<half>(repeat, specials);
+    }
+  }
+}
+
 TEST_P(RawReduce, UnsupportedRejected) {
   int32_t x[2] = {};
   EXPECT_FALSE(npurt::aicore::vec::reduce(ReduceOp::kSum, vtype_of<int32_t>, x, x, 1, false));
