@@ -5,9 +5,12 @@ is faster).
 
     python bench/sort.py [--n N] [--repeat R] [--check off|basic|full]
 
-On the sim backend the sort family's comparisons run on the simulated scalar
-unit (one checked UB access per element read or write), so expect npurt to be
-much slower than numpy here; the figure says nothing about NPU speed.
+float32/float16 sort on the simulated vector unit (Sort32/MrgSort); the rows
+marked "[scalar path]" force the scalar-unit kernels (sort_block/sort_merge)
+that the other dtypes use, in the same run, so the two paths compare side by
+side; "unique f32 [scalar compact]" is the unique_* path (vector sort, then
+the scalar unique_count/unique_compact kernels) next to unique_values'
+GatherMask path. The figures say nothing about NPU speed.
 """
 import argparse
 
@@ -15,6 +18,7 @@ import numpy as np
 
 import npurt as nr
 from _common import import_torch, median_ms
+from npurt.array_api import searching, sets
 
 torch = import_torch(2)
 
@@ -27,7 +31,7 @@ def row(name, npurt_ms, numpy_ms, torch_ms):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=int, default=1 << 20)
+    ap.add_argument("--n", type=int, default=1 << 16)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--check", default="off", choices=["off", "basic", "full"])
     args = ap.parse_args()
@@ -48,6 +52,11 @@ def main():
          (lambda: torch.argsort(ta, stable=True)) if torch else None),
         ("unique_values f32 (1000 distinct)", lambda: sync(nr.unique_values(xd)), lambda: np.unique(dup),
          (lambda: torch.unique(td)) if torch else None),
+        ("sort f32 [scalar path]", lambda: sync(searching.sort_last(x, chunk=searching._chunk(x))[0]),
+         lambda: np.sort(a, kind="stable"), None),
+        ("argsort f32 [scalar path]", lambda: sync(searching.sort_last(x, chunk=searching._chunk(x))[1]),
+         lambda: np.argsort(a, kind="stable"), None),
+        ("unique f32 [scalar compact]", lambda: sync(sets._unique(xd, "bench")[0]), lambda: np.unique(dup), None),
         ("argmax f32", lambda: sync(nr.argmax(x)), lambda: np.argmax(a), (lambda: torch.argmax(ta)) if torch else None),
         ("searchsorted 4096 <- n", lambda: sync(nr.searchsorted(xk, x)), lambda: np.searchsorted(keys, a),
          (lambda: torch.searchsorted(tk, ta)) if torch else None),

@@ -12,6 +12,7 @@
 #include <random>
 #include <utility>
 
+#include "aicore/vec_sort.h"
 #include "runtime/backends/sim/aicore/aicore_test_util.h"
 
 namespace {
