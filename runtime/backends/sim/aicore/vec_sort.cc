@@ -8,6 +8,7 @@
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 #include "aicore/vec_sort_raw.h"
 
@@ -55,9 +56,66 @@ void sort32(void* dst, const T* score, const uint32_t* index, uint64_t groups) {
   }
 }
 
+// Stable two-way merge of (key, slot) runs a and b (ties: a first), branch-light.
+template <class T>
+void merge2(const uint32_t* ka, const Slot<T>* a, uint32_t na, const uint32_t* kb, const Slot<T>* b, uint32_t nb,
+            uint32_t* ko, Slot<T>* o) {
+  uint32_t i = 0, j = 0, w = 0;
+  while (i < na && j < nb) {
+    const bool take_b = kb[j] > ka[i];  // strictly larger score first; equal: a
+    const uint32_t kk = take_b ? kb[j] : ka[i];
+    o[w] = take_b ? b[j] : a[i];
+    if (ko != nullptr) ko[w] = kk;
+    ++w;
+    j += take_b;
+    i += !take_b;
+  }
+  for (; i < na; ++i, ++w) o[w] = a[i], ko ? (void)(ko[w] = ka[i]) : (void)0;
+  for (; j < nb; ++j, ++w) o[w] = b[j], ko ? (void)(ko[w] = kb[j]) : (void)0;
+}
+
+// Without suspension every list is consumed: merge pairwise ((0,1), (2,3),
+// then the two halves), which keeps the list-order tie rule.
+template <class T>
+uint64_t mrgsort_all(void* dst, const Slot<T>* const in[4], const uint32_t n[4]) {
+  thread_local std::vector<uint32_t> keys;
+  thread_local std::vector<Slot<T>> tmp;
+  const uint32_t total = n[0] + n[1] + n[2] + n[3];
+  keys.resize(2 * uint64_t{total});
+  tmp.resize(total);
+  uint32_t* k = keys.data();
+  uint32_t at = 0, start[4];
+  for (int l = 0; l < 4; ++l) {
+    start[l] = at;
+    for (uint32_t i = 0; i < n[l]; ++i) k[at + i] = order_key(in[l][i].score);
+    at += n[l];
+  }
+  uint32_t* k2 = k + total;
+  auto* out = static_cast<Slot<T>*>(dst);
+  const uint32_t n01 = n[0] + n[1], n23 = n[2] + n[3];
+  if (n23 == 0) {
+    merge2<T>(k + start[0], in[0], n[0], k + start[1], in[1], n[1], nullptr, out);
+    return total;
+  }
+  merge2<T>(k + start[0], in[0], n[0], k + start[1], in[1], n[1], k2, tmp.data());
+  merge2<T>(k + start[2], in[2], n[2], k + start[3], in[3], n[3], k2 + n01, tmp.data() + n01);
+  merge2<T>(k2, tmp.data(), n01, k2 + n01, tmp.data() + n01, n23, nullptr, out);
+  return total;
+}
+
 template <class T>
 uint64_t mrgsort(void* dst, const void* const src[4], const uint16_t len[4], uint32_t valid_mask, bool exhausted,
                  uint16_t consumed[4]) {
+  if (!exhausted) {
+    const Slot<T>* in[4];
+    uint32_t n[4];
+    for (int k = 0; k < 4; ++k) {
+      in[k] = static_cast<const Slot<T>*>(src[k]);
+      n[k] = (valid_mask >> k) & 1u ? len[k] : 0;
+      consumed[k] = static_cast<uint16_t>(n[k]);
+    }
+    return mrgsort_all<T>(dst, in, n);
+  }
   const Slot<T>* in[4];
   uint32_t pos[4] = {0, 0, 0, 0}, n[4] = {0, 0, 0, 0};
   uint32_t live = 0;
