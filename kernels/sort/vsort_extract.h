@@ -7,14 +7,23 @@
 namespace npurt::kernels::sort {
 namespace {
 
-template <class T>
+// Values of the input type X from scores T: the identity or the exact narrowing cast.
+template <class X, class T>
+__aicore__ inline void FromScore(const LocalTensor<X>& x, const LocalTensor<T>& score, uint32_t n) {
+  if constexpr (std::is_same_v<X, T>) return;
+  else if constexpr (std::is_same_v<X, int8_t> || std::is_same_v<X, uint8_t>)
+    AscendC::Cast(x, score, AscendC::RoundMode::CAST_NONE, n);
+  else AscendC::Cast(x, score, AscendC::RoundMode::CAST_RINT, n);  // exact: every score is an X value
+}
+
+template <class X, class T>
 class VsortExtract {
  public:
   __aicore__ VsortExtract(GM_ADDR keys, GM_ADDR x, GM_ADDR vals, GM_ADDR idx, const VsortExtractTiling& t) : t_(t) {
     const uint64_t total = t.rows * t.n;
     k_.SetGlobalBuffer(reinterpret_cast<__gm__ uint64_t*>(keys), total);
-    x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), total);
-    v_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(vals), total);
+    x_.SetGlobalBuffer(reinterpret_cast<__gm__ X*>(x), total);
+    v_.SetGlobalBuffer(reinterpret_cast<__gm__ X*>(vals), total);
     i_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(idx), total);
     pipe_.InitBuffer(keys_, kVsortExtractSeg * 8);
     pipe_.InitBuffer(val_, kVsortExtractSeg * 4);
@@ -46,17 +55,22 @@ class VsortExtract {
                      static_cast<int32_t>(m32 / 32));
     if (!t_.descending) AscendC::Muls(val, val, static_cast<T>(-1.0f), static_cast<int32_t>(m32));
     AscendC::Cast(wide, pos, AscendC::RoundMode::CAST_NONE, m32);
+    LocalTensor<X> out = val.template ReinterpretCast<X>();
+    if constexpr (!std::is_same_v<X, T>) {  // narrowed into the keys buffer (Extract is done with it)
+      out = keys.template ReinterpretCast<X>();
+      FromScore(out, val, m32);
+    }
     Sync();
-    FixGroup(row, a, m, val, wide);
+    FixGroup(row, a, m, out, wide);
     Sync();
-    CopyOut(v_[row * t_.n + a], val, m);
+    CopyOut(v_[row * t_.n + a], out, m);
     CopyOut(i_[row * t_.n + a], wide, m);
   }
 
   // The NaN/+inf group: positions [g0, g1) of the row whose score is the
   // shared +-inf (at the end when ascending, at the start when descending).
   // Rewrites this segment's part of it in UB.
-  __aicore__ void FixGroup(uint64_t row, uint64_t a, uint32_t m, const LocalTensor<T>& val,
+  __aicore__ void FixGroup(uint64_t row, uint64_t a, uint32_t m, const LocalTensor<X>& val,
                            const LocalTensor<int64_t>& wide) {
     const uint64_t base = row * t_.n;
     const bool desc = t_.descending != 0;
@@ -88,14 +102,14 @@ class VsortExtract {
   }
 
   __aicore__ bool IsFirst(uint64_t base, uint64_t p, bool desc) const {
-    const T v = x_.GetValue(base + (k_.GetValue(base + p) >> 32));
+    const float v = static_cast<float>(x_.GetValue(base + (k_.GetValue(base + p) >> 32)));
     const bool nan = v != v;
     return desc ? nan : !nan;
   }
 
   const VsortExtractTiling& t_;
   AscendC::GlobalTensor<uint64_t> k_;
-  AscendC::GlobalTensor<T> x_, v_;
+  AscendC::GlobalTensor<X> x_, v_;
   AscendC::GlobalTensor<int64_t> i_;
   AscendC::TPipe pipe_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> keys_, val_, pos_, wide_;

@@ -16,6 +16,7 @@
 // position order, reading the original x (NaN payloads kept).
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "common/kernel_util.h"
 #include "kernel_operator.h"
@@ -61,11 +62,19 @@ __aicore__ inline float ScoreOf(uint64_t key) {
   }
 }
 
-template <class T>
+// Scores of an input X: X itself (float, half) or X cast exactly to T
+// (int16/bfloat16 -> float, int8/uint8/bool -> half; no rounding: every value fits).
+template <class X, class T>
+__aicore__ inline void ToScore(const LocalTensor<T>& score, const LocalTensor<X>& x, uint32_t n) {
+  if constexpr (std::is_same_v<X, T>) return;
+  else AscendC::Cast(score, x, AscendC::RoundMode::CAST_NONE, n);
+}
+
+template <class X, class T>
 class VsortBlock {
  public:
   __aicore__ VsortBlock(GM_ADDR x, GM_ADDR keys, const VsortBlockTiling& t) : t_(t) {
-    x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), t.rows * t.n);
+    x_.SetGlobalBuffer(reinterpret_cast<__gm__ X*>(x), t.rows * t.n);
     k_.SetGlobalBuffer(reinterpret_cast<__gm__ uint64_t*>(keys), t.rows * t.n);
     const uint32_t c = static_cast<uint32_t>(t.chunk);
     pipe_.InitBuffer(a_, c * 8);
@@ -91,7 +100,13 @@ class VsortBlock {
     LocalTensor<T> score = b;                                             // first half of B
     LocalTensor<int32_t> idx = b_.template Get<int32_t>()[mp];            // second half of B
     Sync();  // the previous unit's copy-out read A/B
-    CopyIn(score, x_[row * t_.n + off], m);
+    if constexpr (std::is_same_v<X, T>) {
+      CopyIn(score, x_[row * t_.n + off], m);
+    } else {  // staged in A (free until Sort32), then widened exactly
+      CopyIn(a_.template Get<X>(), x_[row * t_.n + off], m);
+      Sync();
+      ToScore(score, a_.template Get<X>(), m);
+    }
     Sync();
     // Padding sorts after everything: score -inf, the highest positions.
     for (uint32_t j = m; j < mp; ++j) score.SetValue(j, t_.descending ? -Inf<T>() : Inf<T>());
@@ -146,7 +161,7 @@ class VsortBlock {
   }
 
   const VsortBlockTiling& t_;
-  AscendC::GlobalTensor<T> x_;
+  AscendC::GlobalTensor<X> x_;
   AscendC::GlobalTensor<uint64_t> k_;
   AscendC::TPipe pipe_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> a_, b_, iota_, mask_;
@@ -214,18 +229,30 @@ class VsortMerge {
 
 #include "sort/vsort_extract.h"  // NOLINT(build/include_order): uses the helpers above
 
+namespace npurt::kernels::sort {
+// (input type, score type) of every dtype the vector sort takes.
+template <class F>
+__aicore__ inline void VisitVsortTypes(uint32_t dtype, F&& f) {
+  switch (static_cast<DType>(dtype)) {
+    case DType::kFloat16: f(half{}, half{}); break;
+    case DType::kBFloat16: f(bfloat16_t{}, float{}); break;
+    case DType::kInt16: f(int16_t{}, float{}); break;
+    case DType::kInt8: f(int8_t{}, half{}); break;
+    case DType::kUInt8: case DType::kBool: f(uint8_t{}, half{}); break;
+    default: f(float{}, float{}); break;
+  }
+}
+}  // namespace npurt::kernels::sort
+
 extern "C" __global__ __aicore__ void npurt_vsort_block_kernel(GM_ADDR x, GM_ADDR keys, GM_ADDR workspace,
                                                                GM_ADDR tiling) {
   (void)workspace;
   using namespace npurt::kernels::sort;
   GET_TILING_DATA_WITH_STRUCT(VsortBlockTiling, t, tiling);
-  if (t.dtype == static_cast<uint32_t>(npurt::DType::kFloat16)) {
-    VsortBlock<half> k(x, keys, t);
+  VisitVsortTypes(t.dtype, [&](auto xv, auto sv) {
+    VsortBlock<decltype(xv), decltype(sv)> k(x, keys, t);
     k.Run();
-  } else {
-    VsortBlock<float> k(x, keys, t);
-    k.Run();
-  }
+  });
 }
 
 extern "C" __global__ __aicore__ void npurt_vsort_merge_kernel(GM_ADDR keys, GM_ADDR out, GM_ADDR workspace,
@@ -247,13 +274,10 @@ extern "C" __global__ __aicore__ void npurt_vsort_extract_kernel(GM_ADDR keys, G
   (void)workspace;
   using namespace npurt::kernels::sort;
   GET_TILING_DATA_WITH_STRUCT(VsortExtractTiling, t, tiling);
-  if (t.dtype == static_cast<uint32_t>(npurt::DType::kFloat16)) {
-    VsortExtract<half> k(keys, x, vals, idx, t);
+  VisitVsortTypes(t.dtype, [&](auto xv, auto sv) {
+    VsortExtract<decltype(xv), decltype(sv)> k(keys, x, vals, idx, t);
     k.Run();
-  } else {
-    VsortExtract<float> k(keys, x, vals, idx, t);
-    k.Run();
-  }
+  });
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

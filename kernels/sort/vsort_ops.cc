@@ -25,7 +25,11 @@ extern const SimKernelEntry kVsortExtractEntry;
 
 namespace {
 
-const DTypeMask kScoreTypes = dtype_mask({DType::kFloat32, DType::kFloat16});
+// Inputs the vector sort takes: the score dtypes themselves, and the dtypes
+// whose every value converts exactly to one (int16/bfloat16 -> float32,
+// int8/uint8/bool -> float16).
+const DTypeMask kScoreTypes = dtype_mask({DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt16,
+                                          DType::kInt8, DType::kUInt8, DType::kBool});
 
 void rows_and_len(const OpContext& ctx, int input, uint64_t& rows, uint64_t& n) {
   const Dims& s = ctx.input(input).shape;
@@ -128,8 +132,8 @@ void sort_cost(const OpContext& ctx, OpCost& c) {
 std::vector<OpDefBuilder> vsort_defs() {
   std::vector<OpDefBuilder> defs;
   OpDefBuilder block("vsort_block");
-  block.doc("Vector-unit sort, step 1: every chunk of `chunk` elements of each row (last axis) of a float32/"
-            "float16 x becomes sorted uint64 keys ((score, uint32 position) as Sort32 lays them out). Follow "
+  block.doc("Vector-unit sort, step 1: every chunk of `chunk` elements of each row (last axis) of x (float32/"
+            "float16, or int16/bfloat16/int8/uint8/bool cast exactly to a float32/float16 score) becomes sorted uint64 keys ((score, uint32 position) as Sort32 lays them out). Follow "
             "with vsort_merge(width=chunk, 2*chunk, ...) and vsort_extract.");
   block.input("x", kScoreTypes).output("keys")
       .attr("descending", AttrType::kBool, AttrValue(false))

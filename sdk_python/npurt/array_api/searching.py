@@ -6,8 +6,8 @@ this layer only arranges the calls:
   * sort/argsort move the sorted axis last (a view; the dispatcher makes it
     contiguous with the copy kernel), run ``sort_block`` (chunks sorted in UB)
     and then ``sort_merge`` passes doubling the sorted run width until it
-    covers the axis, and move the axis back. float32/float16 go through the
-    vector unit instead (``vsort_block`` / ``vsort_merge`` / ``vsort_extract``:
+    covers the axis, and move the axis back. float32/float16 (and int16,
+    bfloat16, int8, uint8, bool via exact casts) go through the vector unit instead (``vsort_block`` / ``vsort_merge`` / ``vsort_extract``:
     Sort32 + MrgSort on (score, index) keys). The sort is always stable (the
     ``stable`` flag only allows what we always do); NaNs go last, or first when
     descending; -0.0 and 0.0 are equal.
@@ -54,9 +54,12 @@ def _chunk(x):
     return builtins.min(fit, want)
 
 
-# dtypes the vector unit's Sort32/MrgSort take as scores (kernels/sort/vsort_*):
-# their rows sort on the vector unit; every other dtype on the scalar unit.
-_VECTOR_SORTED = ("float32", "float16")
+# dtype -> the score dtype its rows sort by on the vector unit (Sort32/MrgSort
+# take float32/float16 scores; these dtypes convert to one exactly,
+# kernels/sort/vsort_*); every other dtype sorts on the scalar unit.
+_VECTOR_SCORE = {"float32": "float32", "float16": "float16", "bfloat16": "float32", "int16": "float32",
+                 "int8": "float16", "uint8": "float16", "bool": "float16"}
+_VECTOR_SORTED = ("float32", "float16")  # unique_values' vector path (Compare takes half/float)
 
 
 def _vchunk(x):
@@ -73,16 +76,17 @@ def _vsort_last(x, descending, chunk):
     keys = ops.vsort_block(x, descending=builtins.bool(descending), chunk=chunk)
     width = chunk
     while width < x.shape[-1]:
-        keys = ops.vsort_merge(keys, width=width, dtype=x.dtype)
+        keys = ops.vsort_merge(keys, width=width, dtype=_VECTOR_SCORE[str(x.dtype)])
         width *= 2
     return ops.vsort_extract(keys, x, descending=builtins.bool(descending))
 
 
 def sort_last(x, descending=False, chunk=0, vchunk=0):
     """(values, int64 indices) of x (>= 1-D) sorted stably along its last axis.
-    float32/float16 rows sort on the vector unit (vchunk: its UB chunk, 0 =
-    automatic) unless a scalar-path `chunk` is given."""
-    if str(x.dtype) in _VECTOR_SORTED and x.size > 0 and not chunk:
+    float32/float16 (and int16/bfloat16/int8/uint8/bool, exactly converted)
+    rows sort on the vector unit (vchunk: its UB chunk, 0 = automatic) unless
+    a scalar-path `chunk` is given."""
+    if str(x.dtype) in _VECTOR_SCORE and x.size > 0 and not chunk:
         return _vsort_last(x, descending, vchunk)
     ops = _ops()
     chunk = chunk or _chunk(x)

@@ -1,5 +1,6 @@
-"""The vector-unit sort path (float32/float16: vsort_block + vsort_merge +
-vsort_extract, on Sort32/MrgSort) against numpy's stable sort: sizes around
+"""The vector-unit sort path (float32/float16, and int16/bfloat16/int8/uint8/
+bool through exact casts: vsort_block + vsort_merge + vsort_extract, on
+Sort32/MrgSort) against numpy's stable sort: sizes around
 the 32-element Sort32 groups, the 128-element chunk step, the 4095-structure
 MrgSort list limit and several chunks; duplicates, NaN placement (last, first
 when descending, payload kept), -0.0 vs 0.0 in input order, +-inf, all-NaN
@@ -28,6 +29,15 @@ def check(host, descending=False, vchunk=0):
 @pytest.mark.parametrize("descending", [False, True])
 def test_sizes(n, dtype, descending):
     check(data(dtype, (n,), seed=n), descending)
+
+
+@pytest.mark.parametrize("n", [1, 33, 1023, 8193, 20000])
+@pytest.mark.parametrize("dtype", ["bfloat16", "int16", "int8", "uint8", "bool"])
+@pytest.mark.parametrize("descending", [False, True])
+def test_exactly_converted_dtypes(n, dtype, descending):
+    """dtypes sorted by an exact float32/float16 score (int16/bfloat16 -> float32, int8/uint8/bool -> float16)."""
+    check(data(dtype, (n,), seed=n), descending)
+    check(data(dtype, (3, n // 3 + 1), seed=n), descending, vchunk=128)
 
 
 @pytest.mark.parametrize("vchunk", [128, 256, 384])
@@ -83,7 +93,7 @@ def test_public_sort_and_argsort_use_it_on_axes():
     np.testing.assert_array_equal(nr.argsort(x[:, ::3]).numpy(), np.argsort(host[:, ::3], kind="stable"))
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "int8"])
 def test_full_sim_check_is_clean(dtype):
     host = data(dtype, (3, 1500), seed=11)
     with nr.debug.sim_check_level("full"):
@@ -102,7 +112,7 @@ def test_kernels_reject_bad_arguments_naming_the_op():
         nr.ops.vsort_merge(nr.ops.vsort_block(x, chunk=128), width=128, dtype=nr.int32)
     with pytest.raises(ValueError, match="vsort_extract: argument 'x'"):
         nr.ops.vsort_extract(nr.ops.vsort_block(x, chunk=128), nr.asarray(np.ones(11, np.float32)))
-    with pytest.raises(ValueError, match="vsort_block: argument 'x': dtype int32 is not supported"):
+    with pytest.raises(ValueError, match="vsort_block: argument 'x': dtype int32 is not supported"):  # not exact
         nr.ops.vsort_block(nr.asarray(np.ones(10, np.int32)), chunk=128)
     check(data("float32", (9,)))  # the runtime stays usable
 
