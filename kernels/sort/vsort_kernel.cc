@@ -25,6 +25,7 @@
 #endif
 #include "npurt/backend.h"
 #include "npurt/dtype.h"
+#include "sort/sort_order.h"
 #include "sort/sort_tiling.h"
 
 namespace npurt::kernels::sort {
@@ -32,15 +33,7 @@ namespace {
 
 using AscendC::LocalTensor;
 
-__aicore__ inline uint64_t Min(uint64_t a, uint64_t b) { return a < b ? a : b; }
 __aicore__ inline void Sync() { AscendC::PipeBarrier<PIPE_ALL>(); }
-
-__aicore__ inline bool CoreRange(uint64_t units, uint64_t per_core, uint64_t& begin, uint64_t& end) {
-  begin = static_cast<uint64_t>(AscendC::GetBlockIdx()) * per_core;
-  if (begin >= units) return false;
-  end = Min(begin + per_core, units);
-  return true;
-}
 
 template <class T> constexpr uint32_t kPerKey = 8 / sizeof(T);  // T elements per 8-byte key
 constexpr uint32_t kSort32Span = 4096;                            // 128 Sort32 repeats
