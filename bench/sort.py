@@ -1,33 +1,47 @@
 """bench/sort.py: sort, argsort, unique_values, argmax and searchsorted on
 npurt next to numpy (and PyTorch CPU at 2 threads when installed): medians of
 repeated runs (each npurt run synchronized), ratios against numpy (> 1: npurt
-is faster).
+is faster), in wall time and in process CPU time (all threads; steadier on a
+loaded machine).
 
     python bench/sort.py [--n N] [--repeat R] [--check off|basic|full]
 
-On the sim backend the sort family's comparisons run on the simulated scalar
-unit (one checked UB access per element read or write), so expect npurt to be
-much slower than numpy here; the figure says nothing about NPU speed.
+float32/float16 sort on the simulated vector unit (Sort32/MrgSort); the rows
+marked "[scalar path]" force the scalar-unit kernels (sort_block/sort_merge)
+that the other dtypes use, in the same run, so the two paths compare side by
+side; "unique f32 [scalar compact]" is the unique_* path (vector sort, then
+the scalar unique_count/unique_compact kernels) next to unique_values'
+GatherMask path. The figures say nothing about NPU speed.
 """
 import argparse
 
 import numpy as np
 
 import npurt as nr
-from _common import import_torch, median_ms
+from _common import import_torch, median_ms, median_time
+from npurt.array_api import searching, sets
 
 torch = import_torch(2)
 
 
 
-def row(name, npurt_ms, numpy_ms, torch_ms):
+def row(name, npurt_ms, npurt_cpu_ms, numpy_ms, numpy_cpu_ms, torch_ms):
     t = f"{torch_ms:10.2f}" if torch_ms is not None else "         -"
-    print(f"{name:32s} {npurt_ms:10.2f} {numpy_ms:10.2f} {t} {numpy_ms / npurt_ms:8.3f}x")
+    print(f"{name:32s} {npurt_ms:10.2f} {numpy_ms:10.2f} {t} {numpy_ms / npurt_ms:8.3f}x "
+          f"{npurt_cpu_ms:10.2f} {numpy_cpu_ms:10.2f} {numpy_cpu_ms / npurt_cpu_ms:8.3f}x")
+
+
+def timed(fn, rep):
+    """(median wall ms, median process CPU ms over all threads): on a loaded
+    machine the CPU figure is the steadier one."""
+    cpu = []
+    wall = median_time(fn, rep, cpu=cpu)
+    return wall * 1e3, cpu[0] * 1e3
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=int, default=1 << 20)
+    ap.add_argument("--n", type=int, default=1 << 16)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--check", default="off", choices=["off", "basic", "full"])
     args = ap.parse_args()
@@ -48,16 +62,24 @@ def main():
          (lambda: torch.argsort(ta, stable=True)) if torch else None),
         ("unique_values f32 (1000 distinct)", lambda: sync(nr.unique_values(xd)), lambda: np.unique(dup),
          (lambda: torch.unique(td)) if torch else None),
+        ("sort f32 [scalar path]", lambda: sync(searching.sort_last(x, chunk=searching._chunk(x))[0]),
+         lambda: np.sort(a, kind="stable"), None),
+        ("argsort f32 [scalar path]", lambda: sync(searching.sort_last(x, chunk=searching._chunk(x))[1]),
+         lambda: np.argsort(a, kind="stable"), None),
+        ("unique f32 [scalar compact]", lambda: sync(sets._unique(xd, "bench")[0]), lambda: np.unique(dup), None),
         ("argmax f32", lambda: sync(nr.argmax(x)), lambda: np.argmax(a), (lambda: torch.argmax(ta)) if torch else None),
         ("searchsorted 4096 <- n", lambda: sync(nr.searchsorted(xk, x)), lambda: np.searchsorted(keys, a),
          (lambda: torch.searchsorted(tk, ta)) if torch else None),
     ]
     print(f"n = {n} float32, median of {args.repeat} runs, NPURT_SIM_CHECK={args.check}, "
           f"device {nr.current_device()}")
-    print(f"{'op':32s} {'npurt ms':>10s} {'numpy ms':>10s} {'torch ms':>10s} {'vs numpy':>9s}")
+    print(f"{'op':32s} {'npurt ms':>10s} {'numpy ms':>10s} {'torch ms':>10s} {'vs numpy':>9s} "
+          f"{'npurt cpu':>10s} {'numpy cpu':>10s} {'cpu ratio':>9s}")
     with nr.debug.sim_check_level(args.check):
         for name, fn_nr, fn_np, fn_t in cases:
-            row(name, median_ms(fn_nr, rep), median_ms(fn_np, rep), median_ms(fn_t, rep) if fn_t else None)
+            w_nr, c_nr = timed(fn_nr, rep)
+            w_np, c_np = timed(fn_np, rep)
+            row(name, w_nr, c_nr, w_np, c_np, median_ms(fn_t, rep) if fn_t else None)
 
 
 if __name__ == "__main__":

@@ -25,16 +25,6 @@ namespace {
 using AscendC::HardEvent;
 using AscendC::LocalTensor;
 
-__aicore__ inline uint64_t Min(uint64_t a, uint64_t b) { return a < b ? a : b; }
-
-// Units [begin, end) of this core.
-__aicore__ inline bool CoreRange(uint64_t units, uint64_t per_core, uint64_t& begin, uint64_t& end) {
-  begin = static_cast<uint64_t>(AscendC::GetBlockIdx()) * per_core;
-  if (begin >= units) return false;
-  end = Min(begin + per_core, units);
-  return true;
-}
-
 // Stable merge of src[lo, mid) and src[mid, hi) into dst[lo, hi) (UB, scalar unit).
 template <class T>
 __aicore__ inline void MergeRuns(const LocalTensor<T>& src, const LocalTensor<int64_t>& isrc,

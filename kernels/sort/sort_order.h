@@ -1,6 +1,6 @@
 // kernels/sort/sort_order.h: the one total order every kernel of the sort
 // family (sort_block, sort_merge, searchsorted, isin, unique) compares with,
-// plus the small device helpers they share.
+// plus the small device helpers they share (vsort_* use the helpers only).
 //
 // Order (ascending): numpy's. Integers and bool by value; floats by value with
 // -0.0 == +0.0 and every NaN after +inf, NaNs equal to each other (so a stable
@@ -45,6 +45,16 @@ __aicore__ inline bool Before(W a, W b, bool descending) {
 template <class T>
 __aicore__ inline Wide<T> KeyOf(T v) {
   return static_cast<Wide<T>>(v);
+}
+
+__aicore__ inline uint64_t Min(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+// Units [begin, end) of this core (per_core units each, in block order).
+__aicore__ inline bool CoreRange(uint64_t units, uint64_t per_core, uint64_t& begin, uint64_t& end) {
+  begin = static_cast<uint64_t>(AscendC::GetBlockIdx()) * per_core;
+  if (begin >= units) return false;
+  end = Min(begin + per_core, units);
+  return true;
 }
 
 // One pipe hand-off (set + wait on the same ID): the simulator's full check

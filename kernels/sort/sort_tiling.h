@@ -66,4 +66,39 @@ struct UniqueTiling {
   uint64_t blocks = 0;      // number of ranges (= num_blocks of both launches)
 };
 
+// Vector-unit sort of float32/float16 rows (vsort_kernel.cc, vsort_ops.cc):
+// keys are 8-byte (score, uint32 row position) structures as Sort32/MrgSort
+// lay them out, score = x (descending) or -x (ascending), NaN -> +inf before
+// the sign, so every sort is the hardware's descending score order with ties
+// by position (stable). kVsortMaxChunk keeps every MrgSort input list <= 2048.
+constexpr uint32_t kVsortMaxChunk = 8192;
+constexpr uint32_t kVsortChunkStep = 128;   // Compare/Select need 256-byte multiples (128 halves)
+constexpr uint32_t kVsortMergeSeg = 4064;   // MrgSort lists hold <= 4095 structures
+constexpr uint32_t kVsortExtractSeg = 4096;
+
+struct VsortBlockTiling {
+  uint32_t dtype = 0;       // npurt::DType (float32 or float16)
+  uint32_t descending = 0;
+  uint64_t rows = 0, n = 0;
+  uint64_t chunk = 0;       // multiple of kVsortChunkStep, <= kVsortMaxChunk
+  uint64_t chunks = 0;      // per row
+  uint64_t units = 0, per_core = 0;
+};
+
+struct VsortMergeTiling {
+  uint32_t dtype = 0;
+  uint32_t pad = 0;
+  uint64_t rows = 0, n = 0;
+  uint64_t width = 0, pairs = 0, segs = 0;  // as SortMergeTiling, seg = kVsortMergeSeg
+  uint64_t units = 0, per_core = 0;
+};
+
+struct VsortExtractTiling {
+  uint32_t dtype = 0;
+  uint32_t descending = 0;
+  uint64_t rows = 0, n = 0;
+  uint64_t segs = 0;        // per row: ceil(n / kVsortExtractSeg)
+  uint64_t units = 0, per_core = 0;
+};
+
 }  // namespace npurt::kernels::sort

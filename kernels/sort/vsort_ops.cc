@@ -1,0 +1,170 @@
+// kernels/sort/vsort_ops.cc: host side of the vector-unit sort (vsort_kernel.cc):
+// inference, tiling and registration of vsort_block, vsort_merge and
+// vsort_extract for float32 and float16 rows (the dtypes Sort32/MrgSort take).
+//
+// Contract: vsort_block(x, descending, chunk) -> uint64 keys (x's shape),
+// every chunk of `chunk` elements of each row sorted; vsort_merge(keys,
+// width, dtype) merges neighbouring runs of `width` into 2*width; once runs
+// cover the row, vsort_extract(keys, x, descending) -> (values, int64
+// indices), stable, NaN last (first when descending). npurt.sort/argsort
+// chain them (sdk_python/npurt/array_api/searching.py). chunk is a multiple
+// of 128 up to 8192 that fits the UB (20 bytes an element + its mask bit).
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "npurt/tensor.h"
+#include "sort/sort_host.h"
+#include "sort/sort_tiling.h"
+
+namespace npurt::kernels::sort {
+
+extern const SimKernelEntry kVsortBlockEntry;
+extern const SimKernelEntry kVsortMergeEntry;
+extern const SimKernelEntry kVsortExtractEntry;
+
+namespace {
+
+// Inputs the vector sort takes: the score dtypes themselves, and the dtypes
+// whose every value converts exactly to one (int16/bfloat16 -> float32,
+// int8/uint8/bool -> float16).
+const DTypeMask kScoreTypes = dtype_mask({DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt16,
+                                          DType::kInt8, DType::kUInt8, DType::kBool});
+
+void rows_and_len(const OpContext& ctx, int input, uint64_t& rows, uint64_t& n) {
+  const Dims& s = ctx.input(input).shape;
+  if (s.empty()) ctx.fail(ctx.op().inputs[input].name, "a 0-d array has no axis to sort along");
+  n = static_cast<uint64_t>(s.back());
+  rows = n ? static_cast<uint64_t>(ctx.input(input).numel()) / n : 0;
+  if (n >= (uint64_t{1} << 31))
+    ctx.fail(ctx.op().inputs[input].name, "rows of 2^31 or more elements do not fit the uint32 key index");
+}
+
+uint64_t max_chunk(const ChipProfile& p) {
+  const uint64_t fit = ub_budget(p, 2048) * 8 / 161 / kVsortChunkStep * kVsortChunkStep;  // 20.125 B each
+  return std::min<uint64_t>(fit, kVsortMaxChunk);
+}
+
+void split(const ChipProfile& p, uint64_t units, uint64_t& per_core, TilingResult& r) {
+  const CoreSplit cs = split_over_cores(units, 1, 1, p);
+  per_core = cs.per_core;
+  r.num_blocks = cs.num_blocks;
+}
+
+void infer_keys(const OpContext& ctx) {
+  uint64_t rows, n;
+  rows_and_len(ctx, 0, rows, n);
+  ctx.set_output(0, ctx.input(0).shape, DType::kUInt64);
+}
+
+void block_tiling(const OpContext& ctx, TilingResult& r) {
+  VsortBlockTiling t;
+  rows_and_len(ctx, 0, t.rows, t.n);
+  t.dtype = static_cast<uint32_t>(ctx.input(0).dtype);
+  t.descending = ctx.attr_bool("descending");
+  const int64_t want = ctx.attr_int("chunk");
+  const uint64_t most = max_chunk(ctx.profile());
+  if (want <= 0 || want % kVsortChunkStep != 0 || static_cast<uint64_t>(want) > most)
+    ctx.fail("chunk", "chunk " + std::to_string(want) + " must be a positive multiple of " +
+                          str(kVsortChunkStep) + " up to " + str(most) + " on " + ctx.profile().name);
+  t.chunk = static_cast<uint64_t>(want);
+  t.chunks = ceil_div(t.n, t.chunk);
+  t.units = t.rows * t.chunks;
+  split(ctx.profile(), t.units, t.per_core, r);
+  r.set_tiling(t);
+}
+
+void infer_merged(const OpContext& ctx) {
+  uint64_t rows, n;
+  rows_and_len(ctx, 0, rows, n);
+  if (ctx.attr_int("width") <= 0) ctx.fail("width", "must be positive, got " + std::to_string(ctx.attr_int("width")));
+  const DType d = ctx.attr_dtype("dtype");
+  if (d != DType::kFloat32 && d != DType::kFloat16)
+    ctx.fail("dtype", std::string("score dtype must be float32 or float16, got ") + dtype_name(d));
+  ctx.set_output(0, ctx.input(0).shape, DType::kUInt64);
+}
+
+void merge_tiling(const OpContext& ctx, TilingResult& r) {
+  VsortMergeTiling t;
+  rows_and_len(ctx, 0, t.rows, t.n);
+  t.dtype = static_cast<uint32_t>(ctx.attr_dtype("dtype"));
+  t.width = static_cast<uint64_t>(ctx.attr_int("width"));
+  t.pairs = ceil_div(t.n, 2 * t.width);
+  t.segs = ceil_div(2 * t.width, kVsortMergeSeg);
+  t.units = t.rows * t.pairs * t.segs;
+  split(ctx.profile(), t.units, t.per_core, r);
+  r.set_tiling(t);
+}
+
+void infer_extract(const OpContext& ctx) {
+  const TensorSpec &k = ctx.input(0), &x = ctx.input(1);
+  if (k.shape != x.shape) ctx.fail("x", "shape differs from the keys' shape");
+  uint64_t rows, n;
+  rows_and_len(ctx, 0, rows, n);
+  ctx.set_output(0, x.shape, x.dtype);
+  ctx.set_output(1, x.shape, DType::kInt64);
+}
+
+void extract_tiling(const OpContext& ctx, TilingResult& r) {
+  VsortExtractTiling t;
+  rows_and_len(ctx, 0, t.rows, t.n);
+  t.dtype = static_cast<uint32_t>(ctx.input(1).dtype);
+  t.descending = ctx.attr_bool("descending");
+  t.segs = ceil_div(t.n, kVsortExtractSeg);
+  t.units = t.rows * t.segs;
+  split(ctx.profile(), t.units, t.per_core, r);
+  r.set_tiling(t);
+}
+
+template <class Tiling>
+std::string describe(const OpContext&, const TilingResult& r) {
+  Tiling t;
+  std::memcpy(&t, r.tiling.data(), sizeof t);
+  return "rows=" + str(t.rows) + " n=" + str(t.n) + " units=" + str(t.units) + " per_core=" + str(t.per_core);
+}
+
+void sort_cost(const OpContext& ctx, OpCost& c) {
+  const double n = static_cast<double>(ctx.input(0).numel());
+  c.bytes = n * 24.0;
+  c.flops = n;
+}
+
+std::vector<OpDefBuilder> vsort_defs() {
+  std::vector<OpDefBuilder> defs;
+  OpDefBuilder block("vsort_block");
+  block.doc("Vector-unit sort, step 1: every chunk of `chunk` elements of each row (last axis) of x (float32/"
+            "float16, or int16/bfloat16/int8/uint8/bool cast exactly to a float32/float16 score) becomes sorted uint64 keys ((score, uint32 position) as Sort32 lays them out). Follow "
+            "with vsort_merge(width=chunk, 2*chunk, ...) and vsort_extract.");
+  block.input("x", kScoreTypes).output("keys")
+      .attr("descending", AttrType::kBool, AttrValue(false))
+      .attr("chunk", AttrType::kInt, AttrValue(int64_t{kVsortMaxChunk}))
+      .infer(infer_keys).tiling(block_tiling).describe_tiling(describe<VsortBlockTiling>).cost(sort_cost)
+      .sim_kernel("npurt_vsort_block_kernel", kVsortBlockEntry);
+  defs.push_back(std::move(block));
+
+  OpDefBuilder merge("vsort_merge");
+  merge.doc("Vector-unit sort, step 2: merges neighbouring sorted runs of `width` keys of every row into runs "
+            "of 2*width (MrgSort, stable); `dtype` is the score dtype of the keys (float32 or float16).");
+  merge.input("keys", {DType::kUInt64}).output("merged")
+      .attr("width", AttrType::kInt, AttrValue(int64_t{kVsortMaxChunk}))
+      .attr("dtype", AttrType::kDType, AttrValue(DType::kFloat32))
+      .infer(infer_merged).tiling(merge_tiling).describe_tiling(describe<VsortMergeTiling>).cost(sort_cost)
+      .sim_kernel("npurt_vsort_merge_kernel", kVsortMergeEntry);
+  defs.push_back(std::move(merge));
+
+  OpDefBuilder extract("vsort_extract");
+  extract.doc("Vector-unit sort, step 3: fully sorted keys of x -> (values, int64 indices within the row); "
+              "NaN last (first when descending), ties in position order.");
+  extract.input("keys", {DType::kUInt64}).input("x", kScoreTypes).output("values").output("indices")
+      .attr("descending", AttrType::kBool, AttrValue(false))
+      .infer(infer_extract).tiling(extract_tiling).describe_tiling(describe<VsortExtractTiling>).cost(sort_cost)
+      .sim_kernel("npurt_vsort_extract_kernel", kVsortExtractEntry);
+  defs.push_back(std::move(extract));
+  return defs;
+}
+
+}  // namespace
+
+NPURT_REGISTER_OPS(vsort_defs());
+
+}  // namespace npurt::kernels::sort
