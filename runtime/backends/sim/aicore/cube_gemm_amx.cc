@@ -166,12 +166,12 @@ void pack_b_bf16(uint16_t* bp, const uint16_t* b, uint32_t n, uint32_t k, uint32
       const uint32_t qmax = n - j * 16 < 16 ? n - j * 16 : 16;
       const uint32_t kmax = k - f * 16 < 16 ? k - f * 16 : 16;
       if (qmax == 16 && kmax == 16) {  // whole fractal: a plain 16 x 8 transpose of pairs
-        uint32_t pairs[128];
-        std::memcpy(pairs, frac, sizeof pairs);
-        if (fast) {
-          fast->vnni_b_fractal(dst, pairs);
+        if (fast) {  // reads the fractal in place (unaligned vector loads)
+          fast->vnni_b_fractal(dst, reinterpret_cast<const uint32_t*>(frac));
           continue;
         }
+        uint32_t pairs[128];
+        std::memcpy(pairs, frac, sizeof pairs);
         for (uint32_t t = 0; t < 8; ++t)
           for (uint32_t q = 0; q < 16; ++q) dst[t * 16 + q] = pairs[q * 8 + t];
         continue;
