@@ -36,7 +36,6 @@ struct Network {
   static constexpr int kLanes = 64 / sizeof(Lane), kLaneBits = sizeof(Lane) == 4 ? 4 : 5;
   static constexpr int kBits = kLaneBits + (NREG == 8 ? 3 : 4);
   alignas(64) Lane idx[3][NREG][kLanes];
-  int reg_bit[3];
 
   static int position(const int* layout, int e) {
     int p = 0;
@@ -52,28 +51,37 @@ struct Network {
       int b = -1;
       for (int i = kLaneBits; i < kBits; ++i)
         if (from[i] != to[i]) b = i - kLaneBits;
-      reg_bit[s] = b;
+      if (b != s) std::abort();  // stage s must swap register bit s (see stage())
       int inverse[1 << kBits];
       for (int e = 0; e < (1 << kBits); ++e) inverse[position(to, e)] = e;
       for (int ro = 0; ro < NREG; ++ro)
         for (int l = 0; l < kLanes; ++l) {
           const int pa = position(from, inverse[ro * kLanes + l]);
           const int ri = pa / kLanes;
-          if (b < 0 || (ri | (1 << b)) != (ro | (1 << b))) std::abort();  // a bad layout table: a bug here
+          if ((ri | (1 << b)) != (ro | (1 << b))) std::abort();  // a bad layout table: a bug here
           idx[s][ro][l] = static_cast<Lane>(pa % kLanes + kLanes * ((ri >> b) & 1));
         }
     }
   }
 
+  // Stage S swaps register bit S (the layout tables are written that way,
+  // checked by the constructor), so every register index is a constant and
+  // the fractal stays in registers.
+  template <int S, class Perm>
+  void stage(__m512i (&v)[NREG], Perm perm) const {
+    constexpr int bit = 1 << S;
+    __m512i w[NREG];
+#pragma GCC unroll 16
+    for (int ro = 0; ro < NREG; ++ro)
+      w[ro] = perm(v[ro & ~bit], _mm512_load_si512(idx[S][ro]), v[ro | bit]);
+#pragma GCC unroll 16
+    for (int ro = 0; ro < NREG; ++ro) v[ro] = w[ro];
+  }
   template <class Perm>
   void run(__m512i (&v)[NREG], Perm perm) const {
-    for (int s = 0; s < 3; ++s) {
-      const int bit = 1 << reg_bit[s];
-      __m512i w[NREG];
-      for (int ro = 0; ro < NREG; ++ro)
-        w[ro] = perm(v[ro & ~bit], _mm512_load_si512(idx[s][ro]), v[ro | bit]);
-      for (int ro = 0; ro < NREG; ++ro) v[ro] = w[ro];
-    }
+    stage<0>(v, perm);
+    stage<1>(v, perm);
+    stage<2>(v, perm);
   }
 };
 
@@ -82,6 +90,7 @@ inline __m512i perm16(__m512i a, __m512i i, __m512i b) { return _mm512_permutex2
 
 template <int NREG>
 void load_regs(__m512i (&v)[NREG], const void* src) {
+#pragma GCC unroll 16
   for (int r = 0; r < NREG; ++r) v[r] = _mm512_loadu_si512(static_cast<const uint8_t*>(src) + r * 64);
 }
 
