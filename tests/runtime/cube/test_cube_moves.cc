@@ -100,7 +100,8 @@ TEST(CubeMoves, Nd2NzWholeBlocks) {
 TEST(CubeMoves, GemmReadingZzFractalsMatchesInOrderFma) {
   auto zz = npurt::sim::cube::gemm_avx512_zz();
   if (!zz) GTEST_SKIP() << "no AVX-512 on this host";
-  for (auto [m16, nb, k] : {std::tuple{16u, 1u, 1u}, {32u, 3u, 13u}, {48u, 2u, 300u}, {128u, 8u, 257u}}) {
+  for (auto [m16, nb, k] : {std::tuple{16u, 1u, 1u}, {32u, 3u, 13u}, {48u, 2u, 300u}, {128u, 8u, 257u},
+                            {32u, 4u, 64u}, {16u, 16u, 40u}}) {
     std::mt19937 rng(k * 3 + nb);
     std::normal_distribution<float> d;
     const uint32_t kbs = (k + 7) / 8;

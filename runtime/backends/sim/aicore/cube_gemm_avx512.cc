@@ -63,10 +63,13 @@ void gemm_impl(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float
   const uint64_t panel_c = uint64_t{m16} * 16, panel_b = uint64_t{k} * 16;
   for (uint32_t k0 = 0; k0 < k; k0 += kKc) {
     const uint32_t kc = k - k0 < kKc ? k - k0 : kKc;
+    // Triples of panels, and a remainder of 4 as two pairs rather than 3 + 1:
+    // the one-panel kernel has 8 accumulators, too few to hide the FMA latency.
+    const uint32_t triples = nblocks % 3 == 1 && nblocks >= 4 ? nblocks / 3 - 1 : nblocks / 3;
     uint32_t j = 0;
-    for (; j + 3 <= nblocks; j += 3) panels<3, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
-    if (nblocks - j == 2) panels<2, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
-    if (nblocks - j == 1) panels<1, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
+    for (; j < 3 * triples; j += 3) panels<3, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
+    for (; j + 2 <= nblocks; j += 2) panels<2, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
+    if (j < nblocks) panels<1, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
   }
 }
 
