@@ -6,6 +6,7 @@
 // within fp32 bounds, on both host micro-kernels, and the cube's diagnostics.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -143,10 +144,13 @@ TEST(Cube, GemmKernelsAgree) {
     for (float& v : ap) v = d(rng);
     for (float& v : bp) v = d(rng);
     for (float& v : c1) v = d(rng);
-    std::vector<float> c2 = c1;
-    npurt::sim::cube::gemm_generic(c1.data(), m16, nb, k, ap.data(), bp.data());
-    avx(c2.data(), m16, nb, k, ap.data(), bp.data());
-    ASSERT_EQ(0, std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float))) << m16 << " " << k;
+    for (bool zero : {false, true}) {  // zero: C starts at +0 and the old C (NaN for the AVX kernel) is not read
+      std::vector<float> g = c1, v = c1;
+      if (zero) std::fill(v.begin(), v.end(), NAN);
+      npurt::sim::cube::gemm_generic(g.data(), m16, nb, k, ap.data(), bp.data(), zero);
+      avx(v.data(), m16, nb, k, ap.data(), bp.data(), zero);
+      ASSERT_EQ(0, std::memcmp(g.data(), v.data(), g.size() * sizeof(float))) << m16 << " " << k << " " << zero;
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 // in-order fmaf loop (padding past k filled with NaN: it must not be read).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -113,15 +114,21 @@ TEST(CubeMoves, GemmReadingZzFractalsMatchesInOrderFma) {
     for (uint32_t i = 0; i < m16; ++i)
       for (uint32_t kk = 0; kk < k; ++kk)
         azz[(i / 16) * kbs * 128 + (kk / 8) * 128 + (i % 16) * 8 + kk % 8] = a[uint64_t{i} * k + kk];
-    std::vector<float> want = c;
-    for (uint32_t j = 0; j < nb; ++j)
-      for (uint32_t i = 0; i < m16; ++i)
-        for (uint32_t q = 0; q < 16; ++q) {
-          float& acc = want[(uint64_t{j} * m16 + i) * 16 + q];
-          for (uint32_t kk = 0; kk < k; ++kk) acc = std::fmaf(a[uint64_t{i} * k + kk], bp[(uint64_t{j} * k + kk) * 16 + q], acc);
-        }
-    zz(c.data(), m16, nb, k, azz.data(), bp.data());
-    ASSERT_EQ(0, std::memcmp(want.data(), c.data(), c.size() * sizeof(float))) << m16 << " " << nb << " " << k;
+    for (bool zero : {false, true}) {  // zero: C starts at +0; its old content (NaN here) is never read
+      std::vector<float> c0 = c, want(c.size(), 0.0f);
+      if (zero) std::fill(c0.begin(), c0.end(), NAN);
+      else want = c;
+      for (uint32_t j = 0; j < nb; ++j)
+        for (uint32_t i = 0; i < m16; ++i)
+          for (uint32_t q = 0; q < 16; ++q) {
+            float& acc = want[(uint64_t{j} * m16 + i) * 16 + q];
+            for (uint32_t kk = 0; kk < k; ++kk)
+              acc = std::fmaf(a[uint64_t{i} * k + kk], bp[(uint64_t{j} * k + kk) * 16 + q], acc);
+          }
+      zz(c0.data(), m16, nb, k, azz.data(), bp.data(), zero);
+      ASSERT_EQ(0, std::memcmp(want.data(), c0.data(), c0.size() * sizeof(float)))
+          << m16 << " " << nb << " " << k << " zero=" << zero;
+    }
   }
 }
 
