@@ -78,6 +78,22 @@ TEST(CubeMoves, VnniPackingOfAWholeFractal) {
   EXPECT_EQ(want, got);
 }
 
+TEST(CubeMoves, Transpose32Bit16x16) {
+  const MoveKernels* k = kernels_or_skip();
+  if (!k) GTEST_SKIP() << "no AVX-512 move kernels on this host";
+  for (uint32_t seed : {13u, 14u}) {
+    auto src = random_bits<uint32_t>(256, seed);
+    std::vector<uint32_t> want(256), got(256);
+    for (int q = 0; q < 16; ++q)
+      for (int t = 0; t < 16; ++t) want[t * 16 + q] = src[q * 16 + t];
+    k->transpose_16x16_b32(got.data(), src.data());
+    EXPECT_EQ(want, got);
+    std::vector<uint32_t> inplace = src;
+    k->transpose_16x16_b32(inplace.data(), inplace.data());
+    EXPECT_EQ(want, inplace);
+  }
+}
+
 TEST(CubeMoves, Nd2NzWholeBlocks) {
   const MoveKernels* k = kernels_or_skip();
   if (!k) GTEST_SKIP() << "no AVX-512 move kernels on this host";

@@ -31,21 +31,21 @@ constexpr __mmask16 kAll = 0xffff;
 // every bit of a position (lane bits first, then register bits), the element
 // bit found there; the element id is its index in the destination order
 // described per routine. Index vectors are derived once from four layouts.
-template <class Lane, int NREG>
+template <class Lane, int NREG, int NST = 3>
 struct Network {
   static constexpr int kLanes = 64 / sizeof(Lane), kLaneBits = sizeof(Lane) == 4 ? 4 : 5;
   static constexpr int kBits = kLaneBits + (NREG == 8 ? 3 : 4);
-  alignas(64) Lane idx[3][NREG][kLanes];
+  alignas(64) Lane idx[NST][NREG][kLanes];
 
   static int position(const int* layout, int e) {
     int p = 0;
     for (int i = 0; i < kBits; ++i) p |= ((e >> layout[i]) & 1) << i;
     return p;
   }
-  // layouts[0]: the source order, layouts[3]: the destination order; stage s
+  // layouts[0]: the source order, layouts[NST]: the destination order; stage s
   // keeps every register bit of layouts[s] but one.
-  explicit Network(const int (&layouts)[4][8]) {
-    for (int s = 0; s < 3; ++s) {
+  explicit Network(const int (&layouts)[NST + 1][8]) {
+    for (int s = 0; s < NST; ++s) {
       const int* from = layouts[s];
       const int* to = layouts[s + 1];
       int b = -1;
@@ -82,6 +82,7 @@ struct Network {
     stage<0>(v, perm);
     stage<1>(v, perm);
     stage<2>(v, perm);
+    if constexpr (NST > 3) stage<3>(v, perm);
   }
 };
 
@@ -130,6 +131,19 @@ void vnni_b_fractal(uint32_t* dst, const uint32_t* src) {
   load_regs(v, src);
   net.run(v, perm32);
   for (int r = 0; r < 8; ++r) _mm512_storeu_si512(dst + r * 16, v[r]);
+}
+
+void transpose_16x16_b32(uint32_t* dst, const uint32_t* src) {
+  // Element (q, t) = src[q * 16 + t], bits t0..t3 q0..q3; dst[t * 16 + q]: four stages.
+  static const Network<uint32_t, 16, 4> net({{0, 1, 2, 3, 4, 5, 6, 7},
+                                             {4, 1, 2, 3, 0, 5, 6, 7},
+                                             {4, 5, 2, 3, 0, 1, 6, 7},
+                                             {4, 5, 6, 3, 0, 1, 2, 7},
+                                             {4, 5, 6, 7, 0, 1, 2, 3}});
+  __m512i v[16];
+  load_regs(v, src);
+  net.run(v, perm32);
+  for (int r = 0; r < 16; ++r) _mm512_storeu_si512(dst + r * 16, v[r]);
 }
 
 inline __m512 load_relu(const float* s, bool relu) {
@@ -201,7 +215,7 @@ const MoveKernels* choose() {
       !__builtin_cpu_supports("avx512vl"))
     return nullptr;
   static const MoveKernels k{&transpose_b16, &transpose_sq_b32, &fix_f32, &fix_f16, &fix_bf16, &vnni_b_fractal,
-                                &nd2nz_blocks};
+                                &nd2nz_blocks, &transpose_16x16_b32};
   return &k;
 }
 

@@ -40,6 +40,7 @@ void pack_a(float* ap, const uint16_t* a, uint32_t m, uint32_t m16, uint32_t k) 
 // Zn: fractal (kb, nb) holds 16 n-rows of 16 k -> panels [nb][k][16], zero columns >= n.
 void pack_b(float* bp, const uint16_t* b, uint32_t n, uint32_t, uint32_t k) {
   const uint32_t nb = (n + 15) / 16, kb = (k + 15) / 16;
+  const MoveKernels* fast = move_kernels();
   alignas(64) float tmp[16][16];
   for (uint32_t j = 0; j < nb; ++j)
     for (uint32_t f = 0; f < kb; ++f) {
@@ -51,6 +52,10 @@ void pack_b(float* bp, const uint16_t* b, uint32_t n, uint32_t, uint32_t k) {
                                          : _mm512_setzero_ps());
       const uint32_t kmax = k - f * 16 < 16 ? k - f * 16 : 16;
       float* dst = bp + (uint64_t{j} * k + f * 16) * 16;
+      if (fast && kmax == 16) {  // a whole k block: one 16x16 transpose (a permutation network)
+        fast->transpose_16x16_b32(reinterpret_cast<uint32_t*>(dst), reinterpret_cast<const uint32_t*>(&tmp[0][0]));
+        continue;
+      }
       for (uint32_t t = 0; t < kmax; ++t) {
         // Column t of tmp (one k, 16 n) is row t of the panel: gather with a stride of 16 floats.
         const __m512i idx = _mm512_set_epi32(240, 224, 208, 192, 176, 160, 144, 128, 112, 96, 80, 64, 48,
