@@ -12,6 +12,7 @@ shared machine is loaded: wall time includes waiting for a core.
     python bench/matmul.py [--repeat 5] [--sizes 1024,2048] [--dtypes float32,bfloat16,float16]
 """
 import argparse
+import os
 
 import ml_dtypes
 import numpy as np
@@ -84,6 +85,9 @@ def main():
         for impl, (t, c) in rows.items():
             if impl != "npurt":
                 pk[name] = max(pk.get(name, 0.0), 2.0 * n**3 / c / 1e9)
+    # The shared machine's load decides how far wall time strays from CPU time: print it with the results.
+    print("load average (1, 5, 15 min): " + ", ".join(f"{x:.1f}" for x in os.getloadavg()) +
+          f"; host threads {os.cpu_count()}")
     print("machine reference (best peer GEMM rate per CPU-second): " +
           ", ".join(f"{k} {v:.1f} GFLOP/s" for k, v in pk.items()))
     print(f"{'op':22s} {'impl':6s} {'median':>10s} {'GFLOP/s':>8s} {'CPU ms':>8s}  ratios (peer / npurt: wall, CPU)")

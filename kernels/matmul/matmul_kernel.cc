@@ -1,6 +1,6 @@
 // kernels/matmul/matmul_kernel.cc: the `matmul` and `matmul_backward` Ascend C
 // kernels (cube unit). Both walk the problem list of MatmulTiling: block i
-// computes tiles i, i + numBlocks, ... of all problems, each with CubeTile
+// computes a contiguous range of the tiles of all problems, each with CubeTile
 // (GM -> L1 Nz -> L0A/L0B -> Mmad -> Fixpipe with the cast to the output
 // type), summing the reduction batch in L0C. One entry per op serves every
 // dtype pair (tiling.dtype / tiling.outDtype).
@@ -64,13 +64,20 @@ __aicore__ void RunProblems(GM_ADDR const* args, const MatmulTiling& t) {
   AscendC::TPipe pipe;
   CubeTile<T, Tout> tile;
   tile.Init(pipe, {t.baseM, t.baseN, t.kStep, t.bias != static_cast<uint32_t>(MatmulBias::kNone)});
+  // Block b takes the contiguous range [b * total / blocks, (b + 1) * total / blocks)
+  // of the list of all problems' tiles (row-major within a problem): its
+  // consecutive tiles share the same A rows, which then come from a warm
+  // cache (L2 on hardware, the host's caches in the sim) instead of GM.
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < t.nProblems; ++i) total += uint64_t{t.p[i].tilesM} * t.p[i].tilesN * t.p[i].outCount;
+  const uint64_t blocks = AscendC::GetBlockNum(), b = AscendC::GetBlockIdx();
+  const uint64_t begin = total * b / blocks, end = total * (b + 1) / blocks;
   uint64_t first = 0;
-  for (uint32_t i = 0; i < t.nProblems; ++i) {
+  for (uint32_t i = 0; i < t.nProblems && first < end; ++i) {
     const MatmulProblem& p = t.p[i];
     const uint64_t tiles = uint64_t{p.tilesM} * p.tilesN * p.outCount;
-    uint64_t idx = first + AscendC::GetBlockIdx();
-    // Blocks continue the round-robin across problems: tile j of the list goes to block j % numBlocks.
-    for (; idx < first + tiles; idx += AscendC::GetBlockNum()) RunTile(tile, t, p, args, idx - first);
+    const uint64_t lo = begin > first ? begin : first, hi = end < first + tiles ? end : first + tiles;
+    for (uint64_t idx = lo; idx < hi; ++idx) RunTile(tile, t, p, args, idx - first);
     first += tiles;
   }
 }

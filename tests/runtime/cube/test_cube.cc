@@ -6,6 +6,7 @@
 // within fp32 bounds, on both host micro-kernels, and the cube's diagnostics.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -134,17 +135,22 @@ TEST(Cube, HalfAndBf16BothLayoutsAgainstReference) {
 TEST(Cube, GemmKernelsAgree) {
   auto avx = npurt::sim::cube::gemm_avx512();
   if (avx == nullptr) GTEST_SKIP() << "no AVX-512 on this host";
-  for (auto [m16, nb, k] : {std::tuple{16u, 1u, 1u}, {32u, 3u, 300u}, {128u, 8u, 257u}}) {
+  // Panel counts 1 .. 16 cover the triple, pair and single kernels and a remainder of 4 (two pairs).
+  for (auto [m16, nb, k] : {std::tuple{16u, 1u, 1u}, {32u, 3u, 300u}, {128u, 8u, 257u}, {16u, 2u, 17u},
+                            {48u, 4u, 64u}, {32u, 5u, 9u}, {16u, 7u, 33u}, {128u, 16u, 64u}}) {
     std::mt19937 rng(k);
     std::normal_distribution<float> d;
     std::vector<float> ap(uint64_t{m16} * k), bp(uint64_t{nb} * k * 16), c1(uint64_t{nb} * m16 * 16);
     for (float& v : ap) v = d(rng);
     for (float& v : bp) v = d(rng);
     for (float& v : c1) v = d(rng);
-    std::vector<float> c2 = c1;
-    npurt::sim::cube::gemm_generic(c1.data(), m16, nb, k, ap.data(), bp.data());
-    avx(c2.data(), m16, nb, k, ap.data(), bp.data());
-    ASSERT_EQ(0, std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float))) << m16 << " " << k;
+    for (bool zero : {false, true}) {  // zero: C starts at +0 and the old C (NaN for the AVX kernel) is not read
+      std::vector<float> g = c1, v = c1;
+      if (zero) std::fill(v.begin(), v.end(), NAN);
+      npurt::sim::cube::gemm_generic(g.data(), m16, nb, k, ap.data(), bp.data(), zero);
+      avx(v.data(), m16, nb, k, ap.data(), bp.data(), zero);
+      ASSERT_EQ(0, std::memcmp(g.data(), v.data(), g.size() * sizeof(float))) << m16 << " " << k << " " << zero;
+    }
   }
 }
 

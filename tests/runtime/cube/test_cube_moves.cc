@@ -8,6 +8,7 @@
 // in-order fmaf loop (padding past k filled with NaN: it must not be read).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -77,6 +78,22 @@ TEST(CubeMoves, VnniPackingOfAWholeFractal) {
   EXPECT_EQ(want, got);
 }
 
+TEST(CubeMoves, Transpose32Bit16x16) {
+  const MoveKernels* k = kernels_or_skip();
+  if (!k) GTEST_SKIP() << "no AVX-512 move kernels on this host";
+  for (uint32_t seed : {13u, 14u}) {
+    auto src = random_bits<uint32_t>(256, seed);
+    std::vector<uint32_t> want(256), got(256);
+    for (int q = 0; q < 16; ++q)
+      for (int t = 0; t < 16; ++t) want[t * 16 + q] = src[q * 16 + t];
+    k->transpose_16x16_b32(got.data(), src.data());
+    EXPECT_EQ(want, got);
+    std::vector<uint32_t> inplace = src;
+    k->transpose_16x16_b32(inplace.data(), inplace.data());
+    EXPECT_EQ(want, inplace);
+  }
+}
+
 TEST(CubeMoves, Nd2NzWholeBlocks) {
   const MoveKernels* k = kernels_or_skip();
   if (!k) GTEST_SKIP() << "no AVX-512 move kernels on this host";
@@ -100,7 +117,8 @@ TEST(CubeMoves, Nd2NzWholeBlocks) {
 TEST(CubeMoves, GemmReadingZzFractalsMatchesInOrderFma) {
   auto zz = npurt::sim::cube::gemm_avx512_zz();
   if (!zz) GTEST_SKIP() << "no AVX-512 on this host";
-  for (auto [m16, nb, k] : {std::tuple{16u, 1u, 1u}, {32u, 3u, 13u}, {48u, 2u, 300u}, {128u, 8u, 257u}}) {
+  for (auto [m16, nb, k] : {std::tuple{16u, 1u, 1u}, {32u, 3u, 13u}, {48u, 2u, 300u}, {128u, 8u, 257u},
+                            {32u, 4u, 64u}, {16u, 16u, 40u}}) {
     std::mt19937 rng(k * 3 + nb);
     std::normal_distribution<float> d;
     const uint32_t kbs = (k + 7) / 8;
@@ -112,15 +130,21 @@ TEST(CubeMoves, GemmReadingZzFractalsMatchesInOrderFma) {
     for (uint32_t i = 0; i < m16; ++i)
       for (uint32_t kk = 0; kk < k; ++kk)
         azz[(i / 16) * kbs * 128 + (kk / 8) * 128 + (i % 16) * 8 + kk % 8] = a[uint64_t{i} * k + kk];
-    std::vector<float> want = c;
-    for (uint32_t j = 0; j < nb; ++j)
-      for (uint32_t i = 0; i < m16; ++i)
-        for (uint32_t q = 0; q < 16; ++q) {
-          float& acc = want[(uint64_t{j} * m16 + i) * 16 + q];
-          for (uint32_t kk = 0; kk < k; ++kk) acc = std::fmaf(a[uint64_t{i} * k + kk], bp[(uint64_t{j} * k + kk) * 16 + q], acc);
-        }
-    zz(c.data(), m16, nb, k, azz.data(), bp.data());
-    ASSERT_EQ(0, std::memcmp(want.data(), c.data(), c.size() * sizeof(float))) << m16 << " " << nb << " " << k;
+    for (bool zero : {false, true}) {  // zero: C starts at +0; its old content (NaN here) is never read
+      std::vector<float> c0 = c, want(c.size(), 0.0f);
+      if (zero) std::fill(c0.begin(), c0.end(), NAN);
+      else want = c;
+      for (uint32_t j = 0; j < nb; ++j)
+        for (uint32_t i = 0; i < m16; ++i)
+          for (uint32_t q = 0; q < 16; ++q) {
+            float& acc = want[(uint64_t{j} * m16 + i) * 16 + q];
+            for (uint32_t kk = 0; kk < k; ++kk)
+              acc = std::fmaf(a[uint64_t{i} * k + kk], bp[(uint64_t{j} * k + kk) * 16 + q], acc);
+          }
+      zz(c0.data(), m16, nb, k, azz.data(), bp.data(), zero);
+      ASSERT_EQ(0, std::memcmp(want.data(), c0.data(), c0.size() * sizeof(float)))
+          << m16 << " " << nb << " " << k << " zero=" << zero;
+    }
   }
 }
 

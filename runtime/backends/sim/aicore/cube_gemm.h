@@ -20,14 +20,16 @@
 
 namespace npurt::sim::cube {
 
+// zero: C starts at +0 (Mmad's cmatrixInitVal without bias) and its old
+// content is never read, else the kernel accumulates onto C.
 using GemmFn = void (*)(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float* ap,
-                        const float* bp);
+                        const float* bp, bool zero);
 using AmxBf16Fn = void (*)(float* c, uint32_t m16, uint32_t nblocks, uint32_t k32, const uint16_t* ap,
-                           const uint16_t* bp);
+                           const uint16_t* bp, bool zero);
 using PackF16Fn = void (*)(float* dst, const uint16_t* src, uint32_t rows, uint32_t rows16, uint32_t k);
 
 void gemm_generic(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float* ap,
-                  const float* bp);
+                  const float* bp, bool zero);
 // Null when the binary or the CPU lacks AVX-512F.
 GemmFn gemm_avx512();
 // The same kernel and sums, A given as L0A's float Zz fractals (16 rows x 8

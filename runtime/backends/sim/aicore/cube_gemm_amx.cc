@@ -60,15 +60,22 @@ void configure() {
 // C tiles 0..3 (c[r][q] = rows r, panels q), A tiles 4..5, B tiles 6..7.
 template <int MR, int NR>
 void block(float* c, uint64_t panel_c, const uint16_t* a, uint64_t a_stride, const uint16_t* b,
-           uint64_t panel_b, uint32_t ksteps) {
+           uint64_t panel_b, uint32_t ksteps, bool zero) {
   float* c00 = c;
   float* c01 = c + panel_c;
   float* c10 = c + 256;
   float* c11 = c + panel_c + 256;
-  _tile_loadd(0, c00, 64);
-  if constexpr (NR > 1) _tile_loadd(1, c01, 64);
-  if constexpr (MR > 1) _tile_loadd(2, c10, 64);
-  if constexpr (MR > 1 && NR > 1) _tile_loadd(3, c11, 64);
+  if (zero) {  // cmatrixInitVal: +0 tiles, L0C's old content is not read
+    _tile_zero(0);
+    if constexpr (NR > 1) _tile_zero(1);
+    if constexpr (MR > 1) _tile_zero(2);
+    if constexpr (MR > 1 && NR > 1) _tile_zero(3);
+  } else {
+    _tile_loadd(0, c00, 64);
+    if constexpr (NR > 1) _tile_loadd(1, c01, 64);
+    if constexpr (MR > 1) _tile_loadd(2, c10, 64);
+    if constexpr (MR > 1 && NR > 1) _tile_loadd(3, c11, 64);
+  }
   for (uint32_t s = 0; s < ksteps; ++s) {
     _tile_loadd(4, a + s * 32, a_stride);
     if constexpr (MR > 1) _tile_loadd(5, a + 16 * a_stride / 2 + s * 32, a_stride);
@@ -87,23 +94,23 @@ void block(float* c, uint64_t panel_c, const uint16_t* a, uint64_t a_stride, con
 
 template <int MR>
 void row_of_blocks(float* c, uint64_t panel_c, const uint16_t* a, uint64_t a_stride, const uint16_t* b,
-                   uint64_t panel_b, uint32_t nblocks, uint32_t ksteps) {
+                   uint64_t panel_b, uint32_t nblocks, uint32_t ksteps, bool zero) {
   uint32_t j = 0;
   for (; j + 2 <= nblocks; j += 2)
-    block<MR, 2>(c + j * panel_c, panel_c, a, a_stride, b + j * panel_b, panel_b, ksteps);
-  if (j < nblocks) block<MR, 1>(c + j * panel_c, panel_c, a, a_stride, b + j * panel_b, panel_b, ksteps);
+    block<MR, 2>(c + j * panel_c, panel_c, a, a_stride, b + j * panel_b, panel_b, ksteps, zero);
+  if (j < nblocks) block<MR, 1>(c + j * panel_c, panel_c, a, a_stride, b + j * panel_b, panel_b, ksteps, zero);
 }
 
 void gemm_amx_impl(float* c, uint32_t m16, uint32_t nblocks, uint32_t k32, const uint16_t* ap,
-                   const uint16_t* bp) {
+                   const uint16_t* bp, bool zero) {
   configure();
   const uint64_t panel_c = uint64_t{m16} * 16, panel_b = uint64_t{k32} * 16;  // bf16 elements per B panel
   const uint64_t a_stride = uint64_t{k32} * 2;                                  // bytes per A row
   const uint32_t ksteps = k32 / 32;
   uint32_t i = 0;
   for (; i + 32 <= m16; i += 32)
-    row_of_blocks<2>(c + i * 16, panel_c, ap + uint64_t{i} * k32, a_stride, bp, panel_b, nblocks, ksteps);
-  if (i < m16) row_of_blocks<1>(c + i * 16, panel_c, ap + uint64_t{i} * k32, a_stride, bp, panel_b, nblocks, ksteps);
+    row_of_blocks<2>(c + i * 16, panel_c, ap + uint64_t{i} * k32, a_stride, bp, panel_b, nblocks, ksteps, zero);
+  if (i < m16) row_of_blocks<1>(c + i * 16, panel_c, ap + uint64_t{i} * k32, a_stride, bp, panel_b, nblocks, ksteps, zero);
   _tile_release();
 }
 
@@ -166,12 +173,12 @@ void pack_b_bf16(uint16_t* bp, const uint16_t* b, uint32_t n, uint32_t k, uint32
       const uint32_t qmax = n - j * 16 < 16 ? n - j * 16 : 16;
       const uint32_t kmax = k - f * 16 < 16 ? k - f * 16 : 16;
       if (qmax == 16 && kmax == 16) {  // whole fractal: a plain 16 x 8 transpose of pairs
-        uint32_t pairs[128];
-        std::memcpy(pairs, frac, sizeof pairs);
-        if (fast) {
-          fast->vnni_b_fractal(dst, pairs);
+        if (fast) {  // reads the fractal in place (unaligned vector loads)
+          fast->vnni_b_fractal(dst, reinterpret_cast<const uint32_t*>(frac));
           continue;
         }
+        uint32_t pairs[128];
+        std::memcpy(pairs, frac, sizeof pairs);
         for (uint32_t t = 0; t < 8; ++t)
           for (uint32_t q = 0; q < 16; ++q) dst[t * 16 + q] = pairs[q * 8 + t];
         continue;

@@ -29,10 +29,10 @@ inline const float* a_at(const float* a, uint32_t lda, uint32_t kk) {
 
 template <int NP, bool ZZ>
 void tile8(float* c, uint64_t panel_c, const float* a, uint32_t lda, const float* b,
-           uint64_t panel_b, uint32_t k0, uint32_t kc) {
+           uint64_t panel_b, uint32_t k0, uint32_t kc, bool zero) {
   __m512 acc[8][NP];
   for (int r = 0; r < 8; ++r)
-    for (int p = 0; p < NP; ++p) acc[r][p] = _mm512_loadu_ps(c + p * panel_c + r * 16);
+    for (int p = 0; p < NP; ++p) acc[r][p] = zero ? _mm512_setzero_ps() : _mm512_loadu_ps(c + p * panel_c + r * 16);
   const uint64_t row = ZZ ? 8 : lda;
   for (uint32_t kk = k0; kk < k0 + kc; ++kk) {
     __m512 bv[NP];
@@ -50,23 +50,28 @@ void tile8(float* c, uint64_t panel_c, const float* a, uint32_t lda, const float
 // Panels j .. j + NP - 1 for every 8-row group, one k block.
 template <int NP, bool ZZ>
 void panels(float* c, uint64_t panel_c, uint32_t m16, const float* ap, uint32_t k, uint32_t k0,
-            const float* bp, uint64_t panel_b, uint32_t kc, uint32_t j) {
+            const float* bp, uint64_t panel_b, uint32_t kc, uint32_t j, bool zero) {
   const uint64_t kbs = (uint64_t{k} + 7) / 8;  // Zz fractals per 16-row group
   for (uint32_t i = 0; i < m16; i += 8) {
     const float* a = ZZ ? ap + (i / 16) * kbs * 128 + (i % 16) * 8 : ap + uint64_t{i} * k;
-    tile8<NP, ZZ>(c + j * panel_c + i * 16, panel_c, a, k, bp + j * panel_b, panel_b, k0, kc);
+    tile8<NP, ZZ>(c + j * panel_c + i * 16, panel_c, a, k, bp + j * panel_b, panel_b, k0, kc, zero);
   }
 }
 
 template <bool ZZ>
-void gemm_impl(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float* ap, const float* bp) {
+void gemm_impl(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float* ap, const float* bp,
+               bool zero_c) {
   const uint64_t panel_c = uint64_t{m16} * 16, panel_b = uint64_t{k} * 16;
   for (uint32_t k0 = 0; k0 < k; k0 += kKc) {
     const uint32_t kc = k - k0 < kKc ? k - k0 : kKc;
+    const bool zero = zero_c && k0 == 0;  // the first k block starts from +0 instead of reading C
+    // Triples of panels, and a remainder of 4 as two pairs rather than 3 + 1:
+    // the one-panel kernel has 8 accumulators, too few to hide the FMA latency.
+    const uint32_t triples = nblocks % 3 == 1 && nblocks >= 4 ? nblocks / 3 - 1 : nblocks / 3;
     uint32_t j = 0;
-    for (; j + 3 <= nblocks; j += 3) panels<3, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
-    if (nblocks - j == 2) panels<2, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
-    if (nblocks - j == 1) panels<1, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j);
+    for (; j < 3 * triples; j += 3) panels<3, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j, zero);
+    for (; j + 2 <= nblocks; j += 2) panels<2, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j, zero);
+    if (j < nblocks) panels<1, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j, zero);
   }
 }
 

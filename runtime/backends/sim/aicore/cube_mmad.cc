@@ -15,8 +15,9 @@ namespace npurt::sim {
 namespace cube {
 
 void gemm_generic(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float* ap,
-                  const float* bp) {
+                  const float* bp, bool zero) {
   const uint64_t panel_c = uint64_t{m16} * 16, panel_b = uint64_t{k} * 16;
+  if (zero) std::memset(c, 0, nblocks * panel_c * sizeof(float));
   for (uint32_t j = 0; j < nblocks; ++j)
     for (uint32_t i = 0; i < m16; ++i) {
       float* crow = c + j * panel_c + uint64_t{i} * 16;
@@ -163,20 +164,17 @@ void check_operands(CoreContext* c, const LocalRef& dst, const LocalRef& a, cons
                 AccessSpec{"Mmad", Access::kRead, Pipe::M, 64, pool_bit(Pool::kBT)});
 }
 
-// C's initial value: the bias row broadcast over the rows (columns >= n zero), zero, or kept.
-void init_c(float* cbuf, const AscendC::MmadParams& p, const LocalRef* bias, uint32_t m16, uint32_t nb) {
-  if (bias) {
-    const auto* bv = reinterpret_cast<const float*>(bias->ptr);
-    for (uint32_t j = 0; j < nb; ++j)
-      for (uint32_t i = 0; i < m16; ++i)
-        for (uint32_t q = 0; q < 16; ++q) cbuf[(uint64_t{j} * m16 + i) * 16 + q] = j * 16 + q < p.n ? bv[j * 16 + q] : 0.0f;
-  } else if (p.cmatrixInitVal) {
-    std::memset(cbuf, 0, uint64_t{nb} * m16 * 16 * sizeof(float));
-  }
+// C's initial value from the bias row broadcast over the rows (columns >= n
+// zero); a zero start is the kernels' `zero` flag (no memset, no C reads).
+void init_bias(float* cbuf, const AscendC::MmadParams& p, const LocalRef& bias, uint32_t m16, uint32_t nb) {
+  const auto* bv = reinterpret_cast<const float*>(bias.ptr);
+  for (uint32_t j = 0; j < nb; ++j)
+    for (uint32_t i = 0; i < m16; ++i)
+      for (uint32_t q = 0; q < 16; ++q) cbuf[(uint64_t{j} * m16 + i) * 16 + q] = j * 16 + q < p.n ? bv[j * 16 + q] : 0.0f;
 }
 
 bool run_amx(float* cbuf, const LocalRef& a, const LocalRef& b, const AscendC::MmadParams& p, uint32_t m16,
-             uint32_t nb) {
+             uint32_t nb, bool zero) {
   cube::AmxBf16Fn amx = cube::amx_best();
   if (amx == nullptr) return false;
   const uint32_t k32 = (p.k + 31u) / 32u * 32u;
@@ -185,7 +183,7 @@ bool run_amx(float* cbuf, const LocalRef& a, const LocalRef& b, const AscendC::M
   bp.resize(uint64_t{nb} * k32 * 16);
   cube::pack_a_bf16(ap.data(), reinterpret_cast<const uint16_t*>(a.ptr), p.m, m16, p.k, k32);
   cube::pack_b_bf16(bp.data(), reinterpret_cast<const uint16_t*>(b.ptr), p.n, p.k, k32);
-  amx(cbuf, m16, nb, k32, ap.data(), bp.data());
+  amx(cbuf, m16, nb, k32, ap.data(), bp.data(), zero);
   return true;
 }
 
@@ -199,15 +197,16 @@ void cube_mmad(CoreContext* c, const LocalRef& dst, const LocalRef& a, const Loc
   const uint32_t m16 = mb * 16;
   if (checks_on(c)) check_operands(c, dst, a, b, bias, mb, nb, kb);
   float* cbuf = reinterpret_cast<float*>(dst.ptr);
-  init_c(cbuf, p, bias, m16, nb);
-  if (type == CubeType::kBF16 && run_amx(cbuf, a, b, p, m16, nb)) return;
+  if (bias) init_bias(cbuf, p, *bias, m16, nb);
+  const bool zero = bias == nullptr && p.cmatrixInitVal;
+  if (type == CubeType::kBF16 && run_amx(cbuf, a, b, p, m16, nb, zero)) return;
   thread_local std::vector<float> ap, bp;
   bp.resize(uint64_t{nb} * p.k * 16);
   cube::GemmFn zz = cube::gemm_zz_best();
   if (type == CubeType::kF32 && zz != nullptr && p.m == m16 && cube::simd_pack_enabled()) {
     // Whole 16-row groups: the kernel reads A's Zz fractals in place; only B is packed.
     cube::pack_b_f32_avx512()(bp.data(), reinterpret_cast<const float*>(b.ptr), p.n, p.k);
-    zz(cbuf, m16, nb, p.k, reinterpret_cast<const float*>(a.ptr), bp.data());
+    zz(cbuf, m16, nb, p.k, reinterpret_cast<const float*>(a.ptr), bp.data(), zero);
     return;
   }
   ap.resize(uint64_t{m16} * p.k);
@@ -216,7 +215,7 @@ void cube_mmad(CoreContext* c, const LocalRef& dst, const LocalRef& a, const Loc
     case CubeType::kF16: pack_operands<_Float16>(ap, bp, a, b, p, m16); break;
     case CubeType::kBF16: pack_operands<uint16_t>(ap, bp, a, b, p, m16); break;
   }
-  cube::gemm_best()(cbuf, m16, nb, p.k, ap.data(), bp.data());
+  cube::gemm_best()(cbuf, m16, nb, p.k, ap.data(), bp.data(), zero);
 }
 
 const char* cube_isa() { return cube::gemm_isa_name(); }

@@ -1,7 +1,8 @@
 // cube_move_avx512.cc: the AVX-512 bodies of the cube's data moves (see
-// cube_move_simd.h). Transposes are done with 32-bit gathers from a private
-// copy of the source (so a destination overlapping the source behaves like
-// the scalar copy-then-write form), casts and ReLU with masked vector stores.
+// cube_move_simd.h). Transposes are permutation networks over the whole
+// fractal held in registers (loaded before anything is stored, so a
+// destination overlapping the source behaves like the scalar copy-then-write
+// form), casts and ReLU with masked vector stores.
 // Only data movement and the documented casts: bit-identical to the scalar
 // loops of cube_move.cc / cube_gemm_amx.cc.
 #include "backends/sim/aicore/cube_move_simd.h"
@@ -23,40 +24,126 @@ namespace {
 // uninitialised under -Wall.
 constexpr __mmask16 kAll = 0xffff;
 
-// Lane r of the result: element r * stride (32-bit) of src.
-inline __m512i lanes_times(int stride) {
-  return _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-                            _mm512_set1_epi32(stride));
+// Fractal transposes as permutation networks: the fractal sits in NREG zmm
+// registers; each of three stages swaps one register-index bit with a lane
+// bit by one two-source permute per register (vpermt2d / vpermt2w), which
+// costs a fraction of the 16-lane gathers it replaces. A layout names, for
+// every bit of a position (lane bits first, then register bits), the element
+// bit found there; the element id is its index in the destination order
+// described per routine. Index vectors are derived once from four layouts.
+template <class Lane, int NREG, int NST = 3>
+struct Network {
+  static constexpr int kLanes = 64 / sizeof(Lane), kLaneBits = sizeof(Lane) == 4 ? 4 : 5;
+  static constexpr int kBits = kLaneBits + (NREG == 8 ? 3 : 4);
+  alignas(64) Lane idx[NST][NREG][kLanes];
+
+  static int position(const int* layout, int e) {
+    int p = 0;
+    for (int i = 0; i < kBits; ++i) p |= ((e >> layout[i]) & 1) << i;
+    return p;
+  }
+  // layouts[0]: the source order, layouts[NST]: the destination order; stage s
+  // keeps every register bit of layouts[s] but one.
+  explicit Network(const int (&layouts)[NST + 1][8]) {
+    for (int s = 0; s < NST; ++s) {
+      const int* from = layouts[s];
+      const int* to = layouts[s + 1];
+      int b = -1;
+      for (int i = kLaneBits; i < kBits; ++i)
+        if (from[i] != to[i]) b = i - kLaneBits;
+      if (b != s) std::abort();  // stage s must swap register bit s (see stage())
+      int inverse[1 << kBits];
+      for (int e = 0; e < (1 << kBits); ++e) inverse[position(to, e)] = e;
+      for (int ro = 0; ro < NREG; ++ro)
+        for (int l = 0; l < kLanes; ++l) {
+          const int pa = position(from, inverse[ro * kLanes + l]);
+          const int ri = pa / kLanes;
+          if ((ri | (1 << b)) != (ro | (1 << b))) std::abort();  // a bad layout table: a bug here
+          idx[s][ro][l] = static_cast<Lane>(pa % kLanes + kLanes * ((ri >> b) & 1));
+        }
+    }
+  }
+
+  // Stage S swaps register bit S (the layout tables are written that way,
+  // checked by the constructor), so every register index is a constant and
+  // the fractal stays in registers.
+  template <int S, class Perm>
+  void stage(__m512i (&v)[NREG], Perm perm) const {
+    constexpr int bit = 1 << S;
+    __m512i w[NREG];
+#pragma GCC unroll 16
+    for (int ro = 0; ro < NREG; ++ro)
+      w[ro] = perm(v[ro & ~bit], _mm512_load_si512(idx[S][ro]), v[ro | bit]);
+#pragma GCC unroll 16
+    for (int ro = 0; ro < NREG; ++ro) v[ro] = w[ro];
+  }
+  template <class Perm>
+  void run(__m512i (&v)[NREG], Perm perm) const {
+    stage<0>(v, perm);
+    stage<1>(v, perm);
+    stage<2>(v, perm);
+    if constexpr (NST > 3) stage<3>(v, perm);
+  }
+};
+
+inline __m512i perm32(__m512i a, __m512i i, __m512i b) { return _mm512_permutex2var_epi32(a, i, b); }
+inline __m512i perm16(__m512i a, __m512i i, __m512i b) { return _mm512_permutex2var_epi16(a, i, b); }
+
+template <int NREG>
+void load_regs(__m512i (&v)[NREG], const void* src) {
+#pragma GCC unroll 16
+  for (int r = 0; r < NREG; ++r) v[r] = _mm512_loadu_si512(static_cast<const uint8_t*>(src) + r * 64);
 }
 
 void transpose_b16(uint16_t* dst, const uint16_t* src) {
-  alignas(64) uint32_t pairs[128];  // row r of 16 halves = 8 pairs
-  std::memcpy(pairs, src, sizeof pairs);
-  const __m512i idx = lanes_times(8);
-  // 16-bit lanes: the low halves of the 16 pairs, then the high halves.
-  const __m512i split = _mm512_set_epi16(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1, 30, 28,
-                                         26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
-  for (int p = 0; p < 8; ++p) {
-    // Lane r = (src[r][2p], src[r][2p + 1]): columns 2p and 2p + 1 = output rows 2p, 2p + 1.
-    __m512i g = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), kAll, idx, pairs + p, 4);
-    _mm512_storeu_si512(dst + p * 32, _mm512_permutexvar_epi16(split, g));
-  }
+  // Element (r, q) = src[r * 16 + q], bits q0..q3 r0..r3; dst[q * 16 + r].
+  static const Network<uint16_t, 8> net({{0, 1, 2, 3, 4, 5, 6, 7},
+                                         {0, 5, 2, 3, 4, 1, 6, 7},
+                                         {0, 5, 6, 3, 4, 1, 2, 7},
+                                         {4, 5, 6, 7, 0, 1, 2, 3}});
+  __m512i v[8];
+  load_regs(v, src);  // every load before any store: dst may alias src
+  net.run(v, perm16);
+  for (int r = 0; r < 8; ++r) _mm512_storeu_si512(dst + r * 32, v[r]);
 }
 
 void transpose_sq_b32(uint32_t* lo, uint32_t* hi, const uint32_t* sq) {
-  alignas(64) uint32_t s[256];
-  std::memcpy(s, sq, sizeof s);
-  // Lanes 0..7: rows 0..7 of column c; lanes 8..15: rows 0..7 of column c + 1.
-  const __m512i base = _mm512_set_epi32(113, 97, 81, 65, 49, 33, 17, 1, 112, 96, 80, 64, 48, 32, 16, 0);
-  for (int p = 0; p < 8; ++p) {  // T rows 2p, 2p + 1 = square columns 2p, 2p + 1
-    _mm512_storeu_si512(lo + p * 16, _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), kAll, base, s + 2 * p, 4));
-    _mm512_storeu_si512(hi + p * 16, _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), kAll, base, s + 128 + 2 * p, 4));
-  }
+  // Element (q, r) = sq[q * 16 + r], bits r0..r3 q0..q3; destination register
+  // o < 8 is lo + 16 o, o >= 8 is hi + 16 (o - 8): lo/hi[r * 8 + q % 8].
+  static const Network<uint32_t, 16> net({{0, 1, 2, 3, 4, 5, 6, 7},
+                                          {0, 4, 2, 3, 1, 5, 6, 7},
+                                          {0, 4, 5, 3, 1, 2, 6, 7},
+                                          {4, 5, 6, 0, 1, 2, 3, 7}});
+  __m512i v[16];
+  load_regs(v, sq);  // lo / hi may overlap the square
+  net.run(v, perm32);
+  for (int r = 0; r < 8; ++r) _mm512_storeu_si512(lo + r * 16, v[r]);
+  for (int r = 0; r < 8; ++r) _mm512_storeu_si512(hi + r * 16, v[8 + r]);
 }
 
 void vnni_b_fractal(uint32_t* dst, const uint32_t* src) {
-  const __m512i idx = lanes_times(8);
-  for (int t = 0; t < 8; ++t) _mm512_storeu_si512(dst + t * 16, _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), kAll, idx, src + t, 4));
+  // Element (q, t) = src[q * 8 + t], bits t0..t2 q0..q3; dst[t * 16 + q].
+  static const Network<uint32_t, 8> net({{0, 1, 2, 3, 4, 5, 6, 0},
+                                         {4, 1, 2, 3, 0, 5, 6, 0},
+                                         {4, 5, 2, 3, 0, 1, 6, 0},
+                                         {3, 4, 5, 6, 0, 1, 2, 0}});
+  __m512i v[8];
+  load_regs(v, src);
+  net.run(v, perm32);
+  for (int r = 0; r < 8; ++r) _mm512_storeu_si512(dst + r * 16, v[r]);
+}
+
+void transpose_16x16_b32(uint32_t* dst, const uint32_t* src) {
+  // Element (q, t) = src[q * 16 + t], bits t0..t3 q0..q3; dst[t * 16 + q]: four stages.
+  static const Network<uint32_t, 16, 4> net({{0, 1, 2, 3, 4, 5, 6, 7},
+                                             {4, 1, 2, 3, 0, 5, 6, 7},
+                                             {4, 5, 2, 3, 0, 1, 6, 7},
+                                             {4, 5, 6, 3, 0, 1, 2, 7},
+                                             {4, 5, 6, 7, 0, 1, 2, 3}});
+  __m512i v[16];
+  load_regs(v, src);
+  net.run(v, perm32);
+  for (int r = 0; r < 16; ++r) _mm512_storeu_si512(dst + r * 16, v[r]);
 }
 
 inline __m512 load_relu(const float* s, bool relu) {
@@ -128,7 +215,7 @@ const MoveKernels* choose() {
       !__builtin_cpu_supports("avx512vl"))
     return nullptr;
   static const MoveKernels k{&transpose_b16, &transpose_sq_b32, &fix_f32, &fix_f16, &fix_bf16, &vnni_b_fractal,
-                                &nd2nz_blocks};
+                                &nd2nz_blocks, &transpose_16x16_b32};
   return &k;
 }
 

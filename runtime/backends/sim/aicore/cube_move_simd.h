@@ -32,6 +32,9 @@ struct MoveKernels {
   // (regions of different blocks/rows do not overlap: the checks ensure it).
   void (*nd2nz_blocks)(uint8_t* dst, uint64_t dst_block, uint64_t dst_row, const uint8_t* src, uint64_t pitch,
                        uint32_t rows, uint32_t blocks);
+  // A 16x16 4-byte transpose, dst[t * 16 + q] = src[q * 16 + t] (dst may alias
+  // src): the fp16 B packing's converted fractal (16 n-rows of 16 k) -> 16 panel rows.
+  void (*transpose_16x16_b32)(uint32_t* dst, const uint32_t* src);
 };
 
 // The AVX-512 table, or null (no AVX-512F/BW, or NPURT_SIM_ISA=generic/avx2).
