@@ -12,7 +12,7 @@
 
 namespace npurt::sim {
 
-thread_local CoreContext* tls_core = nullptr;
+__thread CoreContext* tls_core = nullptr;  // core_context.h says why __thread
 
 void no_core_bound() {
   throw Error(StatusCode::kFailedPrecondition,

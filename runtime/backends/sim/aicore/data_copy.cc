@@ -1,7 +1,8 @@
 // runtime/backends/sim/aicore/data_copy.cc: the copy engine behind DataCopy /
 // DataCopyPad. A CopyPlan (data_copy.h) is checked once over its whole span at
 // basic level, per block at full level (so gaps are neither marked written nor
-// hazards), then executed with one memcpy for contiguous plans or one per block.
+// hazards), then executed with one memcpy for contiguous plans or one per block;
+// local -> GM copies into large allocations use streaming stores (stream_copy.h).
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -9,6 +10,7 @@
 
 #include "aicore/data_copy.h"
 #include "backends/sim/aicore/core_state.h"
+#include "backends/sim/aicore/stream_copy.h"
 
 namespace npurt::sim {
 
@@ -81,6 +83,22 @@ bool contiguous(const CopyPlan& p) {
          p.right_pad == 0;
 }
 
+// Size of the GM allocation a copy writes into: the launch region when the
+// checks bound it (levels basic/full), else what SetGlobalBuffer declared.
+uint64_t gm_extent(const GmRef& g) {
+  if (g.region_end != 0) return g.region_end - g.region_begin;
+  return g.limit != nullptr && g.limit > g.ptr ? uint64_t(g.limit - g.ptr) : 0;
+}
+
+// memcpy for blocks that stay cached for the next kernel, streaming stores for
+// long blocks into large outputs (decided once per copy, not per block).
+using BlockCopy = void (*)(uint8_t* dst, const uint8_t* src, uint64_t bytes);
+void plain_copy(uint8_t* dst, const uint8_t* src, uint64_t bytes) { std::memcpy(dst, src, bytes); }
+BlockCopy gm_store(const GmRef& dst, uint64_t block_bytes) {
+  return block_bytes >= kStreamMinBytes && gm_extent(dst) >= kStreamRegionBytes ? stream_copy
+                                                                                 : plain_copy;
+}
+
 }  // namespace
 
 uint64_t datacopy_round(CoreContext* c, const char* api, uint64_t bytes, uint32_t elem) {
@@ -140,11 +158,13 @@ void copy_local_to_gm(CoreContext* c, const GmRef& dst, const LocalRef& src, con
     return;
   }
   if (contiguous(p)) {
-    std::memcpy(dst.ptr, src.ptr, uint64_t{p.block_count} * p.block_bytes);
+    const uint64_t bytes = uint64_t{p.block_count} * p.block_bytes;
+    gm_store(dst, bytes)(dst.ptr, src.ptr, bytes);
     return;
   }
+  const BlockCopy store = gm_store(dst, p.block_bytes);
   for (uint32_t i = 0; i < p.block_count; ++i)
-    std::memcpy(dst.ptr + i * p.dst_stride, src.ptr + i * p.src_stride, p.block_bytes);
+    store(dst.ptr + i * p.dst_stride, src.ptr + i * p.src_stride, p.block_bytes);
 }
 
 void copy_local_to_local(CoreContext* c, const LocalRef& dst, const LocalRef& src,

@@ -19,21 +19,28 @@ const char* hard_event_name(AscendC::HardEvent e) {
 
 namespace {
 
-PipeModel::Flag& flag_of(CoreContext* c, AscendC::HardEvent e, int32_t id, const char* api) {
+// The parameter checks of SetFlag/WaitFlag (every level but off).
+void check_event(AscendC::HardEvent e, int32_t id, const char* api) {
   if (static_cast<int>(e) >= kNumHardEvents)
     raise_fault(Diag::kParam, api, "invalid HardEvent");
   if (id < 0 || id >= kNumEventIds)
     raise_fault(Diag::kParam, api,
                 "event ID " + std::to_string(id) + " is outside 0..7 (HardEvent::" +
                     hard_event_name(e) + ")");
+}
+
+// The modelled flag (full level only: basic has no pipe model to look up,
+// and every tile of a kernel sets and waits flags).
+PipeModel::Flag& flag_of(CoreContext* c, AscendC::HardEvent e, int32_t id) {
   return state_of(c).pipes.flags[static_cast<int>(e)][id];
 }
 
 }  // namespace
 
 void sync_set_flag(CoreContext* c, AscendC::HardEvent e, int32_t id) {
-  PipeModel::Flag& f = flag_of(c, e, id, "SetFlag");
+  check_event(e, id, "SetFlag");
   if (c->level != SimCheckLevel::kFull) return;
+  PipeModel::Flag& f = flag_of(c, e, id);
   if (f.set)
     raise_fault(Diag::kSync4, "SetFlag",
                 std::string("SetFlag<HardEvent::") + hard_event_name(e) + ">(" +
@@ -45,8 +52,9 @@ void sync_set_flag(CoreContext* c, AscendC::HardEvent e, int32_t id) {
 }
 
 void sync_wait_flag(CoreContext* c, AscendC::HardEvent e, int32_t id) {
-  PipeModel::Flag& f = flag_of(c, e, id, "WaitFlag");
+  check_event(e, id, "WaitFlag");
   if (c->level != SimCheckLevel::kFull) return;
+  PipeModel::Flag& f = flag_of(c, e, id);
   if (!f.set)
     raise_fault(Diag::kSync3, "WaitFlag",
                 std::string("WaitFlag<HardEvent::") + hard_event_name(e) + ">(" +

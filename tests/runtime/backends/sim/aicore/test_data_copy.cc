@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "aicore_test_util.h"
+#include "backends/sim/aicore/stream_copy.h"
 #include "kernels/copy_kernels.h"
 #include "kernels/layout_kernels.h"
 
@@ -181,6 +182,46 @@ TEST(AicoreDataCopy, TruncateModeRoundsCountDownLikeTheNpu) {
   ASSERT_TRUE(s.is_ok()) << s.message();
   for (int t = 0; t < 2; ++t)
     for (int e = 0; e < 10; ++e) EXPECT_EQ(z[t * 10 + e], e < 8 ? x[t * 10 + e] : 0.0f);
+}
+
+// Outputs of kStreamRegionBytes in 16 KiB tiles: every DataCopy to GM takes
+// the streaming path.
+constexpr uint32_t kStreamFloats = npurt::sim::kStreamRegionBytes / sizeof(float);
+
+TEST(AicoreStreamCopy, LargeTiledCopyIsExactAtEveryLevel) {
+  const uint32_t total = kStreamFloats, tile = 4096;
+  for (auto level : {kOff, kBasic, kFull})
+    for (uint32_t blocks : {1u, 8u}) {
+      SimLaunch L(NPURT_SIM_ENTRY(copy_kernels::copy_custom), "copy_custom");
+      float* x = L.gm<float>(total);
+      float* z = L.gm<float>(total);
+      for (uint32_t i = 0; i < total; ++i) x[i] = static_cast<float>(i) * 0.25f - 3.0f;
+      L.tiling(copy_kernels::CopyTiling{total, tile});
+      npurt::Status s = L.run(blocks, level);
+      ASSERT_TRUE(s.is_ok()) << level_name(level) << ": " << s.message();
+      ASSERT_EQ(0, std::memcmp(x, z, total * sizeof(float))) << level_name(level) << " " << blocks;
+      const auto* slack = reinterpret_cast<const uint8_t*>(z + total);
+      for (int i = 0; i < 64; ++i) ASSERT_EQ(0xCD, slack[i]) << "wrote past the output";
+    }
+}
+
+// DataCopyPad with odd lengths: block shares start at GM addresses that are
+// not 64-byte aligned, and the last tile is short.
+TEST(AicoreStreamCopy, LargePadCopyWithUnalignedSharesIsExact) {
+  for (auto level : {kOff, kBasic, kFull})
+    for (uint32_t blocks : {1u, 7u}) {
+      const uint32_t n = kStreamFloats + 33;
+      SimLaunch L(NPURT_SIM_ENTRY(copy_kernels::pad_copy_f32), "pad_copy_f32");
+      float* x = L.gm<float>(n);
+      float* z = L.gm<float>(n);
+      for (uint32_t i = 0; i < n; ++i) x[i] = 1.0f + static_cast<float>(i % 100003);
+      L.tiling(copy_kernels::PadTiling{n, 4104});
+      npurt::Status s = L.run(blocks, level);
+      ASSERT_TRUE(s.is_ok()) << level_name(level) << ": " << s.message();
+      ASSERT_EQ(0, std::memcmp(x, z, n * sizeof(float))) << level_name(level) << " " << blocks;
+      const auto* slack = reinterpret_cast<const uint8_t*>(z + n);
+      for (int i = 0; i < 64; ++i) ASSERT_EQ(0xCD, slack[i]) << "wrote past the output";
+    }
 }
 
 }  // namespace

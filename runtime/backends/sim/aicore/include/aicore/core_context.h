@@ -47,7 +47,17 @@ struct CoreContext {
 };
 
 NPURT_PUBLIC_BEGIN
-extern thread_local CoreContext* tls_core;
+// The core bound to this thread. Read by every kernel API call (~20 per row of
+// a layer_norm), so the access must be a single %fs-relative load:
+//  - `__thread`, not `thread_local`: a C++ thread_local declared extern is
+//    reached through a TLS wrapper call (_ZTW/_ZTH, for a possible dynamic
+//    initialiser) on every read; a constant-initialised __thread is not;
+//  - initial-exec model: the default (general-dynamic) model of -fPIC code
+//    calls __tls_get_addr per read (~2 % of a layer_norm profile). It makes
+//    libnpurt's TLS block (~0.4 KiB) live in the static TLS surplus glibc
+//    reserves for dlopen()ed libraries; measured to load after torch, numpy
+//    and scipy (see docs/performance.md, "Sim fixed costs (wave 4)").
+extern __thread CoreContext* tls_core __attribute__((tls_model("initial-exec")));
 [[noreturn]] void no_core_bound();  // throws npurt::Error(kFailedPrecondition)
 // Maps the lazily created pool arena of the current core (L1/L0) on first use.
 uint8_t* ensure_pool(CoreContext* c, Pool p);

@@ -1,0 +1,32 @@
+// runtime/backends/sim/aicore/stream_copy.h: the host copy behind local -> GM
+// DataCopy when the destination is a large GM allocation.
+//
+// A plain memcpy into GM first reads every destination cache line (read for
+// ownership) and leaves the output in the cache, where it evicts the input the
+// next tile needs. Streaming (non-temporal) stores write whole lines without
+// reading them. Measured on this VM (docs/performance.md, "Sim fixed costs
+// (wave 4)"): 64 MiB written in 32 KiB tiles in about half the time of
+// memcpy, and reading it back afterwards costs no more than after memcpy.
+// Smaller outputs keep memcpy: a chain like exp(exp(a) + b) on 4 or 8 MiB
+// float32 arrays was 10-30 % slower with streaming stores (the next kernel
+// finds its input in cache), on 16 MiB and above 10-20 % faster.
+// Invariant: after stream_copy returns, its stores are ordered before any
+// later store of this thread (sfence), like memcpy's.
+#pragma once
+
+#include <cstdint>
+
+namespace npurt::sim {
+
+// Destination allocations at least this large use streaming stores (the
+// measured crossover, see above; 4x the L2 of both cores together).
+constexpr uint64_t kStreamRegionBytes = uint64_t{16} << 20;
+// Copies below this size stay memcpy (the head/tail alignment and the sfence
+// are not worth it, and short rows would write partial lines).
+constexpr uint64_t kStreamMinBytes = 4096;
+
+// memcpy(dst, src, bytes) with streaming stores where the host has them
+// (x86-64: AVX-512F, AVX, else SSE2), plain memcpy elsewhere.
+void stream_copy(uint8_t* dst, const uint8_t* src, uint64_t bytes);
+
+}  // namespace npurt::sim
