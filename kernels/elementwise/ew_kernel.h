@@ -16,7 +16,10 @@
 // functor with a tensor-scalar form (kScalarVec: Adds/Muls/Maxs/Mins) reads a
 // one-element input (tiling bit `scalar`: a Python scalar or 0-d array) once
 // in Init and computes VecS on the other input's tile, so array-scalar ops
-// stream one input like unary ops. CopyOut writes
+// stream one input like unary ops. Likewise an input with one value per
+// output row (tiling bit `row_scalar`: the (N, 1) of (N, 1) + (1, M)) is read
+// as one GM value per row, and VecS runs row by row on the other input's tile
+// (no Duplicate'd UB operand, one vector pass less). CopyOut writes
 // the contiguous output, or rows of out_row columns out_pitch apart (EwTiling).
 #pragma once
 
@@ -85,7 +88,10 @@ class EwKernel {
                          last / row * static_cast<uint64_t>(t.out_pitch) + last % row + 1);
     }
     pipe_.InitBuffer(qz_, 2, t.tile * static_cast<uint32_t>(sizeof(TO)));
-    if constexpr (kScalarForm) InitScalar(t.scalar & 3u);
+    if constexpr (kScalarForm) {
+      InitScalar(t.scalar & 3u);
+      if (scalar_in_ < 0 && (t.row_scalar == 1u || t.row_scalar == 2u)) row_in_ = t.row_scalar == 1u ? 0 : 1;
+    }
     if constexpr (kCalcTiles > 0) pipe_.InitBuffer(wide_, kCalcTiles * t.tile * static_cast<uint32_t>(sizeof(float)));
   }
 
@@ -93,10 +99,11 @@ class EwKernel {
     const uint32_t tile = t_->tile;
     for (uint64_t off = 0; off < count_; off += tile) {
       uint32_t n = static_cast<uint32_t>(count_ - off < tile ? count_ - off : tile);
-      if (scalar_in_ != 0) Load<0>(off, n);
-      if constexpr (N > 1) if (scalar_in_ != 1) Load<1>(off, n);
+      if (scalar_in_ != 0 && row_in_ != 0) Load<0>(off, n);
+      if constexpr (N > 1) if (scalar_in_ != 1 && row_in_ != 1) Load<1>(off, n);
       if constexpr (N > 2) Load<2>(off, n);
       if (scalar_in_ >= 0) ComputeScalar(n);
+      else if (row_in_ >= 0) ComputeRows(begin_ + off, n);
       else Compute(n);
       AscendC::LocalTensor<TO> z = qz_.template DeQue<TO>();
       if (t_->out_row == 0) CopyOut(z_[off], z, n);
@@ -176,6 +183,38 @@ class EwKernel {
     }
   }
 
+  // Output elements [first, first + n): each row's run is VecS(other input, the
+  // row-scalar input's value of that row). Rows are whole 32-B blocks and tiles
+  // start aligned (host rule), so every run starts aligned in UB.
+  __aicore__ inline void ComputeRows(uint64_t first, uint32_t n) {
+    if constexpr (kScalarForm) {
+      const int other = 1 - row_in_;
+      AscendC::LocalTensor<T> x = q_[other].template DeQue<T>();
+      AscendC::LocalTensor<TO> z = qz_.template AllocTensor<TO>();
+      const uint64_t row = static_cast<uint64_t>(t_->shape[t_->ndim - 1]);
+      for (uint32_t j = 0; j < n;) {
+        const uint64_t k = first + j, col = k % row;
+        const uint32_t run = static_cast<uint32_t>(row - col < n - j ? row - col : n - j);
+        Op::VecS(z[j], x[j], RowValue(k), row_in_ == 0, static_cast<int32_t>(run));
+        j += run;
+      }
+      qz_.EnQue(z);
+      q_[other].FreeTensor(x);
+    }
+  }
+
+  // The row-scalar input's element for output element k (its GM window starts base below the view).
+  __aicore__ inline T RowValue(uint64_t k) {
+    const int64_t* st = t_->strides[row_in_];
+    int64_t off = -t_->base[row_in_];
+    for (int d = static_cast<int>(t_->ndim) - 1; d >= 0; --d) {
+      const uint64_t dim = static_cast<uint64_t>(t_->shape[d]);
+      off += static_cast<int64_t>(k % dim) * st[d];
+      k /= dim;
+    }
+    return row_in_ == 0 ? g0_.GetValue(static_cast<uint64_t>(off)) : g1_.GetValue(static_cast<uint64_t>(off));
+  }
+
   __aicore__ inline void Compute(uint32_t n) {
     AscendC::LocalTensor<In<0>> a = q_[0].template DeQue<In<0>>();
     AscendC::LocalTensor<In<1>> b;
@@ -235,6 +274,7 @@ class EwKernel {
   const EwTiling* t_ = nullptr;
   uint64_t begin_ = 0, count_ = 0;
   int scalar_in_ = -1;  // the input read once as a scalar (kScalarForm), or -1
+  int row_in_ = -1;     // the input read once per output row (kScalarForm, tiling row_scalar), or -1
   T scalar_{};
   AscendC::TPipe pipe_;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> q_[N];

@@ -28,6 +28,21 @@ extern const SimKernelEntry kAstypeEntry;
 
 namespace npurt::kernels::ew {
 
+// Row-scalar input of a binary op (EwTiling::row_scalar): stride 0 along rows
+// that are long (a per-row vector call must pay off) and whole 32-B blocks (so
+// every row starts aligned in the tile); the other input must vary along them.
+namespace {
+uint32_t row_scalar_bits(const EwTiling& t, uint64_t align) {
+  const uint32_t last = t.ndim - 1;
+  if (t.num_inputs != 2 || t.ndim < 2 || t.scalar != 0) return 0;
+  const uint64_t row = static_cast<uint64_t>(t.shape[last]);
+  if (row < 256 || row % align != 0) return 0;
+  for (uint32_t i = 0; i < 2; ++i)
+    if (t.strides[i][last] == 0 && t.strides[1 - i][last] != 0) return 1u << i;
+  return 0;
+}
+}  // namespace
+
 // Collapsed layout, cores, UB tile (every queue double-buffered).
 void plan_ew(const OpContext& ctx, const Dims& out_shape, DType dtype, DType out_dtype, const TensorSpec* in,
              int n_in, EwTiling& t, uint32_t& num_blocks, uint64_t extra_ub_per_item) {
@@ -58,6 +73,7 @@ void plan_ew(const OpContext& ctx, const Dims& out_shape, DType dtype, DType out
     ub_per_item += 2 * itemsize(in[i].dtype);
   }
   const uint64_t align = 32 / min_item;
+  t.row_scalar = row_scalar_bits(t, align);
   CoreSplit split = split_over_cores(t.total, align, 8192, ctx.profile());
   t.per_core = split.per_core;
   t.tile = fit_tile(ub_budget(ctx.profile()), ub_per_item, align, split.per_core);

@@ -18,6 +18,10 @@
 // scalar bit i: input i is a single element (every stride 0: a 0-d array or a
 // Python scalar broadcast); binary functors with a tensor-scalar vector form
 // (Adds/Muls/Maxs/Mins) read it once and never stream it through UB.
+// row_scalar bit i (binary ops, ndim >= 2): input i has stride 0 along the
+// innermost axis (one value per output row, e.g. the (N, 1) of (N, 1) + (1, M))
+// and rows are whole 32-B blocks; functors with a tensor-scalar form compute
+// each row as VecS(other input's row, that value) instead of filling a UB tile.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +42,7 @@ struct EwTiling {
   uint32_t contiguous = 0;     // bit i: input i is laid out exactly like the output
   uint32_t variant = 0;
   uint32_t scalar = 0;         // bit i: input i is one element broadcast everywhere
+  uint32_t row_scalar = 0;     // bit i: input i is one element per output row (see above)
   int64_t out_row = 0;
   int64_t out_pitch = 0;
   int64_t out_offset = 0;

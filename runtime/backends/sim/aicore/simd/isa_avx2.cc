@@ -35,9 +35,17 @@ inline VF isa_round_half(VF v) {
 }
 inline VF isa_sqrt(VF v) { return (VF)_mm256_sqrt_ps((__m256)v); }
 inline uint32_t isa_movemask(VI m) { return static_cast<uint32_t>(_mm256_movemask_ps((__m256)m)); }
+inline void isa_lookup16(uint16_t* d, const uint16_t* s, const uint16_t* table) {
+  const __m256i idx = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s)));
+  __m256i g = _mm256_i32gather_epi32(reinterpret_cast<const int*>(table), idx, 2);
+  g = _mm256_and_si256(g, _mm256_set1_epi32(0xffff));  // the entry is the low 16 bits; packus then cannot saturate
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(d),
+                   _mm_packus_epi32(_mm256_castsi256_si128(g), _mm256_extracti128_si256(g, 1)));
+}
 
 #include "backends/sim/aicore/simd/lanes.inc"
 #include "backends/sim/aicore/simd/math.inc"
+#include "backends/sim/aicore/simd/half_table.inc"
 #include "backends/sim/aicore/simd/elementwise.inc"
 #include "backends/sim/aicore/simd/cast.inc"
 #include "backends/sim/aicore/simd/compare.inc"

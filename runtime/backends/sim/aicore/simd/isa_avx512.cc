@@ -36,9 +36,16 @@ inline VF isa_round_half(VF v) {
 }
 inline VF isa_sqrt(VF v) { return (VF)_mm512_maskz_sqrt_ps(0xffff, (__m512)v); }
 inline uint32_t isa_movemask(VI m) { return _mm512_movepi32_mask((__m512i)m); }
+inline void isa_lookup16(uint16_t* d, const uint16_t* s, const uint16_t* table) {
+  const __m512i idx = _mm512_maskz_cvtepu16_epi32(0xffff, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s)));
+  // The entry is the low 16 bits. Mask forms: GCC 12 warns about the plain ones' undefined pass-through.
+  const __m512i g = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), 0xffff, idx, table, 2);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(d), _mm512_maskz_cvtepi32_epi16(0xffff, g));
+}
 
 #include "backends/sim/aicore/simd/lanes.inc"
 #include "backends/sim/aicore/simd/math.inc"
+#include "backends/sim/aicore/simd/half_table.inc"
 #include "backends/sim/aicore/simd/elementwise.inc"
 #include "backends/sim/aicore/simd/cast.inc"
 #include "backends/sim/aicore/simd/compare.inc"

@@ -29,6 +29,9 @@ inline VF isa_sqrt(VF v) {
   for (int j = 0; j < K; ++j) v[j] = __builtin_sqrtf(v[j]);
   return v;
 }
+inline void isa_lookup16(uint16_t* d, const uint16_t* s, const uint16_t* table) {
+  for (int j = 0; j < K; ++j) d[j] = table[s[j]];
+}
 inline uint32_t isa_movemask(VI m) {
   uint32_t bits = 0;
   for (int j = 0; j < K; ++j) bits |= static_cast<uint32_t>(m[j] < 0) << j;
@@ -37,6 +40,7 @@ inline uint32_t isa_movemask(VI m) {
 
 #include "backends/sim/aicore/simd/lanes.inc"
 #include "backends/sim/aicore/simd/math.inc"
+#include "backends/sim/aicore/simd/half_table.inc"
 #include "backends/sim/aicore/simd/elementwise.inc"
 #include "backends/sim/aicore/simd/cast.inc"
 #include "backends/sim/aicore/simd/compare.inc"

@@ -93,6 +93,32 @@ TEST_P(RawUnary, HalfExhaustive) {
   }
 }
 
+// half Exp/Ln are table lookups (simd/half_table.inc): they must return exactly
+// what widening to float, the float op and one RINT Cast back return, for every
+// bit pattern (NaN payloads too), in place, and at odd offsets and lengths.
+TEST_P(RawUnary, HalfTableMatchesFloatPath) {
+  namespace v = npurt::aicore::vec;
+  std::vector<half> in(65536 + 7);
+  for (uint32_t u = 0; u < in.size(); ++u) in[u] = bits_half(static_cast<uint16_t>(u * 40503u));
+  std::vector<float> wide(in.size()), wide_out(in.size());
+  ASSERT_TRUE(
+      v::cast(v::VType::kF32, v::VType::kF16, AscendC::RoundMode::CAST_NONE, wide.data(), in.data(), in.size()));
+  for (UnaryOp op : {UnaryOp::kExp, UnaryOp::kLn}) {
+    ASSERT_TRUE(v::unary(op, v::VType::kF32, wide_out.data(), wide.data(), wide.size()));
+    std::vector<half> want(in.size()), got(in.size()), inplace(in);
+    ASSERT_TRUE(v::cast(v::VType::kF16, v::VType::kF32, AscendC::RoundMode::CAST_RINT, want.data(), wide_out.data(),
+                        in.size()));
+    ASSERT_TRUE(v::unary(op, v::VType::kF16, got.data() + 3, in.data() + 3, in.size() - 4));  // odd offset and length
+    ASSERT_TRUE(v::unary(op, v::VType::kF16, inplace.data(), inplace.data(), inplace.size()));
+    for (size_t i = 0; i < in.size(); ++i) {
+      if (i >= 3 && i < in.size() - 1) {
+        ASSERT_EQ(half_bits(got[i]), half_bits(want[i])) << unary_op_name(op) << " i=" << i;
+      }
+      ASSERT_EQ(half_bits(inplace[i]), half_bits(want[i])) << unary_op_name(op) << " in place, i=" << i;
+    }
+  }
+}
+
 TEST_P(RawUnary, SpecialValuesExact) {
   const float inf = std::numeric_limits<float>::infinity();
   std::vector<float> in = {-inf, inf, std::nanf(""), 0.0f, -0.0f, 89.0f, -104.0f, 88.72283f, -87.33655f, -103.2789f};
