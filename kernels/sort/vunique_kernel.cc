@@ -16,9 +16,6 @@
 
 #include "common/kernel_util.h"
 #include "kernel_operator.h"
-#ifndef NPURT_ASCEND_DEVICE_BUILD  // the NPU's kernel_operator.h declares the sort APIs itself
-#include "aicore/vec_sort.h"
-#endif
 #include "npurt/backend.h"
 #include "npurt/dtype.h"
 #include "sort/sort_tiling.h"

@@ -14,10 +14,8 @@
 //   - GatherMask: src0BlockStride 1; counter mode (reduceMode true) with
 //     repeatTimes 1 only (mask = element count); normal mode takes 256 bytes
 //     per repeat with the pattern's 256/sizeof(T) bits per repeat.
-// Not (yet) in the vector_api.h umbrella: sim kernels include it next to
-// kernel_operator.h under #ifndef NPURT_ASCEND_DEVICE_BUILD (on the NPU,
-// kernel_operator.h declares these APIs); putting it in the umbrella is a
-// one-line change that rebuilds every kernel.
+// Part of the vector_api.h umbrella (kernel_operator.h), like the other
+// vector APIs: kernels use Sort32 & co. after including kernel_operator.h.
 #pragma once
 
 #include <vector>

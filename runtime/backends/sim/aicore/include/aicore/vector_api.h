@@ -14,3 +14,4 @@
 #include "aicore/vec_reduce.h"
 #include "aicore/vec_repeat.h"
 #include "aicore/vec_transpose.h"
+#include "aicore/vec_sort.h"
