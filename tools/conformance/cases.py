@@ -63,8 +63,11 @@ def _broadcastable_pair(data, xp, xps, dtypes, elements_for=None):
     return x1, x2
 
 
-def unary(dtypes):
-    return lambda data, xp, xps: ((array(data, xp, xps, dtypes),), {})
+def unary(dtypes, elements_for=None):
+    def draw(data, xp, xps):
+        name = data.draw(st.sampled_from(dtypes), label="dtype")
+        return (array(data, xp, xps, (name,), elements=elements_for(name) if elements_for else None),), {}
+    return draw
 
 
 def binary(dtypes, elements_for=None):
@@ -147,7 +150,8 @@ def _finite_complex(name):
 
 
 def _product_safe_complex(name):
-    """Complex `multiply` draws parts of magnitude <= 2**60 (or NaN): products of two parts and
+    """Complex `multiply` and `square` (which the standard defines "as if the operation is implemented
+    as x1_i * x1_i (see multiply)") draw parts of magnitude <= 2**60 (or NaN): products of two parts and
     their sums stay finite in float32 and float64. The standard (multiply, 2024.12) asks for the
     textbook formula (ac - bd) + (bc + ad)j for finite parts and says "When at least one of a, b,
     c, or d is NaN, +infinity, or -infinity [...] In the remaining cases, the result is
@@ -427,7 +431,8 @@ def _astype(data, xp, xps):
 
 
 def build_cases():
-    cases = [Case(n, _sign if n == "sign" else unary(d), tol, "elementwise") for n, (d, tol) in UNARY_FUNCS.items()]
+    cases = [Case(n, _sign if n == "sign" else unary(d, _product_safe_complex if n == "square" else None), tol,
+                  "elementwise") for n, (d, tol) in UNARY_FUNCS.items()]
     cases += [Case(n, binary(d, _product_safe_complex if n == "multiply" else None), tol, "elementwise")
               for n, (d, tol) in BINARY_FUNCS.items()]
     cases += [Case("bitwise_left_shift", _shifts, "exact", "elementwise"),
