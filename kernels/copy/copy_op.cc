@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/tiling_as.h"
 #include "common/tiling_util.h"
 #include "copy/copy_tiling.h"
 #include "npurt/op_registry.h"
@@ -95,8 +96,7 @@ void copy_tiling(const OpContext& ctx, TilingResult& r) {
 }
 
 std::string describe_copy(const OpContext&, const TilingResult& r) {
-  CopyTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const CopyTiling t = tiling_as<CopyTiling>(r, "describe_copy");
   std::string dims;
   for (uint32_t i = 0; i < t.ndim; ++i)
     dims += (i ? ", " : "") + std::to_string(t.shape[i]) + ":" + std::to_string(t.stride[i]);

@@ -57,12 +57,41 @@ struct ActBase : OpBase {
   static constexpr bool kWidenVec = true;  // float16/bfloat16 run the float32 Vec form (fp32 math)
 };
 
+namespace actvec {
+// z = erfc(|x| / sqrt2) (times |x| when times_abs_x) by Numerical Recipes' erfcc: with
+// u = |x| / sqrt2 and t = 1 / (1 + u/2), erfc(u) = t exp(-u^2 + P(t)), fractional error
+// < 1.2e-7 for every u >= 0. |x| is clamped to FLT_MAX first (inf gives exp(-inf) = 0, never
+// inf * 0). Leaves ax = -x^2 / 2 (the backward's phi(x) needs it); t is scratch. One helper
+// for gelu's forward and backward, so both use the same erfc (the backward is its derivative).
+template <class T>
+inline void Erfcc(const LT<T>& z, const LT<float>& ax, const LT<float>& t, const LT<T>& x, bool times_abs_x,
+                  int32_t n) {
+  static constexpr float kP[] = {0.17087277f, -0.82215223f, 1.48851587f, -1.13520398f, 0.27886807f,
+                                 -0.18628806f, 0.09678418f,  0.37409196f, 1.00002368f, -1.26551223f};
+  AscendC::Abs(ax, x, n);
+  AscendC::Mins(ax, ax, 3.4028234e38f, n);                     // |x|, inf -> FLT_MAX
+  AscendC::Muls(t, ax, 0.5f * act::kInvSqrt2, n);              // u / 2
+  AscendC::Adds(t, t, 1.0f, n);
+  AscendC::Duplicate(z, 1.0f, n);
+  AscendC::Div(t, z, t, n);                                    // t = 1 / (1 + u/2)
+  AscendC::Muls(z, t, kP[0], n);
+  for (int i = 1; i < 10; ++i) {                               // Horner: P(t)
+    AscendC::Adds(z, z, kP[i], n);
+    if (i < 9) AscendC::Mul(z, z, t, n);
+  }
+  if (times_abs_x) AscendC::Mul(t, ax, t, n);                  // |x| t (t no longer needed alone)
+  AscendC::Mul(ax, ax, ax, n);
+  AscendC::Muls(ax, ax, -0.5f, n);                             // -u^2 = -x^2 / 2
+  AscendC::Add(z, z, ax, n);
+  AscendC::Exp(z, z, n);
+  AscendC::Mul(z, z, t, n);
+}
+}  // namespace actvec
+
 // Unary forward forms. Vec (float32 only, the vector unit has no erf/tanh):
 // x / (1 + exp(-k(x))) with Muls/Exp/Adds/Div in place in z.
 // Vec: relu(x) - 0.5 |x| erfc(|x| / sqrt2) (= x Phi(x) without cancellation for
-// x < 0), erfc by Numerical Recipes' erfcc, t exp(-z^2 + P(t)), t = 1 / (1 + z/2),
-// fractional error < 1.2e-7 for every z >= 0. |x| is clamped to FLT_MAX so +inf
-// gives +inf; -inf gives 0 (the limit) on this path.
+// x < 0), erfc by actvec::Erfcc. +inf gives +inf; -inf gives 0 (the limit) on this path.
 struct GeluErfF : ActBase {
   static constexpr int kArity = 1;
   static constexpr uint32_t kVec = kVecF32;
@@ -70,26 +99,8 @@ struct GeluErfF : ActBase {
   template <class W> static W F(W x) { return act::gelu_erf(x); }
   template <class T>
   static void Vec(const LT<T>& z, const LT<T>& x, const LT<float>& s, uint32_t tile, int32_t n) {
-    static constexpr float kP[] = {0.17087277f, -0.82215223f, 1.48851587f, -1.13520398f, 0.27886807f,
-                                   -0.18628806f, 0.09678418f,  0.37409196f, 1.00002368f, -1.26551223f};
     const LT<float> ax = s[0], t = s[tile];
-    AscendC::Abs(ax, x, n);
-    AscendC::Mins(ax, ax, 3.4028234e38f, n);                   // |x|, inf -> FLT_MAX
-    AscendC::Muls(t, ax, 0.5f * act::kInvSqrt2, n);            // z / 2
-    AscendC::Adds(t, t, 1.0f, n);
-    AscendC::Duplicate(z, 1.0f, n);
-    AscendC::Div(t, z, t, n);                                  // t = 1 / (1 + z/2)
-    AscendC::Muls(z, t, kP[0], n);
-    for (int i = 1; i < 10; ++i) {                             // Horner: P(t)
-      AscendC::Adds(z, z, kP[i], n);
-      if (i < 9) AscendC::Mul(z, z, t, n);
-    }
-    AscendC::Mul(t, ax, t, n);                                 // |x| t (t no longer needed alone)
-    AscendC::Mul(ax, ax, ax, n);
-    AscendC::Muls(ax, ax, -0.5f, n);                           // -z^2 = -x^2 / 2
-    AscendC::Add(z, z, ax, n);
-    AscendC::Exp(z, z, n);
-    AscendC::Mul(z, z, t, n);                                  // |x| erfc(z)
+    actvec::Erfcc(z, ax, t, x, /*times_abs_x=*/true, n);      // |x| erfc(|x| / sqrt2)
     AscendC::Muls(z, z, -0.5f, n);
     AscendC::Relu(ax, x, n);
     AscendC::Add(z, z, ax, n);
@@ -175,25 +186,8 @@ struct GeluErfGradF : ActBase {
   template <class W> static W F(W dy, W x) { return dy * act::gelu_erf_grad(x); }
   template <class T>
   static void Vec(const LT<T>& z, const LT<T>& dy, const LT<T>& x, const LT<float>& s, uint32_t tile, int32_t n) {
-    static constexpr float kP[] = {0.17087277f, -0.82215223f, 1.48851587f, -1.13520398f, 0.27886807f,
-                                   -0.18628806f, 0.09678418f,  0.37409196f, 1.00002368f, -1.26551223f};
     const LT<float> ax = s[0], t = s[tile];
-    AscendC::Abs(ax, x, n);
-    AscendC::Mins(ax, ax, 3.4028234e38f, n);                   // |x|, inf -> FLT_MAX
-    AscendC::Muls(t, ax, 0.5f * act::kInvSqrt2, n);
-    AscendC::Adds(t, t, 1.0f, n);
-    AscendC::Duplicate(z, 1.0f, n);
-    AscendC::Div(t, z, t, n);                                  // t = 1 / (1 + z/2), z = |x| / sqrt2
-    AscendC::Muls(z, t, kP[0], n);
-    for (int i = 1; i < 10; ++i) {                             // Horner: P(t)
-      AscendC::Adds(z, z, kP[i], n);
-      if (i < 9) AscendC::Mul(z, z, t, n);
-    }
-    AscendC::Mul(ax, ax, ax, n);
-    AscendC::Muls(ax, ax, -0.5f, n);                           // -x^2 / 2
-    AscendC::Add(z, z, ax, n);
-    AscendC::Exp(z, z, n);
-    AscendC::Mul(z, z, t, n);
+    actvec::Erfcc(z, ax, t, x, /*times_abs_x=*/false, n);     // ax = -x^2 / 2
     AscendC::Muls(z, z, 0.5f, n);                              // E = 0.5 erfc(|x| / sqrt2)
     AscendC::Exp(t, ax, n);
     AscendC::Mul(t, t, x, n);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/tiling_as.h"
 #include "common/tiling_util.h"
 #include "fused/fused_decode.h"
 #include "fused/fused_program.h"
@@ -145,8 +146,7 @@ void tiling_fused(const OpContext& ctx, TilingResult& r) {
 }
 
 std::string describe_fused(const OpContext&, const TilingResult& r) {
-  FusedTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const FusedTiling t = tiling_as<FusedTiling>(r, "describe_fused");
   std::string s = "elements=" + std::to_string(t.total) + " per_core=" + std::to_string(t.per_core) +
                   " tile=" + std::to_string(t.tile) + " buffers=2 dims=" + std::to_string(t.ndim) +
                   " instructions=" + std::to_string(t.num_instr) + " registers=" + std::to_string(t.num_regs) +

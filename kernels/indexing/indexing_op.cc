@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/tiling_as.h"
 #include "common/tiling_util.h"
 #include "elementwise/ew_types.h"
 #include "indexing/indexing_tiling.h"
@@ -204,8 +205,7 @@ void mask_tiling(const OpContext& ctx, TilingResult& r) {
 }
 
 std::string describe_gather(const OpContext&, const TilingResult& r) {
-  GatherTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const GatherTiling t = tiling_as<GatherTiling>(r, "describe_gather");
   return "[outer, n, inner]=[" + std::to_string(t.outer) + ", " + std::to_string(t.n) + ", " +
          std::to_string(t.inner) + "] m=" + std::to_string(t.m) + " unit=" + std::to_string(t.unit) +
          "B per_core=" + std::to_string(t.per_core) + " tile=" + std::to_string(t.tile);

@@ -42,7 +42,7 @@ MatmulGenericTiling plan(const OpContext& ctx) {
     ctx.fail("b", "batch " + str(bb) + " cannot be broadcast with a's batch " + str(ba));
   MatmulGenericTiling t;
   t.dtype = static_cast<uint32_t>(a.dtype);
-  t.batch = static_cast<uint64_t>(std::max(ba, bb));
+  t.batch = static_cast<uint64_t>(ba == 1 ? bb : ba);  // broadcast: 1 with 0 gives 0, not max = 1
   t.m = static_cast<uint64_t>(a.shape[1]);
   t.k = static_cast<uint64_t>(a.shape[2]);
   t.n = static_cast<uint64_t>(b.shape[2]);

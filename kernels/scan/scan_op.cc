@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/tiling_as.h"
 #include "common/tiling_util.h"
 #include "elementwise/ew_types.h"
 #include "npurt/op_registry.h"
@@ -92,8 +93,7 @@ void scan_tiling(const OpContext& ctx, TilingResult& r, ScanKind kind) {
 }
 
 std::string describe_scan(const OpContext&, const TilingResult& r) {
-  ScanTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const ScanTiling t = tiling_as<ScanTiling>(r, "describe_scan");
   return std::string(t.mode == 0 ? "rows" : "columns") + " [outer, len, inner]=[" + std::to_string(t.outer) + ", " +
          std::to_string(t.len) + ", " + std::to_string(t.inner) + "] units=" + std::to_string(t.units) +
          " per_core=" + std::to_string(t.per_core) + " tile=" + std::to_string(t.tile);

@@ -60,7 +60,10 @@ def check_case(case, nr, xs, xps, examples, draw_seed=None):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             actual = fn(*args, **kwargs)
-        compare(actual, expected, case.tolerance, nr)
+        if case.compare is not None:
+            case.compare(actual, expected, args, kwargs, nr)
+        else:
+            compare(actual, expected, case.tolerance, nr)
 
     if draw_seed is not None:
         prop = seed(draw_seed)(prop)

@@ -61,6 +61,11 @@ _UFUNC_NAMES = {"absolute": "abs", "power": "pow", "true_divide": "divide", "arc
                 "right_shift": "bitwise_right_shift", "conjugate": "conj", "fmod": "remainder"}
 _UFUNC_REDUCE = {"add": reductions.sum, "multiply": reductions.prod, "maximum": reductions.max,
                  "minimum": reductions.min, "logical_or": reductions.any, "logical_and": reductions.all}
+_UFUNC_ACCUMULATE = {"add": "cumulative_sum", "multiply": "cumulative_prod"}
+# Why reduce/accumulate are implemented rather than refused: numpy 2.4 leaks a reference to the
+# operand whenever __array_ufunc__ raises (or returns NotImplemented) for ufunc.reduce/accumulate
+# (numpy.add.reduce on a plain Python class with a raising __array_ufunc__ shows it too), which
+# nanobind reports as leaked instances at exit. The common ones now succeed; the rest still raise.
 
 
 def _check_operands(name, operands):
@@ -73,22 +78,84 @@ def _check_operands(name, operands):
                         "implicitly; convert with nr.asarray(...) (host -> device) or x.numpy()")
 
 
+def _npurt_dtype(where, dtype):
+    """numpy's dtype= (np.float64, 'f8', np.dtype(...)) as the npurt dtype of the same name."""
+    if dtype is None or isinstance(dtype, _npurt.dtype):
+        return dtype
+    import numpy
+    import npurt
+    try:
+        found = getattr(npurt, numpy.dtype(dtype).name, None)
+    except TypeError:
+        found = None
+    if not isinstance(found, _npurt.dtype):
+        raise TypeError(f"{where}: argument 'dtype': {dtype!r} is not an npurt dtype")
+    return found
+
+
+def _unsupported(where, kwargs, allowed):
+    bad = sorted(k for k, v in kwargs.items() if k not in allowed and not (k == "where" and v is True))
+    if bad:
+        raise TypeError(f"{where}: argument(s) {bad} are not supported for npurt arrays")
+
+
+def _ufunc_reduce(name, x, axis=0, dtype=None, keepdims=False, **rest):
+    """ufunc.reduce: add -> sum, multiply -> prod, maximum -> max, minimum -> min, logical_and -> all,
+    logical_or -> any (numpy's default axis 0; axis None or a tuple reduce several axes)."""
+    where = f"numpy.{name}.reduce"
+    _unsupported(where, rest, ())
+    if not isinstance(x, _npurt.ndarray):
+        raise TypeError(f"{where}: argument 'array': expected an nr.ndarray, got {type(x).__name__}")
+    dtype = _npurt_dtype(where, dtype)
+    kw = {"axis": axis, "keepdims": builtins.bool(keepdims)}
+    if name in ("add", "multiply"):
+        return _UFUNC_REDUCE[name](x, dtype=dtype, **kw)
+    if dtype is not None and name in ("maximum", "minimum"):
+        x = x.astype(dtype)  # numpy computes the reduction in dtype
+    elif dtype is not None and str(dtype) != "bool":
+        raise TypeError(f"{where}: argument 'dtype': {name} reduces to bool, got {dtype}")
+    return _UFUNC_REDUCE[name](x, **kw)
+
+
+def _ufunc_accumulate(name, x, axis=0, dtype=None, **rest):
+    """ufunc.accumulate: add -> cumulative_sum, multiply -> cumulative_prod. Without dtype= both sides
+    widen the same way (bool and small ints to int64, small unsigned to uint64, floats kept)."""
+    import npurt
+    where = f"numpy.{name}.accumulate"
+    _unsupported(where, rest, ())
+    if not isinstance(x, _npurt.ndarray):
+        raise TypeError(f"{where}: argument 'array': expected an nr.ndarray, got {type(x).__name__}")
+    if x.ndim == 0:
+        raise TypeError(f"{where}: argument 'array': a 0-d array has no axis to accumulate along")
+    if not isinstance(axis, (builtins.int,)) or isinstance(axis, builtins.bool):
+        raise TypeError(f"{where}: argument 'axis': expected an int, got {axis!r}")
+    fn = getattr(npurt, _UFUNC_ACCUMULATE[name])
+    dtype = _npurt_dtype(where, dtype)
+    return fn(x, axis=axis, dtype=dtype)
+
+
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     import npurt
     name = ufunc.__name__
     if kwargs.get("out") is not None:
         raise TypeError(f"numpy.{name}: out= is not supported for npurt arrays")
     kwargs.pop("out", None)
-    _check_operands(name, inputs)
+    if method in ("__call__", "reduce", "accumulate"):  # reduceat/outer/at: refused below, whatever the operands
+        _check_operands(name, inputs)
     if method == "reduce" and name in _UFUNC_REDUCE:
-        kw = {k: v for k, v in kwargs.items() if k in ("axis", "keepdims")}
-        kw.setdefault("axis", 0)
-        return _UFUNC_REDUCE[name](inputs[0], **kw)
+        return _ufunc_reduce(name, *inputs, **kwargs)
+    if method == "accumulate" and name in _UFUNC_ACCUMULATE:
+        return _ufunc_accumulate(name, *inputs, **kwargs)
     fn = getattr(npurt, _UFUNC_NAMES.get(name, name), None)
     if method != "__call__" or fn is None or kwargs:
         what = name if method == "__call__" else f"{name}.{method}"
-        extra = f" with {sorted(kwargs)}" if kwargs and fn is not None else ""
-        raise TypeError(f"numpy.{what}{extra} is not implemented for npurt arrays; convert explicitly "
+        extra = f" with {sorted(kwargs)}" if kwargs and fn is not None and method == "__call__" else ""
+        hint = ""
+        if method == "reduce":
+            hint = f" (reduce is implemented for {', '.join(sorted(_UFUNC_REDUCE))})"
+        elif method == "accumulate":
+            hint = f" (accumulate is implemented for {', '.join(sorted(_UFUNC_ACCUMULATE))})"
+        raise TypeError(f"numpy.{what}{extra} is not implemented for npurt arrays{hint}; convert explicitly "
                         "with x.numpy()")
     return fn(*inputs)
 
