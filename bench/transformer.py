@@ -80,6 +80,20 @@ def case_layer_norm(shape, dtype):
     return impl, 2 * x.nbytes, 8.0 * x.size, True
 
 
+def case_rms_norm(shape, dtype):
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(shape).astype(dtype)
+    g = rng.standard_normal(shape[-1]).astype(dtype)
+    xn, gn = nr.asarray(x), nr.asarray(g)
+    impl = {"npurt": synced(lambda: nr.ops.rms_norm(xn, gn))}
+    if np.dtype(dtype) == np.float32:
+        impl["numpy"] = lambda: x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6) * g
+    if torch is not None and hasattr(torch.nn.functional, "rms_norm"):
+        tx, tg = torch_tensor(x), torch_tensor(g)
+        impl["torch"] = lambda: torch.nn.functional.rms_norm(tx, (shape[-1],), tg, 1e-6)
+    return impl, 2 * x.nbytes, 4.0 * x.size, True
+
+
 def case_softmax(shape, dtype, axis=-1):
     x = np.random.default_rng(2).standard_normal(shape).astype(dtype)
     xn = nr.asarray(x)
@@ -159,6 +173,9 @@ def cases(sizes):
     for dt in (np.float32, np.float16):
         out.append(("layer_norm", f"layer_norm [32, 256, 1024] {np.dtype(dt).name}",
                     lambda dt=dt: case_layer_norm((32, 256, 1024), dt)))
+    for dt in (np.float32, np.float16):
+        out.append(("rms_norm", f"rms_norm [32, 256, 1024] {np.dtype(dt).name}",
+                    lambda dt=dt: case_rms_norm((32, 256, 1024), dt)))
     for shape in ((4096, 1024), (32, 8, 512, 512)):
         out.append(("softmax", f"softmax {list(shape)} float32", lambda shape=shape: case_softmax(shape, np.float32)))
     out.append(("softmax", "softmax [32, 8, 512, 512] float32 axis=1",  # the column plan
@@ -197,7 +214,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--sizes", default="1024", help="matmul sizes")
-    p.add_argument("--only", default="", help="comma-separated groups: matmul,layer_norm,softmax,attention,gelu,silu")
+    p.add_argument("--only", default="", help="comma-separated groups: matmul,layer_norm,rms_norm,softmax,attention,gelu,silu")
     args = p.parse_args()
     threads = os.cpu_count()
     if torch is not None:

@@ -4,12 +4,17 @@
 //   layer_norm: y = (x - mean) * rstd * gamma + beta, rstd = 1 / sqrt(var + eps)
 //   rms_norm:   y = x * rstd * gamma,                 rstd = 1 / sqrt(mean(x^2) + eps)
 //
-// Everything is computed in float32 (fp16/bf16 tiles are cast once on load,
-// the result once on store). Rows that fit UB (num_chunks == 1): a tile of
-// rows is loaded once; per row the statistics come from the UB copy (the mean
-// first, then the centred sum of squares: exact two-level sums, no
-// cancellation), then one vector pass turns the variances of the whole tile
-// into rstd (Sqrt + Reciprocal), then each row is scaled. Longer rows
+// Everything is computed in float32 (fp16/bf16 tiles are cast once per tile
+// on load, the result once per tile on store). Rows that fit UB (num_chunks ==
+// 1): a tile of n rows moves with one DataCopyPad each way; per row the
+// statistics come from the UB copy (the mean first, then the centred sum of
+// squares: exact two-pass sums, no E[x^2] - mean^2 cancellation), the sums of
+// squares land in per-row slots that are read back once per tile (one V -> S
+// sync per tile, not per row), one vector pass turns the tile's variances
+// into rstd (Adds/Sqrt/Reciprocal), then each row is scaled. Vector calls per
+// row: layer_norm ReduceSum, Adds, Mul, ReduceSum, Muls, Mul gamma, Add beta
+// (7, the minimum with these APIs: there is no fused multiply-add with a
+// per-row scalar); rms_norm Mul, ReduceSum, Muls, Mul gamma. Longer rows
 // (multi-pass plan): pass 1 walks the row's chunks combining per-chunk
 // (mean, M2) with Chan's formula, pass 2 re-reads the chunks and writes y.
 #include <type_traits>
@@ -46,6 +51,7 @@ class NormForward {
     if (t.has_gamma || t.has_beta) pipe_.InitBuffer(params_, 2 * cs * sizeof(float));
     if (!kFloatIn && (t.has_gamma || t.has_beta)) pipe_.InitBuffer(stage_, cs * sizeof(T));
     pipe_.InitBuffer(stats_, 2 * RoundUp(d_.rows_per_tile, 8) * sizeof(float));
+    pipe_.InitBuffer(sums_, d_.rows_per_tile * 8 * sizeof(float));  // one 32-byte ReduceSum slot per row
     red_.Init(pipe_, d_.chunk);
   }
 
@@ -125,32 +131,52 @@ class NormForward {
     AscendC::Reciprocal(v, v, static_cast<int32_t>(n));
   }
 
+  // Phase 1 of a tile, row by row (the row's ops follow each other, so on the
+  // simulator the row stays in the host's L1 cache): layer_norm's mean (st[i])
+  // and centred row (kept in f), then the sum of squares into the row's slot
+  // (no read-back here: TileRstd reads every slot after one sync).
+  __aicore__ void RowStats(typename RowStage<T, O>::Tile& tile, uint32_t n, uint32_t len, uint32_t ls) {
+    LocalTensor<float> st = stats_.Get<float>(), sq = sq_.Get<float>(), sums = sums_.Get<float>();
+    const int32_t cnt = static_cast<int32_t>(len);
+    for (uint32_t i = 0; i < n; ++i) {
+      const LocalTensor<float> si = tile.src[i * ls];
+      if (layer_) {
+        LocalTensor<float> fi = tile.f[i * ls];
+        const float mean = red_.Sum(si, len) * t_.inv_cols;
+        st.SetValue(i, mean);
+        AscendC::Adds(fi, si, -mean, cnt);
+        AscendC::Mul(sq, fi, fi, cnt);
+      } else {
+        AscendC::Mul(sq, si, si, cnt);
+      }
+      red_.SumTo(sums[i * 8], sq, len);
+    }
+  }
+
+  // The tile's sums of squares -> rstd at st[s, s + n): one V -> S sync for the
+  // tile, the scalar moves, one vector Adds/Sqrt/Reciprocal, then V -> S again.
+  __aicore__ LocalTensor<float> TileRstd(uint32_t n) {
+    LocalTensor<float> st = stats_.Get<float>(), sums = sums_.Get<float>();
+    const uint32_t s = RoundUp(d_.rows_per_tile, 8);
+    AscendC::SetFlag<HardEvent::V_S>(EVENT_ID3);
+    AscendC::WaitFlag<HardEvent::V_S>(EVENT_ID3);
+    for (uint32_t i = 0; i < n; ++i) st.SetValue(s + i, sums.GetValue(i * 8) * t_.inv_cols);
+    LocalTensor<float> rs = st[s];
+    VarToRstd(rs, n);  // starts with S -> V (also guards the slots against the next tile's ReduceSum)
+    AscendC::SetFlag<HardEvent::V_S>(EVENT_ID3);
+    AscendC::WaitFlag<HardEvent::V_S>(EVENT_ID3);
+    return rs;
+  }
+
+  // One DataCopyPad in and out per tile; the vector work goes row by row in two
+  // phases (statistics, then y) around one batched rstd computation.
   __aicore__ void WholeRows(uint64_t r, uint32_t n) {
     const uint32_t len = static_cast<uint32_t>(d_.cols), ls = d_.chunk_stride;
     auto tile = io_.Load(r, n, 0, len, ls);
-    const LocalTensor<float>&f = tile.f, &src = tile.src;
-    LocalTensor<float> st = stats_.Get<float>(), sq = sq_.Get<float>();
-    const uint32_t s = RoundUp(d_.rows_per_tile, 8);
-    for (uint32_t i = 0; i < n; ++i) {
-      LocalTensor<float> si = src[i * ls], fi = f[i * ls];
-      float mean = 0.0f;
-      if (layer_) {
-        mean = red_.Sum(si, len) * t_.inv_cols;
-        AscendC::Adds(fi, si, -mean, static_cast<int32_t>(len));  // centred row, kept for pass 2
-        AscendC::Mul(sq, fi, fi, static_cast<int32_t>(len));
-      } else {
-        AscendC::Mul(sq, si, si, static_cast<int32_t>(len));
-      }
-      const float var = red_.Sum(sq, len) * t_.inv_cols;
-      st.SetValue(i, mean);
-      st.SetValue(s + i, var);
-    }
-    LocalTensor<float> rs = st[s];
-    VarToRstd(rs, n);
-    for (uint32_t i = 0; i < n; ++i) {
-      const float rstd = ReadScalar(rs, i);
-      Normalize(f[i * ls], layer_ ? f[i * ls] : src[i * ls], 0.0f, rstd, len);
-    }
+    RowStats(tile, n, len, ls);
+    const LocalTensor<float> rs = TileRstd(n);
+    const LocalTensor<float>& in = layer_ ? tile.f : tile.src;
+    for (uint32_t i = 0; i < n; ++i) Normalize(tile.f[i * ls], in[i * ls], 0.0f, rs.GetValue(i), len);
     io_.Store(tile, r, n, 0, len, ls);
     StoreStats(r, n);
   }
@@ -211,7 +237,7 @@ class NormForward {
   AscendC::GlobalTensor<float> mean_, rstd_;
   AscendC::TPipe pipe_;
   RowStage<T, O> io_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> sq_, params_, stage_, stats_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> sq_, params_, stage_, stats_, sums_;
   RowReducer red_;
 };
 

@@ -42,6 +42,7 @@ tl::RowRequest forward_request(const OpContext& ctx, NormKind kind, DType out) {
   if (params && in != DType::kFloat32) req.buffers.push_back({"param_stage", tl::Scope::kColumns, elem_bytes(in), false});
   req.buffers.push_back({"mean_rstd", tl::Scope::kRows, 8, false});
   req.buffers.push_back({"mean_rstd_pad", tl::Scope::kFixed, 32, false});
+  req.buffers.push_back({"row_sums", tl::Scope::kRows, 32, false});  // one ReduceSum slot per row
   add_reduce_buffers(req, ctx.profile());
   return req;
 }

@@ -195,6 +195,12 @@ class RowReducer {
     return ReadScalar(Slot());
   }
 
+  // Sum of v[0, len) into dst[0] without a read-back (dst 8-byte aligned, e.g.
+  // one 32-byte slot per row): the caller syncs V -> S once for many rows.
+  __aicore__ void SumTo(const LocalTensor<float>& dst, const LocalTensor<float>& v, uint32_t len) {
+    AscendC::ReduceSum(dst, v, work_.Get<float>(), static_cast<int32_t>(len));
+  }
+
   __aicore__ float Max(const LocalTensor<float>& v, uint32_t len) {
     AscendC::ReduceMax(Slot(), v, work_.Get<float>(), static_cast<int32_t>(len), false);
     return ReadScalar(Slot());

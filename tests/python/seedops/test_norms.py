@@ -114,6 +114,22 @@ def test_many_rows_and_seed_shape():
     check_forward(x, g, b)
 
 
+@pytest.mark.parametrize("dtype", [F32, F16], ids=str)
+@pytest.mark.parametrize("rms", [False, True], ids=["layer", "rms"])
+def test_each_row_keeps_its_own_statistics(dtype, rms):
+    """The forward kernel reads a whole tile's row sums back at once (one slot
+    per row): rows with very different scales and offsets, over several tiles
+    per core and a partial last tile, must each get their own mean/rstd."""
+    rng = np.random.default_rng(7)
+    rows, d = 1001, 1024  # 910B3: 39 cores x 26 rows (tail 13), tiles of 11 (f32) or 14 (f16) rows: partial last tiles
+    scale = 2.0 ** rng.integers(-6, 7, rows)
+    offset = rng.standard_normal(rows) * 50
+    x = (rng.standard_normal((rows, d)) * scale[:, None] + offset[:, None]).astype(dtype)
+    g = rng.standard_normal(d).astype(dtype)
+    b = rng.standard_normal(d).astype(dtype)
+    check_forward(x, g, None if rms else b, eps=1e-6 if rms else 1e-5, rms=rms)
+
+
 def test_large_mean_offset_keeps_variance_accurate():
     # A one-pass E[x^2] - E[x]^2 would lose every digit here; the centred sums do not.
     rng = np.random.default_rng(5)
