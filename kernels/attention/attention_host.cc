@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <string>
 
 #include "attention/attention_workspace.h"
+#include "common/tiling_as.h"
 #include "npurt/tensor.h"
 
 namespace npurt_kernels {
@@ -145,8 +145,7 @@ void attn_launch(const OpContext& ctx, AttnTiling t, uint64_t items, uint32_t el
 
 std::string attn_describe(const npurt::TilingResult& r, const char* passes) {
   if (r.num_blocks == 0) return "empty output: no launch";
-  AttnTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const AttnTiling t = npurt::kernels::tiling_as<AttnTiling>(r, "attn_describe");
   return std::string(passes) + " BH=" + std::to_string(t.batchHeads) + " Sq=" + std::to_string(t.sq) +
          " Skv=" + std::to_string(t.skv) + " D=" + std::to_string(t.d) + " (cube pads to " + std::to_string(t.dp) +
          ") tile=" + std::to_string(t.tile) + " q_tiles=" + std::to_string(t.qTiles) +

@@ -1,9 +1,9 @@
 // kernels/elementwise/binary_ops.cc: host side of the binary family: the shared
 // tiling and one table row per op (name, kernel, doc) registered in one place.
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "common/tiling_as.h"
 #include "common/tiling_util.h"
 #include "elementwise/binary_entries.h"
 #include "elementwise/elementwise_tiling.h"
@@ -50,8 +50,7 @@ void binary_tiling(const OpContext& ctx, TilingResult& r) {
 }
 
 std::string describe_elementwise(const OpContext&, const TilingResult& r) {
-  ElementwiseTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const ElementwiseTiling t = tiling_as<ElementwiseTiling>(r, "describe_elementwise");
   return "elements=" + std::to_string(t.total) + " per_core=" + std::to_string(t.per_core) +
          " tile=" + std::to_string(t.tile) + " buffers=2 (x, y, z queues)";
 }

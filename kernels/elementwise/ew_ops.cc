@@ -6,10 +6,10 @@
 // broadcasts) in place. Dtypes the functor computes without the vector unit
 // are declared sim-only, so the ascend backend refuses them by name.
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "common/tiling_as.h"
 #include "common/tiling_util.h"
 #include "elementwise/ew_broadcast.h"
 #include "elementwise/ew_host.h"
@@ -82,8 +82,7 @@ void plan_ew(const OpContext& ctx, const Dims& out_shape, DType dtype, DType out
 }
 
 std::string describe_ew(const OpContext&, const TilingResult& r) {
-  EwTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const EwTiling t = tiling_as<EwTiling>(r, "describe_ew");
   std::string s = "elements=" + std::to_string(t.total) + " per_core=" + std::to_string(t.per_core) +
                   " tile=" + std::to_string(t.tile) + " buffers=2 dims=" + std::to_string(t.ndim) + " inputs:";
   for (uint32_t i = 0; i < t.num_inputs; ++i)

@@ -11,10 +11,10 @@
 // 64-bit multiply-accumulate in one instruction and any double/complex math,
 // so the ascend backend refuses them when validating the call.
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "common/tiling_as.h"
 #include "common/tiling_util.h"
 #include "matmul/matmul_generic_tiling.h"
 #include "npurt/op_registry.h"
@@ -75,8 +75,7 @@ void tiling(const OpContext& ctx, TilingResult& r) {
 }
 
 std::string describe(const OpContext&, const TilingResult& r) {
-  MatmulGenericTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const MatmulGenericTiling t = tiling_as<MatmulGenericTiling>(r, "describe_matmul_generic");
   return "batch=" + str(t.batch) + " M=" + str(t.m) + " K=" + str(t.k) + " N=" + str(t.n) + " nt=" + str(t.nt) +
          " kt=" + str(t.kt) + " units=" + str(t.units) + " per_core=" + str(t.per_core);
 }

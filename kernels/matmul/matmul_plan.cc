@@ -3,7 +3,8 @@
 #include "matmul/matmul_plan.h"
 
 #include <algorithm>
-#include <cstring>
+
+#include "common/tiling_as.h"
 
 namespace npurt_kernels::matmul_plan {
 namespace {
@@ -225,8 +226,7 @@ void choose_tiles(const OpContext& ctx, MatmulTiling& t, uint32_t es, npurt::Til
 
 std::string describe(const OpContext& ctx, const npurt::TilingResult& r) {
   if (r.num_blocks == 0) return "empty output: no launch";
-  MatmulTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const MatmulTiling t = npurt::kernels::tiling_as<MatmulTiling>(r, "describe_matmul");
   std::string s;
   for (uint32_t i = 0; i < t.nProblems; ++i) {
     const MatmulProblem& p = t.p[i];

@@ -6,10 +6,10 @@
 // list: empty = the flattened array, else exactly one axis, negative allowed)
 // and keepdims; output int64 indices. An empty reduced axis is an error.
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "common/tiling_as.h"
 #include "common/tiling_util.h"
 #include "npurt/op_registry.h"
 #include "npurt/tensor.h"
@@ -76,8 +76,7 @@ void arg_tiling(const OpContext& ctx, TilingResult& r, bool is_max) {
 }
 
 std::string describe_arg(const OpContext&, const TilingResult& r) {
-  ArgReduceTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const ArgReduceTiling t = tiling_as<ArgReduceTiling>(r, "describe_arg");
   return std::string(t.mode == 0 ? "inner" : "outer") + " [outer, len, inner]=[" + std::to_string(t.outer) + ", " +
          std::to_string(t.len) + ", " + std::to_string(t.inner) + "] units=" + std::to_string(t.units) +
          " per_core=" + std::to_string(t.per_core) + " tile=" + std::to_string(t.tile);

@@ -16,11 +16,11 @@
 // adjacent once size-1 dims are ignored (npurt::array::reduce permutes them
 // there first). The split rule itself lives in runtime/ops/array_ops.cc.
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "common/tiling_as.h"
 #include "common/tiling_util.h"
 #include "npurt/op_registry.h"
 #include "npurt/tensor.h"
@@ -147,8 +147,7 @@ void reduce_tiling(const OpContext& ctx, TilingResult& r, ReduceKind kind) {
 }
 
 std::string describe_reduce(const OpContext&, const TilingResult& r) {
-  ReduceTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const ReduceTiling t = tiling_as<ReduceTiling>(r, "describe_reduce");
   return std::string(t.mode == 0 ? "inner" : "outer") + " [outer, len, inner]=[" + std::to_string(t.outer) + ", " +
          std::to_string(t.len) + ", " + std::to_string(t.inner) + "] units=" + std::to_string(t.units) +
          " per_core=" + std::to_string(t.per_core) + " tile=" + std::to_string(t.tile) +

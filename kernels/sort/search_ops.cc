@@ -4,10 +4,10 @@
 // element in the sorted x1?). x1 is 1-D and sorted ascending (sort_order.h),
 // or `sorter` (int64, a permutation of x1's indices) sorts it; x1 and x2 have
 // one dtype (the Python layer promotes first).
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "common/tiling_as.h"
 #include "npurt/tensor.h"
 #include "sort/sort_host.h"
 #include "sort/sort_tiling.h"
@@ -59,8 +59,7 @@ void search_tiling(const OpContext& ctx, TilingResult& r) {
 }
 
 std::string describe_search(const OpContext&, const TilingResult& r) {
-  SearchTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const SearchTiling t = tiling_as<SearchTiling>(r, "describe_search");
   return "n1=" + str(t.n1) + " n2=" + str(t.n2) + " tile=" + str(t.tile) + " per_core=" + str(t.per_core) +
          (t.has_sorter ? " sorter" : "");
 }

@@ -9,10 +9,10 @@
 // rows (npurt.sort / npurt.argsort do this). chunk = 0 picks the largest
 // chunk the UB holds; an explicit chunk must be a multiple of 64 that fits.
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "common/tiling_as.h"
 #include "npurt/tensor.h"
 #include "sort/sort_host.h"
 #include "sort/sort_tiling.h"
@@ -97,16 +97,14 @@ void merge_tiling(const OpContext& ctx, TilingResult& r) {
 }
 
 std::string describe_block(const OpContext&, const TilingResult& r) {
-  SortBlockTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const SortBlockTiling t = tiling_as<SortBlockTiling>(r, "describe_block");
   return "rows=" + str(t.rows) + " n=" + str(t.n) + " chunk=" + str(t.chunk) + " rows_per_unit=" +
          str(t.rows_per_unit) + " units=" + str(t.units) +
          " per_core=" + str(t.per_core);
 }
 
 std::string describe_merge(const OpContext&, const TilingResult& r) {
-  SortMergeTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const SortMergeTiling t = tiling_as<SortMergeTiling>(r, "describe_merge");
   return "rows=" + str(t.rows) + " n=" + str(t.n) + " width=" + str(t.width) + " seg=" + str(t.seg) +
          " units=" + str(t.units) + " per_core=" + str(t.per_core);
 }

@@ -4,10 +4,10 @@
 // first `total` are meaningful, and total: int64[1]). Both cut the sorted 1-D
 // s into the same ranges (unique_plan), so counts[b] belongs to block b.
 // The Python layer reads back `total` only, to slice the outputs.
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "common/tiling_as.h"
 #include "npurt/tensor.h"
 #include "sort/sort_host.h"
 #include "sort/sort_tiling.h"
@@ -54,8 +54,7 @@ void infer_compact(const OpContext& ctx) {
 }
 
 std::string describe_unique(const OpContext&, const TilingResult& r) {
-  UniqueTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const UniqueTiling t = tiling_as<UniqueTiling>(r, "describe_unique");
   return "n=" + str(t.n) + " blocks=" + str(t.blocks) + " per_core=" + str(t.per_core) + " tile=" + str(t.tile);
 }
 

@@ -9,10 +9,10 @@
 // indices), stable, NaN last (first when descending). npurt.sort/argsort
 // chain them (sdk_python/npurt/array_api/searching.py). chunk is a multiple
 // of 128 up to 8192 that fits the UB (20 bytes an element + its mask bit).
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "common/tiling_as.h"
 #include "npurt/tensor.h"
 #include "sort/sort_host.h"
 #include "sort/sort_tiling.h"
@@ -118,8 +118,7 @@ void extract_tiling(const OpContext& ctx, TilingResult& r) {
 
 template <class Tiling>
 std::string describe(const OpContext&, const TilingResult& r) {
-  Tiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const Tiling t = tiling_as<Tiling>(r, "describe_vsort");
   return "rows=" + str(t.rows) + " n=" + str(t.n) + " units=" + str(t.units) + " per_core=" + str(t.per_core);
 }
 

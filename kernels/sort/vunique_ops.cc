@@ -4,10 +4,10 @@
 // total: int64[1]) for a sorted 1-D float32/float16 s. Both cut s the same way
 // (vunique_plan: ranges of >= 4096 elements per core, tiles of a multiple of
 // 128 elements so every Compare covers whole 256-byte repeats).
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "common/tiling_as.h"
 #include "npurt/tensor.h"
 #include "sort/sort_host.h"
 #include "sort/sort_tiling.h"
@@ -52,8 +52,7 @@ void infer_values(const OpContext& ctx) {
 }
 
 std::string describe(const OpContext&, const TilingResult& r) {
-  UniqueTiling t;
-  std::memcpy(&t, r.tiling.data(), sizeof t);
+  const UniqueTiling t = tiling_as<UniqueTiling>(r, "describe_vunique");
   return "n=" + str(t.n) + " blocks=" + str(t.blocks) + " per_core=" + str(t.per_core) + " tile=" + str(t.tile);
 }
 

@@ -24,6 +24,12 @@ namespace {
 // uninitialised under -Wall.
 constexpr __mmask16 kAll = 0xffff;
 
+template <int NREG>
+void load_regs(__m512i (&v)[NREG], const void* src) {
+#pragma GCC unroll 16
+  for (int r = 0; r < NREG; ++r) v[r] = _mm512_loadu_si512(static_cast<const uint8_t*>(src) + r * 64);
+}
+
 // Fractal transposes as permutation networks: the fractal sits in NREG zmm
 // registers; each of three stages swaps one register-index bit with a lane
 // bit by one two-source permute per register (vpermt2d / vpermt2w), which
@@ -84,16 +90,20 @@ struct Network {
     stage<2>(v, perm);
     if constexpr (NST > 3) stage<3>(v, perm);
   }
+  // The whole fractal: NREG registers of 64 contiguous bytes loaded, permuted,
+  // stored contiguously. Every load precedes any store, so dst may alias src.
+  template <class Perm>
+  void apply(void* dst, const void* src, Perm perm) const {
+    __m512i v[NREG];
+    load_regs(v, src);
+    run(v, perm);
+#pragma GCC unroll 16
+    for (int r = 0; r < NREG; ++r) _mm512_storeu_si512(static_cast<uint8_t*>(dst) + r * 64, v[r]);
+  }
 };
 
 inline __m512i perm32(__m512i a, __m512i i, __m512i b) { return _mm512_permutex2var_epi32(a, i, b); }
 inline __m512i perm16(__m512i a, __m512i i, __m512i b) { return _mm512_permutex2var_epi16(a, i, b); }
-
-template <int NREG>
-void load_regs(__m512i (&v)[NREG], const void* src) {
-#pragma GCC unroll 16
-  for (int r = 0; r < NREG; ++r) v[r] = _mm512_loadu_si512(static_cast<const uint8_t*>(src) + r * 64);
-}
 
 void transpose_b16(uint16_t* dst, const uint16_t* src) {
   // Element (r, q) = src[r * 16 + q], bits q0..q3 r0..r3; dst[q * 16 + r].
@@ -101,10 +111,7 @@ void transpose_b16(uint16_t* dst, const uint16_t* src) {
                                          {0, 5, 2, 3, 4, 1, 6, 7},
                                          {0, 5, 6, 3, 4, 1, 2, 7},
                                          {4, 5, 6, 7, 0, 1, 2, 3}});
-  __m512i v[8];
-  load_regs(v, src);  // every load before any store: dst may alias src
-  net.run(v, perm16);
-  for (int r = 0; r < 8; ++r) _mm512_storeu_si512(dst + r * 32, v[r]);
+  net.apply(dst, src, perm16);  // dst may alias src
 }
 
 void transpose_sq_b32(uint32_t* lo, uint32_t* hi, const uint32_t* sq) {
@@ -127,10 +134,7 @@ void vnni_b_fractal(uint32_t* dst, const uint32_t* src) {
                                          {4, 1, 2, 3, 0, 5, 6, 0},
                                          {4, 5, 2, 3, 0, 1, 6, 0},
                                          {3, 4, 5, 6, 0, 1, 2, 0}});
-  __m512i v[8];
-  load_regs(v, src);
-  net.run(v, perm32);
-  for (int r = 0; r < 8; ++r) _mm512_storeu_si512(dst + r * 16, v[r]);
+  net.apply(dst, src, perm32);  // dst may alias src
 }
 
 void transpose_16x16_b32(uint32_t* dst, const uint32_t* src) {
@@ -140,10 +144,7 @@ void transpose_16x16_b32(uint32_t* dst, const uint32_t* src) {
                                              {4, 5, 2, 3, 0, 1, 6, 7},
                                              {4, 5, 6, 3, 0, 1, 2, 7},
                                              {4, 5, 6, 7, 0, 1, 2, 3}});
-  __m512i v[16];
-  load_regs(v, src);
-  net.run(v, perm32);
-  for (int r = 0; r < 16; ++r) _mm512_storeu_si512(dst + r * 16, v[r]);
+  net.apply(dst, src, perm32);  // dst may alias src
 }
 
 inline __m512 load_relu(const float* s, bool relu) {
