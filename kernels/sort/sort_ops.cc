@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "common/tiling_as.h"
 #include "npurt/tensor.h"
 #include "sort/sort_host.h"
 #include "sort/sort_tiling.h"
@@ -24,17 +23,9 @@ extern const SimKernelEntry kSortMergeEntry;
 
 namespace {
 
-// [rows, n] view of the last axis.
-void rows_and_len(const OpContext& ctx, uint64_t& rows, uint64_t& n) {
-  const Dims& s = ctx.input(0).shape;
-  if (s.empty()) ctx.fail(ctx.op().inputs[0].name, "a 0-d array has no axis to sort along");
-  n = static_cast<uint64_t>(s.back());
-  rows = n ? static_cast<uint64_t>(ctx.input(0).numel()) / n : 0;
-}
-
 void infer_sorted(const OpContext& ctx) {
   uint64_t rows, n;
-  rows_and_len(ctx, rows, n);
+  rows_and_len(ctx, 0, rows, n);
   ctx.set_output(0, ctx.input(0).shape, ctx.input(0).dtype);
   ctx.set_output(1, ctx.input(0).shape, DType::kInt64);
 }
@@ -44,7 +35,7 @@ uint64_t block_bytes(DType d) { return 2 * itemsize(d) + 2 * sizeof(int64_t); }
 
 void block_tiling(const OpContext& ctx, TilingResult& r) {
   SortBlockTiling t;
-  rows_and_len(ctx, t.rows, t.n);
+  rows_and_len(ctx, 0, t.rows, t.n);
   const DType d = ctx.input(0).dtype;
   t.dtype = static_cast<uint32_t>(d);
   t.descending = ctx.attr_bool("descending");
@@ -63,9 +54,7 @@ void block_tiling(const OpContext& ctx, TilingResult& r) {
   }
   t.ub_elems = t.rows_per_unit > 1 ? std::max<uint64_t>(t.chunk, t.rows_per_unit * t.n) : t.chunk;
   t.units = t.rows_per_unit > 1 ? ceil_div(t.rows, t.rows_per_unit) : t.rows * t.chunks;
-  const CoreSplit cs = split_over_cores(t.units, 1, 1, ctx.profile());
-  t.per_core = cs.per_core;
-  r.num_blocks = cs.num_blocks;
+  split_units(ctx.profile(), t.units, t.per_core, r);
   r.set_tiling(t);
 }
 
@@ -80,7 +69,7 @@ void infer_merged(const OpContext& ctx) {
 
 void merge_tiling(const OpContext& ctx, TilingResult& r) {
   SortMergeTiling t;
-  rows_and_len(ctx, t.rows, t.n);
+  rows_and_len(ctx, 0, t.rows, t.n);
   const DType d = ctx.input(0).dtype;
   t.dtype = static_cast<uint32_t>(d);
   t.descending = ctx.attr_bool("descending");
@@ -90,9 +79,7 @@ void merge_tiling(const OpContext& ctx, TilingResult& r) {
   t.seg = fit64(ctx.profile(), 3 * (itemsize(d) + sizeof(int64_t)), std::min<uint64_t>(2 * t.width, 8192));
   t.segs = ceil_div(2 * t.width, t.seg);
   t.units = t.rows * t.pairs * t.segs;
-  const CoreSplit cs = split_over_cores(t.units, 1, 1, ctx.profile());
-  t.per_core = cs.per_core;
-  r.num_blocks = cs.num_blocks;
+  split_units(ctx.profile(), t.units, t.per_core, r);
   r.set_tiling(t);
 }
 

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "common/tiling_as.h"
 #include "npurt/tensor.h"
 #include "sort/sort_host.h"
 #include "sort/sort_tiling.h"
@@ -20,27 +19,14 @@ extern const SimKernelEntry kUniqueCompactEntry;
 namespace {
 
 UniqueTiling unique_plan(const OpContext& ctx) {
-  const TensorSpec& s = ctx.input(0);
-  if (s.shape.size() != 1) ctx.fail(ctx.op().inputs[0].name, "must be 1-D, got " + str(s.shape.size()) + "-D");
-  UniqueTiling t;
-  t.dtype = static_cast<uint32_t>(s.dtype);
-  t.n = static_cast<uint64_t>(s.numel());
-  t.tile = static_cast<uint32_t>(fit64(ctx.profile(), itemsize(s.dtype) + 8, std::min<uint64_t>(t.n, 4096)));
-  const CoreSplit cs = split_over_cores(t.n, 64, 4096, ctx.profile());
-  t.per_core = cs.per_core;
-  t.blocks = cs.num_blocks;
+  UniqueTiling t = unique_split(ctx, 64);
+  t.tile = static_cast<uint32_t>(fit64(ctx.profile(), itemsize(ctx.input(0).dtype) + 8, std::min<uint64_t>(t.n, 4096)));
   return t;
 }
 
-void set_plan(const OpContext& ctx, TilingResult& r) {
-  const UniqueTiling t = unique_plan(ctx);
-  r.num_blocks = static_cast<uint32_t>(t.blocks);
-  r.set_tiling(t);
-}
+void set_plan(const OpContext& ctx, TilingResult& r) { set_unique_tiling(unique_plan(ctx), r); }
 
-void infer_count(const OpContext& ctx) {
-  ctx.set_output(0, Dims{static_cast<int64_t>(unique_plan(ctx).blocks)}, DType::kInt64);
-}
+void infer_count(const OpContext& ctx) { set_block_counts_output(ctx, unique_plan(ctx)); }
 
 void infer_compact(const OpContext& ctx) {
   const UniqueTiling t = unique_plan(ctx);
@@ -51,11 +37,6 @@ void infer_compact(const OpContext& ctx) {
   ctx.set_output(0, Dims{n}, ctx.input(0).dtype);
   for (size_t i = 1; i < 4; ++i) ctx.set_output(i, Dims{n}, DType::kInt64);
   ctx.set_output(4, Dims{1}, DType::kInt64);
-}
-
-std::string describe_unique(const OpContext&, const TilingResult& r) {
-  const UniqueTiling t = tiling_as<UniqueTiling>(r, "describe_unique");
-  return "n=" + str(t.n) + " blocks=" + str(t.blocks) + " per_core=" + str(t.per_core) + " tile=" + str(t.tile);
 }
 
 std::vector<OpDefBuilder> unique_defs() {

@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "common/tiling_as.h"
 #include "npurt/tensor.h"
 #include "sort/sort_host.h"
 #include "sort/sort_tiling.h"
@@ -31,13 +30,11 @@ namespace {
 const DTypeMask kScoreTypes = dtype_mask({DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt16,
                                           DType::kInt8, DType::kUInt8, DType::kBool});
 
-void rows_and_len(const OpContext& ctx, int input, uint64_t& rows, uint64_t& n) {
-  const Dims& s = ctx.input(input).shape;
-  if (s.empty()) ctx.fail(ctx.op().inputs[input].name, "a 0-d array has no axis to sort along");
-  n = static_cast<uint64_t>(s.back());
-  rows = n ? static_cast<uint64_t>(ctx.input(input).numel()) / n : 0;
+// The last axis as [rows, n]; a row's positions must fit the keys' uint32 index.
+void rows_and_len32(const OpContext& ctx, uint64_t& rows, uint64_t& n) {
+  rows_and_len(ctx, 0, rows, n);
   if (n >= (uint64_t{1} << 31))
-    ctx.fail(ctx.op().inputs[input].name, "rows of 2^31 or more elements do not fit the uint32 key index");
+    ctx.fail(ctx.op().inputs[0].name, "rows of 2^31 or more elements do not fit the uint32 key index");
 }
 
 uint64_t max_chunk(const ChipProfile& p) {
@@ -45,21 +42,15 @@ uint64_t max_chunk(const ChipProfile& p) {
   return std::min<uint64_t>(fit, kVsortMaxChunk);
 }
 
-void split(const ChipProfile& p, uint64_t units, uint64_t& per_core, TilingResult& r) {
-  const CoreSplit cs = split_over_cores(units, 1, 1, p);
-  per_core = cs.per_core;
-  r.num_blocks = cs.num_blocks;
-}
-
 void infer_keys(const OpContext& ctx) {
   uint64_t rows, n;
-  rows_and_len(ctx, 0, rows, n);
+  rows_and_len32(ctx, rows, n);
   ctx.set_output(0, ctx.input(0).shape, DType::kUInt64);
 }
 
 void block_tiling(const OpContext& ctx, TilingResult& r) {
   VsortBlockTiling t;
-  rows_and_len(ctx, 0, t.rows, t.n);
+  rows_and_len32(ctx, t.rows, t.n);
   t.dtype = static_cast<uint32_t>(ctx.input(0).dtype);
   t.descending = ctx.attr_bool("descending");
   const int64_t want = ctx.attr_int("chunk");
@@ -70,13 +61,13 @@ void block_tiling(const OpContext& ctx, TilingResult& r) {
   t.chunk = static_cast<uint64_t>(want);
   t.chunks = ceil_div(t.n, t.chunk);
   t.units = t.rows * t.chunks;
-  split(ctx.profile(), t.units, t.per_core, r);
+  split_units(ctx.profile(), t.units, t.per_core, r);
   r.set_tiling(t);
 }
 
 void infer_merged(const OpContext& ctx) {
   uint64_t rows, n;
-  rows_and_len(ctx, 0, rows, n);
+  rows_and_len32(ctx, rows, n);
   if (ctx.attr_int("width") <= 0) ctx.fail("width", "must be positive, got " + std::to_string(ctx.attr_int("width")));
   const DType d = ctx.attr_dtype("dtype");
   if (d != DType::kFloat32 && d != DType::kFloat16)
@@ -86,13 +77,13 @@ void infer_merged(const OpContext& ctx) {
 
 void merge_tiling(const OpContext& ctx, TilingResult& r) {
   VsortMergeTiling t;
-  rows_and_len(ctx, 0, t.rows, t.n);
+  rows_and_len32(ctx, t.rows, t.n);
   t.dtype = static_cast<uint32_t>(ctx.attr_dtype("dtype"));
   t.width = static_cast<uint64_t>(ctx.attr_int("width"));
   t.pairs = ceil_div(t.n, 2 * t.width);
   t.segs = ceil_div(2 * t.width, kVsortMergeSeg);
   t.units = t.rows * t.pairs * t.segs;
-  split(ctx.profile(), t.units, t.per_core, r);
+  split_units(ctx.profile(), t.units, t.per_core, r);
   r.set_tiling(t);
 }
 
@@ -100,19 +91,19 @@ void infer_extract(const OpContext& ctx) {
   const TensorSpec &k = ctx.input(0), &x = ctx.input(1);
   if (k.shape != x.shape) ctx.fail("x", "shape differs from the keys' shape");
   uint64_t rows, n;
-  rows_and_len(ctx, 0, rows, n);
+  rows_and_len32(ctx, rows, n);
   ctx.set_output(0, x.shape, x.dtype);
   ctx.set_output(1, x.shape, DType::kInt64);
 }
 
 void extract_tiling(const OpContext& ctx, TilingResult& r) {
   VsortExtractTiling t;
-  rows_and_len(ctx, 0, t.rows, t.n);
+  rows_and_len32(ctx, t.rows, t.n);
   t.dtype = static_cast<uint32_t>(ctx.input(1).dtype);
   t.descending = ctx.attr_bool("descending");
   t.segs = ceil_div(t.n, kVsortExtractSeg);
   t.units = t.rows * t.segs;
-  split(ctx.profile(), t.units, t.per_core, r);
+  split_units(ctx.profile(), t.units, t.per_core, r);
   r.set_tiling(t);
 }
 

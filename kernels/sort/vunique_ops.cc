@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "common/tiling_as.h"
 #include "npurt/tensor.h"
 #include "sort/sort_host.h"
 #include "sort/sort_tiling.h"
@@ -20,28 +19,16 @@ extern const SimKernelEntry kVuniqueValuesEntry;
 namespace {
 
 UniqueTiling vunique_plan(const OpContext& ctx) {
-  const TensorSpec& s = ctx.input(0);
-  if (s.shape.size() != 1) ctx.fail("s", "must be 1-D, got " + str(s.shape.size()) + "-D");
-  UniqueTiling t;
-  t.dtype = static_cast<uint32_t>(s.dtype);
-  t.n = static_cast<uint64_t>(s.numel());
+  UniqueTiling t = unique_split(ctx, 128);
   // cur, prev and the compacted output, plus one mask bit, per element.
-  t.tile = fit_tile(ub_budget(ctx.profile(), 2048), 3 * itemsize(s.dtype) + 1, 128, std::min<uint64_t>(t.n, 4096));
-  const CoreSplit cs = split_over_cores(t.n, 128, 4096, ctx.profile());
-  t.per_core = cs.per_core;
-  t.blocks = cs.num_blocks;
+  t.tile = fit_tile(ub_budget(ctx.profile(), 2048), 3 * itemsize(ctx.input(0).dtype) + 1, 128,
+                    std::min<uint64_t>(t.n, 4096));
   return t;
 }
 
-void set_plan(const OpContext& ctx, TilingResult& r) {
-  const UniqueTiling t = vunique_plan(ctx);
-  r.num_blocks = static_cast<uint32_t>(t.blocks);
-  r.set_tiling(t);
-}
+void set_plan(const OpContext& ctx, TilingResult& r) { set_unique_tiling(vunique_plan(ctx), r); }
 
-void infer_count(const OpContext& ctx) {
-  ctx.set_output(0, Dims{static_cast<int64_t>(vunique_plan(ctx).blocks)}, DType::kInt64);
-}
+void infer_count(const OpContext& ctx) { set_block_counts_output(ctx, vunique_plan(ctx)); }
 
 void infer_values(const OpContext& ctx) {
   const UniqueTiling t = vunique_plan(ctx);
@@ -51,11 +38,6 @@ void infer_values(const OpContext& ctx) {
   ctx.set_output(1, Dims{1}, DType::kInt64);
 }
 
-std::string describe(const OpContext&, const TilingResult& r) {
-  const UniqueTiling t = tiling_as<UniqueTiling>(r, "describe_vunique");
-  return "n=" + str(t.n) + " blocks=" + str(t.blocks) + " per_core=" + str(t.per_core) + " tile=" + str(t.tile);
-}
-
 std::vector<OpDefBuilder> vunique_defs() {
   const DTypeMask scores = dtype_mask({DType::kFloat32, DType::kFloat16});
   std::vector<OpDefBuilder> defs;
@@ -63,7 +45,7 @@ std::vector<OpDefBuilder> vunique_defs() {
   count.doc("Vector unit: number of runs of equal values starting in each block's range of the sorted 1-D "
             "float32/float16 s (every NaN starts a run; -0.0 == 0.0). Input of vunique_values.");
   count.input("s", scores).output("counts")
-      .infer(infer_count).tiling(set_plan).describe_tiling(describe)
+      .infer(infer_count).tiling(set_plan).describe_tiling(describe_unique)
       .sim_kernel("npurt_vunique_count_kernel", kVuniqueCountEntry);
   defs.push_back(std::move(count));
 
@@ -71,7 +53,7 @@ std::vector<OpDefBuilder> vunique_defs() {
   values.doc("Vector unit: the first value of every run of the sorted 1-D s (GatherMask compaction), in order, "
              "and their number `total` (values holds n elements; the first `total` are the result).");
   values.input("s", scores).input("counts", {DType::kInt64}).output("values").output("total")
-      .infer(infer_values).tiling(set_plan).describe_tiling(describe)
+      .infer(infer_values).tiling(set_plan).describe_tiling(describe_unique)
       .sim_kernel("npurt_vunique_values_kernel", kVuniqueValuesEntry);
   defs.push_back(std::move(values));
   return defs;
