@@ -237,9 +237,7 @@ class PairMerge {
   }
 
   __aicore__ void Run() {
-    uint64_t begin, end;
-    if (!CoreRange(t_.units, t_.per_core, begin, end)) return;
-    for (uint64_t u = begin; u < end; ++u) Unit(u);
+    ForEachUnit(t_, [&](uint64_t u) { Unit(u); });
   }
 
  private:

@@ -15,6 +15,7 @@
 
 #include "elementwise/ew_types.h"
 #include "kernel_operator.h"
+#include "npurt/dtype.h"
 
 namespace npurt::kernels::sort {
 
@@ -55,6 +56,23 @@ __aicore__ inline bool CoreRange(uint64_t units, uint64_t per_core, uint64_t& be
   if (begin >= units) return false;
   end = Min(begin + per_core, units);
   return true;
+}
+
+// Calls f(u) for every unit u of this core's range of t.units (t.per_core
+// each): the Run() loop of the multi-unit sort kernels.
+template <class Tiling, class F>
+__aicore__ inline void ForEachUnit(const Tiling& t, F&& f) {
+  uint64_t begin, end;
+  if (!CoreRange(t.units, t.per_core, begin, end)) return;
+  for (uint64_t u = begin; u < end; ++u) f(u);
+}
+
+// The score dtypes of the vector-unit kernels (vsort_merge, vunique_*):
+// f(half{}) for float16, f(float{}) for float32 (the only other one the ops admit).
+template <class F>
+__aicore__ inline void VisitScore(uint32_t dtype, F&& f) {
+  if (dtype == static_cast<uint32_t>(npurt::DType::kFloat16)) f(half{});
+  else f(float{});
 }
 
 // One pipe hand-off (set + wait on the same ID): the simulator's full check

@@ -17,6 +17,7 @@
 #include "npurt/backend.h"
 #include "sort/sort_order.h"
 #include "sort/sort_tiling.h"
+#include "sort/unique_blocks.h"
 
 namespace npurt::kernels::sort {
 namespace {
@@ -36,42 +37,25 @@ class UniqueRuns {
     s_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(s), t.n);
     pipe_.InitBuffer(in_, t.tile * static_cast<uint32_t>(sizeof(T)));
     pipe_.InitBuffer(aux_, t.tile * static_cast<uint32_t>(sizeof(int64_t)));
-    begin_ = static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.per_core;
-    end_ = begin_ >= t.n ? begin_ : (begin_ + t.per_core < t.n ? begin_ + t.per_core : t.n);
+    UniqueRange(t, begin_, end_);
   }
 
   __aicore__ void Count(GM_ADDR counts) {
-    AscendC::GlobalTensor<int64_t> c;
-    c.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(counts), t_.blocks);
     int64_t runs = 0;
     Scan(nullptr, [&](uint64_t, bool start) { runs += start ? 1 : 0; });
-    LocalTensor<int64_t> r = aux_.template Get<int64_t>();
-    r.SetValue(0, runs);
-    Handoff<HardEvent::S_MTE3>();
-    CopyOut(c[AscendC::GetBlockIdx()], r, 1);
+    WriteRunCount(counts, t_, aux_.template Get<int64_t>(), runs);
   }
 
   __aicore__ void Compact(GM_ADDR perm, GM_ADDR counts, GM_ADDR values, GM_ADDR index, GM_ADDR run_counts,
                           GM_ADDR inverse, GM_ADDR total) {
-    AscendC::GlobalTensor<int64_t> c, p, idx, rc, inv, tot;
+    AscendC::GlobalTensor<int64_t> p, idx, rc, inv;
     AscendC::GlobalTensor<T> vals;
-    c.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(counts), t_.blocks);
     p.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(perm), t_.n);
     vals.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(values), t_.n);
     idx.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(index), t_.n);
     rc.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(run_counts), t_.n);
     inv.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(inverse), t_.n);
-    const uint64_t me = AscendC::GetBlockIdx();
-    int64_t g = -1, all = 0;
-    for (uint64_t b = 0; b < t_.blocks; ++b) {
-      const int64_t cb = c.GetValue(b);
-      if (b < me) g += cb;
-      all += cb;
-    }
-    if (me == 0) {
-      tot.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(total), 1);
-      tot.SetValue(0, all);
-    }
+    int64_t g = static_cast<int64_t>(RunsBefore(counts, total, t_)) - 1;  // the run before this range's first
     uint64_t run_start = 0;
     bool open = false;  // a run started in this range and its count is not written yet
     Scan(&p, [&](uint64_t i, bool start) {

@@ -167,9 +167,7 @@ class VsortMerge {
   }
 
   __aicore__ void Run() {
-    uint64_t begin, end;
-    if (!CoreRange(t_.units, t_.per_core, begin, end)) return;
-    for (uint64_t u = begin; u < end; ++u) Unit(u);
+    ForEachUnit(t_, [&](uint64_t u) { Unit(u); });
   }
 
  private:
@@ -250,13 +248,10 @@ extern "C" __global__ __aicore__ void npurt_vsort_merge_kernel(GM_ADDR keys, GM_
   (void)workspace;
   using namespace npurt::kernels::sort;
   GET_TILING_DATA_WITH_STRUCT(VsortMergeTiling, t, tiling);
-  if (t.dtype == static_cast<uint32_t>(npurt::DType::kFloat16)) {
-    VsortMerge<half> k(keys, out, t);
+  VisitScore(t.dtype, [&](auto sv) {
+    VsortMerge<decltype(sv)> k(keys, out, t);
     k.Run();
-  } else {
-    VsortMerge<float> k(keys, out, t);
-    k.Run();
-  }
+  });
 }
 
 extern "C" __global__ __aicore__ void npurt_vsort_extract_kernel(GM_ADDR keys, GM_ADDR x, GM_ADDR vals, GM_ADDR idx,

@@ -17,8 +17,9 @@
 #include "common/kernel_util.h"
 #include "kernel_operator.h"
 #include "npurt/backend.h"
-#include "npurt/dtype.h"
+#include "sort/sort_order.h"
 #include "sort/sort_tiling.h"
+#include "sort/unique_blocks.h"
 
 namespace npurt::kernels::sort {
 namespace {
@@ -37,8 +38,7 @@ class VuniqueRuns {
     pipe_.InitBuffer(out_, t.tile * static_cast<uint32_t>(sizeof(T)));
     pipe_.InitBuffer(mask_, t.tile / 8);
     pipe_.InitBuffer(cnt_, 32);
-    begin_ = static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.per_core;
-    end_ = begin_ >= t.n ? begin_ : (begin_ + t.per_core < t.n ? begin_ + t.per_core : t.n);
+    UniqueRange(t, begin_, end_);
     // Tails past a short tile are compared too (Compare takes 256-byte multiples): keep them written.
     AscendC::Duplicate(cur_.template Get<T>(), T(0), static_cast<int32_t>(t.tile));
     AscendC::Duplicate(prev_.template Get<T>(), T(0), static_cast<int32_t>(t.tile));
@@ -47,31 +47,13 @@ class VuniqueRuns {
   __aicore__ void Count(GM_ADDR counts) {
     int64_t runs = 0;
     Scan([&](const LocalTensor<T>&, uint64_t, uint64_t kept) { runs += static_cast<int64_t>(kept); });
-    AscendC::GlobalTensor<int64_t> c;
-    c.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(counts), t_.blocks);
-    LocalTensor<int64_t> r = cnt_.template Get<int64_t>();
-    r.SetValue(0, runs);
-    AscendC::PipeBarrier<PIPE_ALL>();
-    CopyOut(c[AscendC::GetBlockIdx()], r, 1);
+    WriteRunCount(counts, t_, cnt_.template Get<int64_t>(), runs);
   }
 
   __aicore__ void Values(GM_ADDR counts, GM_ADDR values, GM_ADDR total) {
-    AscendC::GlobalTensor<int64_t> c;
     AscendC::GlobalTensor<T> v;
-    c.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(counts), t_.blocks);
     v.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(values), t_.n);
-    const uint64_t me = AscendC::GetBlockIdx();
-    uint64_t at = 0, all = 0;
-    for (uint64_t b = 0; b < t_.blocks; ++b) {
-      const uint64_t cb = static_cast<uint64_t>(c.GetValue(b));
-      at += b < me ? cb : 0;
-      all += cb;
-    }
-    if (me == 0) {
-      AscendC::GlobalTensor<int64_t> tot;
-      tot.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(total), 1);
-      tot.SetValue(0, static_cast<int64_t>(all));
-    }
+    uint64_t at = RunsBefore(counts, total, t_);
     Scan([&](const LocalTensor<T>& kept_vals, uint64_t, uint64_t kept) {
       if (kept == 0) return;
       AscendC::PipeBarrier<PIPE_ALL>();
@@ -134,13 +116,10 @@ extern "C" __global__ __aicore__ void npurt_vunique_count_kernel(GM_ADDR s, GM_A
   (void)workspace;
   using namespace npurt::kernels::sort;
   GET_TILING_DATA_WITH_STRUCT(UniqueTiling, t, tiling);
-  if (t.dtype == static_cast<uint32_t>(npurt::DType::kFloat16)) {
-    VuniqueRuns<half> k(s, t);
+  VisitScore(t.dtype, [&](auto sv) {
+    VuniqueRuns<decltype(sv)> k(s, t);
     k.Count(counts);
-  } else {
-    VuniqueRuns<float> k(s, t);
-    k.Count(counts);
-  }
+  });
 }
 
 extern "C" __global__ __aicore__ void npurt_vunique_values_kernel(GM_ADDR s, GM_ADDR counts, GM_ADDR values,
@@ -148,13 +127,10 @@ extern "C" __global__ __aicore__ void npurt_vunique_values_kernel(GM_ADDR s, GM_
   (void)workspace;
   using namespace npurt::kernels::sort;
   GET_TILING_DATA_WITH_STRUCT(UniqueTiling, t, tiling);
-  if (t.dtype == static_cast<uint32_t>(npurt::DType::kFloat16)) {
-    VuniqueRuns<half> k(s, t);
+  VisitScore(t.dtype, [&](auto sv) {
+    VuniqueRuns<decltype(sv)> k(s, t);
     k.Values(counts, values, total);
-  } else {
-    VuniqueRuns<float> k(s, t);
-    k.Values(counts, values, total);
-  }
+  });
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
