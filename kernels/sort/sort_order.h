@@ -1,6 +1,7 @@
 // kernels/sort/sort_order.h: the one total order every kernel of the sort
 // family (sort_block, sort_merge, searchsorted, isin, unique) compares with,
-// plus the small device helpers they share (vsort_* use the helpers only).
+// plus the small device helpers they share (vsort_* and vunique_* use the
+// helpers only).
 //
 // Order (ascending): numpy's. Integers and bool by value; floats by value with
 // -0.0 == +0.0 and every NaN after +inf, NaNs equal to each other (so a stable

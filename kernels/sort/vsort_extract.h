@@ -1,5 +1,5 @@
 // kernels/sort/vsort_extract.h: device code included only by vsort_kernel.cc
-// (after its helpers Min/Sync/CoreRange/ScoreOf): sorted keys -> (values,
+// (after its helpers Min/Sync/ScoreOf; ForEachUnit from sort_order.h): sorted keys -> (values,
 // int64 indices), and the NaN/+inf group fix-up described there.
 // A unit is one segment of <= kVsortExtractSeg outputs of one row.
 #pragma once
