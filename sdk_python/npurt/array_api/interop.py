@@ -79,18 +79,14 @@ def _check_operands(name, operands):
 
 
 def _npurt_dtype(where, dtype):
-    """numpy's dtype= (np.float64, 'f8', np.dtype(...)) as the npurt dtype of the same name."""
+    """numpy's dtype= (np.float64, 'f8', np.dtype(...)) as an npurt dtype (nr.dtype's own
+    conversion), with numpy's TypeError for what npurt lacks."""
     if dtype is None or isinstance(dtype, _npurt.dtype):
         return dtype
-    import numpy
-    import npurt
     try:
-        found = getattr(npurt, numpy.dtype(dtype).name, None)
-    except TypeError:
-        found = None
-    if not isinstance(found, _npurt.dtype):
-        raise TypeError(f"{where}: argument 'dtype': {dtype!r} is not an npurt dtype")
-    return found
+        return _npurt.dtype(dtype)
+    except ValueError:
+        raise TypeError(f"{where}: argument 'dtype': {dtype!r} is not an npurt dtype") from None
 
 
 def _unsupported(where, kwargs, allowed):
