@@ -22,6 +22,18 @@ struct MathScratch {
   AscendC::LocalTensor<uint8_t> mask;
 };
 
+// z * P(z) with P(z) = c[0] z^(N-1) + ... + c[N-1], by Horner's rule:
+// d = c0 z; then d = (d + c[i]) z for each further coefficient. dst may not be z.
+template <int N>
+__aicore__ inline void VecHornerTimesZ(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& z,
+                                       const float (&c)[N], int32_t n) {
+  AscendC::Muls(dst, z, c[0], n);
+  for (int i = 1; i < N; ++i) {
+    AscendC::Adds(dst, dst, c[i], n);
+    AscendC::Mul(dst, dst, z, n);
+  }
+}
+
 __aicore__ inline void VecTanh(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
                                const MathScratch& w, int32_t n, int32_t n64) {
   const auto &s0 = w.s0, &s1 = w.s1, &s2 = w.s2;
@@ -38,15 +50,9 @@ __aicore__ inline void VecTanh(const AscendC::LocalTensor<float>& dst, const Asc
   AscendC::Select(s1, w.mask, s2, s1, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
   AscendC::CompareScalar(w.mask, s0, 0.625f, AscendC::CMPMODE::LT, n64);  // small |x|: polynomial
   AscendC::Mul(s2, src, src, n);                  // z = x^2
-  AscendC::Muls(s0, s2, -5.70498872745e-3f, n);
-  AscendC::Adds(s0, s0, 2.06390887954e-2f, n);
-  AscendC::Mul(s0, s0, s2, n);
-  AscendC::Adds(s0, s0, -5.37397155531e-2f, n);
-  AscendC::Mul(s0, s0, s2, n);
-  AscendC::Adds(s0, s0, 1.33314422036e-1f, n);
-  AscendC::Mul(s0, s0, s2, n);
-  AscendC::Adds(s0, s0, -3.33332819422e-1f, n);
-  AscendC::Mul(s0, s0, s2, n);                    // z P(z)
+  constexpr float kTanhP[] = {-5.70498872745e-3f, 2.06390887954e-2f, -5.37397155531e-2f, 1.33314422036e-1f,
+                              -3.33332819422e-1f};
+  VecHornerTimesZ(s0, s2, kTanhP, n);             // z P(z)
   AscendC::Mul(s0, s0, src, n);                   // x z P(z)
   AscendC::Add(s0, s0, src, n);                   // x + x z P(z)
   AscendC::Select(dst, w.mask, s0, s1, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
@@ -76,15 +82,9 @@ __aicore__ inline void VecSinCos(const AscendC::LocalTensor<float>& dst, const A
   AscendC::Muls(s1, s1, cosine ? 2.0f : -2.0f, n);  // sign: 1 - 2p (sin), 2p - 1 (cos)
   AscendC::Adds(s1, s1, cosine ? -1.0f : 1.0f, n);
   AscendC::Mul(s0, s2, s2, n);                    // z = r^2; sin r = r + r z P(z)
-  AscendC::Muls(dst, s0, -2.5052108385441718775e-8f, n);
-  AscendC::Adds(dst, dst, 2.7557319223985890653e-6f, n);
-  AscendC::Mul(dst, dst, s0, n);
-  AscendC::Adds(dst, dst, -1.9841269841269841270e-4f, n);
-  AscendC::Mul(dst, dst, s0, n);
-  AscendC::Adds(dst, dst, 8.3333333333333333333e-3f, n);
-  AscendC::Mul(dst, dst, s0, n);
-  AscendC::Adds(dst, dst, -1.6666666666666666667e-1f, n);
-  AscendC::Mul(dst, dst, s0, n);
+  constexpr float kSinP[] = {-2.5052108385441718775e-8f, 2.7557319223985890653e-6f, -1.9841269841269841270e-4f,
+                             8.3333333333333333333e-3f, -1.6666666666666666667e-1f};
+  VecHornerTimesZ(dst, s0, kSinP, n);             // z P(z)
   AscendC::Mul(dst, dst, s2, n);
   AscendC::Add(dst, dst, s2, n);
   AscendC::Mul(dst, dst, s1, n);
