@@ -10,6 +10,7 @@
 
 #include "aicore/data_copy.h"
 #include "backends/sim/aicore/core_state.h"
+#include "backends/sim/aicore/load_copy.h"
 #include "backends/sim/aicore/stream_copy.h"
 
 namespace npurt::sim {
@@ -123,7 +124,9 @@ void copy_gm_to_local(CoreContext* c, const LocalRef& dst, const GmRef& src, con
                      AccessSpec{api, Access::kWrite, Pipe::MTE2, 32, kGmLocalPools});
   }
   if (contiguous(p)) {
-    std::memcpy(dst.ptr, src.ptr, uint64_t{p.block_count} * p.block_bytes);
+    const uint64_t bytes = uint64_t{p.block_count} * p.block_bytes;
+    if (bytes >= kLoadCopyMinBytes) load_copy(dst.ptr, src.ptr, bytes);
+    else std::memcpy(dst.ptr, src.ptr, bytes);
     return;
   }
   const auto* pad = static_cast<const uint8_t*>(p.pad_value);
