@@ -204,8 +204,17 @@ class ReduceRun {
     for (uint64_t u = begin; u < end; ++u) {
       uint64_t lo, hi;
       PartRange(u % t_.parts, lo, hi);
-      LocalTensor<Acc> lanes = FoldRange(u / t_.parts * t_.len, lo, hi);
-      out.SetValue(pending++, static_cast<Out>(Finish(lanes, t_.span)));
+      const uint64_t base = u / t_.parts * t_.len;
+      if (std::is_same<In, Acc>::value && hi - lo == t_.span && t_.span == t_.tile) {
+        // A range of exactly one full chunk (e.g. rows of 1024): Finish folds
+        // the loaded chunk in place; no accumulator fill and no Add.
+        LocalTensor<In> held;
+        LocalTensor<Acc> v = Load(base + lo, t_.tile, held);
+        out.SetValue(pending++, static_cast<Out>(Finish(v, t_.span)));
+        qin_.FreeTensor(held);
+      } else {
+        out.SetValue(pending++, static_cast<Out>(Finish(FoldRange(base, lo, hi), t_.span)));
+      }
       if (pending == kReduceOutBatch || u + 1 == end) {
         Flush(out, first, pending);
         first += pending;
