@@ -27,23 +27,49 @@ inline const float* a_at(const float* a, uint32_t lda, uint32_t kk) {
   else return a + kk;
 }
 
-template <int NP, bool ZZ>
+// One k step of the 8 x (16 NP) register tile: B's NP vectors at row kk,
+// A's 8 values of column kk at ak + r * row.
+template <int NP>
+inline __attribute__((always_inline)) void step(__m512 (&acc)[8][NP], const float* b, uint64_t panel_b,
+                                                uint64_t kk, const float* ak, uint64_t row) {
+  __m512 bv[NP];
+#pragma GCC unroll 4
+  for (int p = 0; p < NP; ++p) bv[p] = _mm512_loadu_ps(b + p * panel_b + kk * 16);
+#pragma GCC unroll 8
+  for (int r = 0; r < 8; ++r) {
+    const __m512 av = _mm512_set1_ps(ak[r * row]);
+#pragma GCC unroll 4
+    for (int p = 0; p < NP; ++p) acc[r][p] = _mm512_fmadd_ps(av, bv[p], acc[r][p]);
+  }
+}
+
+// ZERO is a template argument, not a runtime flag, so the accumulators stay
+// in registers from the first FMA to the store (a runtime choice between
+// zeroing and loading made GCC keep them in a stack array around the k loop).
+// In the Zz form the k loop runs a whole fractal (8 k) per iteration so all
+// eight A addresses are constant offsets from one pointer.
+template <int NP, bool ZZ, bool ZERO>
 void tile8(float* c, uint64_t panel_c, const float* a, uint32_t lda, const float* b,
-           uint64_t panel_b, uint32_t k0, uint32_t kc, bool zero) {
+           uint64_t panel_b, uint32_t k0, uint32_t kc) {
   __m512 acc[8][NP];
+#pragma GCC unroll 8
   for (int r = 0; r < 8; ++r)
-    for (int p = 0; p < NP; ++p) acc[r][p] = zero ? _mm512_setzero_ps() : _mm512_loadu_ps(c + p * panel_c + r * 16);
-  const uint64_t row = ZZ ? 8 : lda;
-  for (uint32_t kk = k0; kk < k0 + kc; ++kk) {
-    __m512 bv[NP];
-    for (int p = 0; p < NP; ++p) bv[p] = _mm512_loadu_ps(b + p * panel_b + uint64_t{kk} * 16);
-    const float* ak = a_at<ZZ>(a, lda, kk);
-    for (int r = 0; r < 8; ++r) {
-      __m512 av = _mm512_set1_ps(ak[r * row]);
-      for (int p = 0; p < NP; ++p) acc[r][p] = _mm512_fmadd_ps(av, bv[p], acc[r][p]);
+#pragma GCC unroll 4
+    for (int p = 0; p < NP; ++p) acc[r][p] = ZERO ? _mm512_setzero_ps() : _mm512_loadu_ps(c + p * panel_c + r * 16);
+  uint32_t kk = k0;
+  const uint32_t kend = k0 + kc;
+  if constexpr (ZZ) {
+    for (; (kk & 7) != 0 && kk < kend; ++kk) step<NP>(acc, b, panel_b, kk, a_at<ZZ>(a, lda, kk), 8);
+    for (; kk + 8 <= kend; kk += 8) {
+      const float* af = a + uint64_t{kk >> 3} * 128;
+#pragma GCC unroll 8
+      for (uint32_t t = 0; t < 8; ++t) step<NP>(acc, b, panel_b, kk + t, af + t, 8);
     }
   }
+  for (; kk < kend; ++kk) step<NP>(acc, b, panel_b, kk, a_at<ZZ>(a, lda, kk), ZZ ? 8 : lda);
+#pragma GCC unroll 8
   for (int r = 0; r < 8; ++r)
+#pragma GCC unroll 4
     for (int p = 0; p < NP; ++p) _mm512_storeu_ps(c + p * panel_c + r * 16, acc[r][p]);
 }
 
@@ -54,7 +80,9 @@ void panels(float* c, uint64_t panel_c, uint32_t m16, const float* ap, uint32_t 
   const uint64_t kbs = (uint64_t{k} + 7) / 8;  // Zz fractals per 16-row group
   for (uint32_t i = 0; i < m16; i += 8) {
     const float* a = ZZ ? ap + (i / 16) * kbs * 128 + (i % 16) * 8 : ap + uint64_t{i} * k;
-    tile8<NP, ZZ>(c + j * panel_c + i * 16, panel_c, a, k, bp + j * panel_b, panel_b, k0, kc, zero);
+    float* ct = c + j * panel_c + i * 16;
+    if (zero) tile8<NP, ZZ, true>(ct, panel_c, a, k, bp + j * panel_b, panel_b, k0, kc);
+    else tile8<NP, ZZ, false>(ct, panel_c, a, k, bp + j * panel_b, panel_b, k0, kc);
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include "aicore/cube.h"
 #include "backends/sim/aicore/cube_move_simd.h"
+#include "backends/sim/aicore/cube_packed_cache.h"
 
 namespace npurt::sim {
 namespace {
@@ -105,6 +106,8 @@ void cube_load_2d(CoreContext* c, const LocalRef& dst, const LocalRef& src, uint
                 AccessSpec{api, Access::kWrite, Pipe::MTE1, 512,
                            static_cast<uint8_t>(pool_bit(Pool::kL0A) | pool_bit(Pool::kL0B))});
   }
+  // Mmad's packed copies of these bytes are stale from here on (cube_packed_cache.h).
+  cube::note_l0_write(dst.ptr, ((uint64_t{p.repeatTimes} - 1) * (1 + uint64_t{p.dstGap}) + 1) * kFractalBytes);
   const cube::MoveKernels* fast = cube::move_kernels();
   for (uint32_t i = 0; i < p.repeatTimes; ++i) {
     const uint8_t* s = src.ptr + (uint64_t{p.startIndex} + uint64_t{i} * p.srcStride) * kFractalBytes;
@@ -143,6 +146,8 @@ void cube_load_transpose_b32(CoreContext* c, const LocalRef& dst, const LocalRef
                 AccessSpec{api, Access::kWrite, Pipe::MTE1, 512,
                            static_cast<uint8_t>(pool_bit(Pool::kL0A) | pool_bit(Pool::kL0B))});
   }
+  cube::note_l0_write(dst.ptr, ((uint64_t{p.repeatTimes} - 1) * (1 + uint64_t{p.dstGap}) + 2 + p.dstFracGap) *
+                                   kFractalBytes);
   const cube::MoveKernels* fast = cube::move_kernels();
   for (uint32_t i = 0; i < p.repeatTimes; ++i) {
     const uint8_t* s = src.ptr + (uint64_t{p.startIndex} + uint64_t{i} * p.srcStride) * kFractalBytes;
