@@ -63,6 +63,8 @@ for dt in (np.float32, np.float16, BF16):
     case(f"{d}_bcast", 33, 65, 17, dt, batch_a=(2, 1), batch_b=(3,))
     # 128x256 tiles with trans_b (b [N, K] needs no transposed load), 256x128 without; N tail
     case(f"{d}_wide", 1024, 24, 2050, dt, tb=(d != "float32"))
+    if d != "float32":
+        case(f"{d}_wide_b", 1024, 24, 2050, dt)  # 2-byte 256x128 tiles (transposing B loads)
     case(f"{d}_tall", 2050, 16, 1024, dt, ta=True)
     if d != "float32":
         case(f"{d}_out32", 63, 65, 33, dt, out_dtype="float32")
