@@ -161,13 +161,31 @@ void pack_b_float(float* bp, const LocalRef& b, const AscendC::MmadParams& p) {
   pack_b(bp, reinterpret_cast<const T*>(b.ptr), p.n, p.k, 32 / sizeof(T));
 }
 
+// Whether [p, p + bytes) lies in the core's `pool` arena. Only operands in
+// L0A / L0B are cached: every writer of those is a cube load that
+// invalidates (cube_packed_cache.h); with checks off a kernel could pass an
+// operand elsewhere (rejected at every other level), which is then packed
+// each time.
+bool in_pool(const CoreContext* c, const uint8_t* p, uint64_t bytes, Pool pool) {
+  const uint8_t* base = c->pool_base[static_cast<int>(pool)];
+  return base != nullptr && p >= base && p + bytes <= base + c->pool_capacity[static_cast<int>(pool)];
+}
+
+// The cache key of an operand, or a key with src == nullptr (never cached) outside `pool`.
+cube::PackKey pack_key(const CoreContext* c, const LocalRef& op, Pool pool, uint64_t bytes, cube::PackForm form,
+                       CubeType type, uint32_t rows, uint32_t k, uint32_t kpad) {
+  return {in_pool(c, op.ptr, bytes, pool) ? op.ptr : nullptr, bytes, form, type, rows, k, kpad};
+}
+
 // L0 bytes of an operand of `rows` (m or n) x k: whole fractals of 16 rows x c0.
 uint64_t l0_bytes(uint32_t rows, uint32_t k, uint32_t c0) { return uint64_t{ceil_div(rows, 16)} * ceil_div(k, c0) * 512; }
 
 // The packed A / B of this Mmad from the packed-operand cache, packing on a miss.
 template <class T>
-const float* packed_a_float(const LocalRef& a, CubeType type, const AscendC::MmadParams& p, uint32_t m16) {
-  const cube::PackKey key{a.ptr, l0_bytes(p.m, p.k, 32 / sizeof(T)), cube::PackForm::kFloatRows, type, p.m, p.k, 0};
+const float* packed_a_float(const CoreContext* c, const LocalRef& a, CubeType type, const AscendC::MmadParams& p,
+                            uint32_t m16) {
+  const cube::PackKey key = pack_key(c, a, Pool::kL0A, l0_bytes(p.m, p.k, 32 / sizeof(T)), cube::PackForm::kFloatRows,
+                                     type, p.m, p.k, 0);
   bool hit = false;
   float* ap = cube::packed_buffer<float>(cube::Operand::kA, key, uint64_t{m16} * p.k, &hit);
   if (!hit) pack_a_float<T>(ap, a, p, m16);
@@ -175,8 +193,10 @@ const float* packed_a_float(const LocalRef& a, CubeType type, const AscendC::Mma
 }
 
 template <class T>
-const float* packed_b_float(const LocalRef& b, CubeType type, const AscendC::MmadParams& p, uint32_t nb) {
-  const cube::PackKey key{b.ptr, l0_bytes(p.n, p.k, 32 / sizeof(T)), cube::PackForm::kFloatPanels, type, p.n, p.k, 0};
+const float* packed_b_float(const CoreContext* c, const LocalRef& b, CubeType type, const AscendC::MmadParams& p,
+                            uint32_t nb) {
+  const cube::PackKey key = pack_key(c, b, Pool::kL0B, l0_bytes(p.n, p.k, 32 / sizeof(T)),
+                                     cube::PackForm::kFloatPanels, type, p.n, p.k, 0);
   bool hit = false;
   float* bp = cube::packed_buffer<float>(cube::Operand::kB, key, uint64_t{nb} * p.k * 16, &hit);
   if (!hit) pack_b_float<T>(bp, b, p);
@@ -205,13 +225,15 @@ void init_bias(float* cbuf, const AscendC::MmadParams& p, const LocalRef& bias, 
       for (uint32_t q = 0; q < 16; ++q) cbuf[(uint64_t{j} * m16 + i) * 16 + q] = j * 16 + q < p.n ? bv[j * 16 + q] : 0.0f;
 }
 
-bool run_amx(float* cbuf, const LocalRef& a, const LocalRef& b, const AscendC::MmadParams& p, uint32_t m16,
-             uint32_t nb, bool zero) {
+bool run_amx(const CoreContext* c, float* cbuf, const LocalRef& a, const LocalRef& b, const AscendC::MmadParams& p,
+             uint32_t m16, uint32_t nb, bool zero) {
   cube::AmxBf16Fn amx = cube::amx_best();
   if (amx == nullptr) return false;
   const uint32_t k32 = (p.k + 31u) / 32u * 32u;
-  const cube::PackKey ka{a.ptr, l0_bytes(p.m, p.k, 16), cube::PackForm::kBf16Rows, CubeType::kBF16, p.m, p.k, k32};
-  const cube::PackKey kb{b.ptr, l0_bytes(p.n, p.k, 16), cube::PackForm::kBf16Vnni, CubeType::kBF16, p.n, p.k, k32};
+  const cube::PackKey ka = pack_key(c, a, Pool::kL0A, l0_bytes(p.m, p.k, 16), cube::PackForm::kBf16Rows,
+                                    CubeType::kBF16, p.m, p.k, k32);
+  const cube::PackKey kb = pack_key(c, b, Pool::kL0B, l0_bytes(p.n, p.k, 16), cube::PackForm::kBf16Vnni,
+                                    CubeType::kBF16, p.n, p.k, k32);
   bool hit_a = false, hit_b = false;
   uint16_t* ap = cube::packed_buffer<uint16_t>(cube::Operand::kA, ka, uint64_t{m16} * k32, &hit_a);
   uint16_t* bp = cube::packed_buffer<uint16_t>(cube::Operand::kB, kb, uint64_t{nb} * k32 * 16, &hit_b);
@@ -222,16 +244,16 @@ bool run_amx(float* cbuf, const LocalRef& a, const LocalRef& b, const AscendC::M
 }
 
 template <class T>
-void run_float(float* cbuf, const LocalRef& a, const LocalRef& b, CubeType type, const AscendC::MmadParams& p,
-               uint32_t m16, uint32_t nb, bool zero) {
-  const float* bp = packed_b_float<T>(b, type, p, nb);
+void run_float(const CoreContext* c, float* cbuf, const LocalRef& a, const LocalRef& b, CubeType type,
+               const AscendC::MmadParams& p, uint32_t m16, uint32_t nb, bool zero) {
+  const float* bp = packed_b_float<T>(c, b, type, p, nb);
   cube::GemmFn zz = cube::gemm_zz_best();
   if (std::is_same_v<T, float> && zz != nullptr && p.m == m16 && cube::simd_pack_enabled()) {
     // Whole 16-row groups: the kernel reads A's Zz fractals in place; only B is packed.
     zz(cbuf, m16, nb, p.k, reinterpret_cast<const float*>(a.ptr), bp, zero);
     return;
   }
-  cube::gemm_best()(cbuf, m16, nb, p.k, packed_a_float<T>(a, type, p, m16), bp, zero);
+  cube::gemm_best()(cbuf, m16, nb, p.k, packed_a_float<T>(c, a, type, p, m16), bp, zero);
 }
 
 }  // namespace
@@ -246,11 +268,11 @@ void cube_mmad(CoreContext* c, const LocalRef& dst, const LocalRef& a, const Loc
   float* cbuf = reinterpret_cast<float*>(dst.ptr);
   if (bias) init_bias(cbuf, p, *bias, m16, nb);
   const bool zero = bias == nullptr && p.cmatrixInitVal;
-  if (type == CubeType::kBF16 && run_amx(cbuf, a, b, p, m16, nb, zero)) return;
+  if (type == CubeType::kBF16 && run_amx(c, cbuf, a, b, p, m16, nb, zero)) return;
   switch (type) {
-    case CubeType::kF32: run_float<float>(cbuf, a, b, type, p, m16, nb, zero); break;
-    case CubeType::kF16: run_float<_Float16>(cbuf, a, b, type, p, m16, nb, zero); break;
-    case CubeType::kBF16: run_float<uint16_t>(cbuf, a, b, type, p, m16, nb, zero); break;
+    case CubeType::kF32: run_float<float>(c, cbuf, a, b, type, p, m16, nb, zero); break;
+    case CubeType::kF16: run_float<_Float16>(c, cbuf, a, b, type, p, m16, nb, zero); break;
+    case CubeType::kBF16: run_float<uint16_t>(c, cbuf, a, b, type, p, m16, nb, zero); break;
   }
 }
 

@@ -32,12 +32,12 @@ std::atomic<uint64_t> g_hits{0}, g_misses{0};
 template <class E>
 E* packed_buffer(Operand which, const PackKey& key, uint64_t elems, bool* hit) {
   Entry& e = cache().op[static_cast<int>(which)];
-  *hit = e.valid && e.key == key;
+  *hit = key.src != nullptr && e.valid && e.key == key;
   (*hit ? g_hits : g_misses).fetch_add(1, std::memory_order_relaxed);
   if (!*hit) {
     e.data.resize(elems * sizeof(E));
     e.key = key;
-    e.valid = true;
+    e.valid = key.src != nullptr;  // an operand outside L0A / L0B is packed but never reused
   }
   return reinterpret_cast<E*>(e.data.data());
 }

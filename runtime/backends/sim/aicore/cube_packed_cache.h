@@ -15,6 +15,9 @@
 //    checker rejects scalar, vector and DataCopy writes into them). Both call
 //    note_l0_write() with the byte range they write, which drops every entry
 //    whose source range overlaps it: the "generation" of that buffer changed.
+//  - Only operands inside the core's L0A / L0B arena are cached (Mmad checks
+//    the address; with checks off a kernel could pass another buffer, which
+//    is then packed on every call).
 //  - A core's L0 arenas are touched only by the thread running it, and the
 //    cache is thread_local, so a write is always seen by the cache it affects.
 //  - The key holds everything the packed form depends on besides the bytes:
@@ -39,7 +42,7 @@ enum class PackForm : uint8_t {
 };
 
 struct PackKey {
-  const uint8_t* src = nullptr;  // first L0 byte of the operand
+  const uint8_t* src = nullptr;  // first L0 byte of the operand; nullptr: not in L0A/L0B, never cached
   uint64_t bytes = 0;            // L0 bytes the packing reads
   PackForm form = PackForm::kFloatRows;
   CubeType type = CubeType::kF32;
