@@ -156,7 +156,7 @@ class AttnForward {
       if (kt > 0) RescaleAcc(rows);
     }
     if (!pending_) vcube_.Begin();
-    vcube_.Accumulate(ws_.p, v_[kOff], rows, t_.d, cols, bh, kt);
+    vcube_.Accumulate(ws_.p, AttnValueCube<T>::PPitch(t_.tile), v_[kOff], rows, t_.d, cols, bh, kt);
     pending_ = true;
   }
 

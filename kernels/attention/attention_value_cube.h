@@ -54,28 +54,30 @@ class AttnValueCube {
   // The next Accumulate starts L0C from zero.
   __aicore__ void Begin() { started_ = false; }
 
-  // P [rows, cols] of UB tile `src` (float or T, row pitch `pitch` >= cols, a
-  // multiple of C0) -> GM `pnz` in the L1 Nz layout (column blocks of
-  // Round16(rows) rows of C0 elements); columns past cols up to the next C0
-  // come along (the caller keeps them 0). Rows past `rows` are never written
-  // (the Mmad's M = rows ignores them).
-  static __aicore__ void StoreP(const AscendC::GlobalTensor<T>& pnz, const AscendC::LocalTensor<T>& src,
-                                uint32_t pitch, uint32_t rows, uint32_t cols) {
-    const uint32_t m16 = Round16(rows);
-    const AscendC::DataCopyParams cp(static_cast<uint16_t>(rows), 1, static_cast<uint16_t>(pitch / C0 - 1), 0);
-    for (uint32_t j = 0; j < (cols + C0 - 1) / C0; ++j) AscendC::DataCopy(pnz[j * m16 * C0], src[j * C0], cp);
+  // GM row pitch of P: one 32-B block more than the UB tile's.
+  static __aicore__ uint32_t PPitch(uint32_t tile) { return tile + C0; }
+
+  // P [rows, cols] of UB tile `src` (float or T, row pitch `tile`, a multiple
+  // of C0) -> GM `p` rows at pitch PPitch(tile); columns past cols up to the
+  // next C0 come along (the caller keeps them 0).
+  static __aicore__ void StoreP(const AscendC::GlobalTensor<T>& p, const AscendC::LocalTensor<T>& src,
+                                uint32_t tile, uint32_t rows, uint32_t cols) {
+    const uint16_t blocks = static_cast<uint16_t>((cols + C0 - 1) / C0), rowBlocks = static_cast<uint16_t>(tile / C0);
+    const AscendC::DataCopyParams cp(static_cast<uint16_t>(rows), blocks, static_cast<uint16_t>(rowBlocks - blocks),
+                                     static_cast<uint16_t>(rowBlocks + 1 - blocks));
+    AscendC::DataCopy(p, src, cp);
     AscendC::PipeBarrier<PIPE_ALL>();
   }
 
   // L0C += P[rows, cols] (GM, StoreP's Nz layout) x V tile kt of head bh ([cols, d], row stride d).
-  __aicore__ void Accumulate(const AscendC::GlobalTensor<T>& pnz, const AscendC::GlobalTensor<T>& v,
+  __aicore__ void Accumulate(const AscendC::GlobalTensor<T>& p, uint32_t ldp, const AscendC::GlobalTensor<T>& v,
                              uint32_t rows, uint32_t d, uint32_t cols, uint32_t bh, uint32_t kt) {
     const bool cached = kt < cacheTiles_;
     const bool fresh = cached && tag_[kt] == bh + 1;
     AscendC::LocalTensor<float> c = c_.Get<float>();
     for (uint32_t st = 0, k0 = 0; k0 < cols; ++st, k0 += kStep_) {
       const uint32_t kc = cols - k0 < kStep_ ? cols - k0 : kStep_;
-      LoadP(pnz[k0 * Round16(rows)], rows, kc);
+      LoadP(p[k0], ldp, rows, kc);
       AscendC::LocalTensor<T> b1 = cached ? cache_.Get<T>()[(kt * steps_ + st) * dp16_ * k16_] : b1_.Get<T>();
       if (!fresh) CopyV(b1, v[uint64_t{k0} * d], d, d, kc);
       SplitV(b1, d, kc);
@@ -107,12 +109,12 @@ class AttnValueCube {
  private:
   static __aicore__ uint32_t Round16(uint32_t x) { return (x + 15) / 16 * 16; }
 
-  // P column blocks [m16, kc] (Nz in GM, StoreP) -> L1 (one plain copy) -> L0A Zz:
-  // fractal (mb, kb) at mb * kbTotal + kb.
-  __aicore__ void LoadP(const AscendC::GlobalTensor<T>& pnz, uint32_t rows, uint32_t kc) {
+  // P [rows, kc] (ND, pitch ld) -> L1 Nz -> L0A Zz: fractal (mb, kb) at mb * kbTotal + kb.
+  __aicore__ void LoadP(const AscendC::GlobalTensor<T>& p, uint32_t ld, uint32_t rows, uint32_t kc) {
     AscendC::LocalTensor<T> a1 = a1_.Get<T>(), a2 = a2_.Get<T>();
-    const uint32_t blocks = (kc + C0 - 1) / C0;
-    AscendC::DataCopy(a1, pnz, AscendC::DataCopyParams(1, static_cast<uint16_t>(blocks * Round16(rows)), 0, 0));
+    AscendC::Nd2NzParams np(1, static_cast<uint16_t>(rows), static_cast<uint16_t>(kc), 0, static_cast<uint16_t>(ld),
+                            static_cast<uint16_t>(Round16(rows)), 1, 0);
+    AscendC::DataCopy(a1, p, np);
     AscendC::PipeBarrier<PIPE_ALL>();
     const uint32_t m16 = Round16(rows), kb = (kc + C0 - 1) / C0;
     for (uint32_t mb = 0; mb < m16 / 16; ++mb) {

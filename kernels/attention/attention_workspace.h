@@ -16,6 +16,9 @@
 
 namespace npurt_kernels {
 
+// Elements of slack per P row in GM (the forward writes P rows at pitch tile + 32 / sizeof(T)).
+constexpr uint32_t kAttnPGap = 16;
+
 // Per-block GM workspace: raw scores, probabilities (in the input type, the
 // cube's A operand) and one [tile, dp] float product tile.
 template <class T>
@@ -28,16 +31,17 @@ struct AttnWorkspace {
     GM_ADDR base = AscendC::GetUserWorkspace(workspace) + static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.wsPerBlock;
     const uint64_t tt = uint64_t{t.tile} * t.tile;
     s.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(base), tt);
-    p.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base + tt * 4), tt);
-    x.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(base + tt * (4 + sizeof(T))), uint64_t{t.tile} * t.dp);
-    q.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base + tt * (4 + sizeof(T))), uint64_t{t.tile} * t.d);
+    const uint64_t pt = uint64_t{t.tile} * (t.tile + kAttnPGap);  // P rows may sit at pitch tile + one 32-B block
+    p.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base + tt * 4), pt);
+    x.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(base + tt * 4 + pt * sizeof(T)), uint64_t{t.tile} * t.dp);
+    q.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base + tt * 4 + pt * sizeof(T)), uint64_t{t.tile} * t.d);
   }
 };
 
 // Bytes of AttnWorkspace (host and kernel agree through this).
 inline uint64_t AttnWorkspaceBytes(uint32_t tile, uint32_t dp, uint32_t elem) {
-  const uint64_t tt = uint64_t{tile} * tile;
-  return (tt * (4 + elem) + uint64_t{tile} * dp * 4 + 511) / 512 * 512;
+  const uint64_t tt = uint64_t{tile} * tile, pt = uint64_t{tile} * (tile + kAttnPGap);
+  return (tt * 4 + pt * elem + uint64_t{tile} * dp * 4 + 511) / 512 * 512;
 }
 
 }  // namespace npurt_kernels
