@@ -3,8 +3,9 @@
 //
 // Block i owns bytes [i * wsPerBlock, (i + 1) * wsPerBlock) of the user
 // workspace: `s` float [tile, tile] (raw cube products Q K^T / dO V^T, row
-// pitch tile), `p` [tile, tile] in the input type (the cube's A operand: P or
-// dS), `x` float [tile, dp] (P V and the backward's product tiles; the forward
+// pitch tile), `p` [tile, tile + kAttnPGap] in the input type (the cube's A
+// operand: P or dS; the forward writes P rows at pitch tile + one 32-B block,
+// the backward at pitch tile), `x` float [tile, dp] (P V and the backward's product tiles; the forward
 // also stages its pre-scaled Q tile there as `q` before any P V flush). Nothing
 // in it grows with the sequence lengths.
 #pragma once
