@@ -141,13 +141,13 @@ class AttnForward {
       AscendC::PipeBarrier<PIPE_ALL>();
     }
     const bool moved = OnlineSoftmax(s, rows, kt == 0);
+    AscendC::LocalTensor<T> p = pBuf_.Get<T>();
     if constexpr (std::is_same_v<T, float>) {
-      AttnValueCube<T>::StoreP(ws_.p, s, t_.tile, rows, cols);
+      AscendC::DataCopy(ws_.p, s, rows * t_.tile);
     } else {
-      AscendC::LocalTensor<T> p = pBuf_.Get<T>();
       AscendC::Cast(p, s, AscendC::RoundMode::CAST_RINT, rows * t_.tile);
       AscendC::PipeBarrier<PIPE_ALL>();
-      AttnValueCube<T>::StoreP(ws_.p, p, t_.tile, rows, cols);
+      AscendC::DataCopy(ws_.p, p, rows * t_.tile);
     }
     AscendC::PipeBarrier<PIPE_ALL>();
     // The S buffer is free from here (the product tile may land in it).
@@ -156,7 +156,7 @@ class AttnForward {
       if (kt > 0) RescaleAcc(rows);
     }
     if (!pending_) vcube_.Begin();
-    vcube_.Accumulate(ws_.p, AttnValueCube<T>::PPitch(t_.tile), v_[kOff], rows, t_.d, cols, bh, kt);
+    vcube_.Accumulate(ws_.p, t_.tile, v_[kOff], rows, t_.d, cols, bh, kt);
     pending_ = true;
   }
 

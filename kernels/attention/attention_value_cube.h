@@ -10,10 +10,6 @@
 // once per head it visits instead of once per q tile. Only P (new per tile)
 // goes GM -> L1 every time. Slots exist for kv tiles kt < cacheTiles (the host
 // sizes them from the L1 left over; 0 = plain streaming).
-// P arrives in GM already in the L1 Nz layout (StoreP: the vector unit writes
-// column block j of the [rows, tile] P tile as m16 rows of 32 B at
-// j * m16 * C0), so each K step is one plain GM -> L1 DataCopy of whole
-// column blocks instead of an Nd2Nz conversion on the cube side.
 // Layouts as CubeTile (lib/matmul/cube_tile.h): A (P, ND) -> L1 Nz column
 // blocks -> L0A Zz; B (V [kc, d] not transposed) -> float: 16-column slabs +
 // LoadDataWithTranspose, 16-bit: Nz of the [kc, d] rows + LoadData(ifTranspose).
@@ -54,22 +50,7 @@ class AttnValueCube {
   // The next Accumulate starts L0C from zero.
   __aicore__ void Begin() { started_ = false; }
 
-  // GM row pitch of P: one 32-B block more than the UB tile's.
-  static __aicore__ uint32_t PPitch(uint32_t tile) { return tile + C0; }
-
-  // P [rows, cols] of UB tile `src` (float or T, row pitch `tile`, a multiple
-  // of C0) -> GM `p` rows at pitch PPitch(tile); columns past cols up to the
-  // next C0 come along (the caller keeps them 0).
-  static __aicore__ void StoreP(const AscendC::GlobalTensor<T>& p, const AscendC::LocalTensor<T>& src,
-                                uint32_t tile, uint32_t rows, uint32_t cols) {
-    const uint16_t blocks = static_cast<uint16_t>((cols + C0 - 1) / C0), rowBlocks = static_cast<uint16_t>(tile / C0);
-    const AscendC::DataCopyParams cp(static_cast<uint16_t>(rows), blocks, static_cast<uint16_t>(rowBlocks - blocks),
-                                     static_cast<uint16_t>(rowBlocks + 1 - blocks));
-    AscendC::DataCopy(p, src, cp);
-    AscendC::PipeBarrier<PIPE_ALL>();
-  }
-
-  // L0C += P[rows, cols] (GM, StoreP's Nz layout) x V tile kt of head bh ([cols, d], row stride d).
+  // L0C += P[rows, cols] (GM, row pitch ldp) x V tile kt of head bh ([cols, d], row stride d).
   __aicore__ void Accumulate(const AscendC::GlobalTensor<T>& p, uint32_t ldp, const AscendC::GlobalTensor<T>& v,
                              uint32_t rows, uint32_t d, uint32_t cols, uint32_t bh, uint32_t kt) {
     const bool cached = kt < cacheTiles_;

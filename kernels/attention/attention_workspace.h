@@ -3,9 +3,8 @@
 //
 // Block i owns bytes [i * wsPerBlock, (i + 1) * wsPerBlock) of the user
 // workspace: `s` float [tile, tile] (raw cube products Q K^T / dO V^T, row
-// pitch tile), `p` [tile, tile + kAttnPGap] in the input type (the cube's A
-// operand: P or dS; the forward writes P rows at pitch tile + one 32-B block,
-// the backward at pitch tile), `x` float [tile, dp] (P V and the backward's product tiles; the forward
+// pitch tile), `p` [tile, tile] in the input type (the cube's A operand: P or
+// dS), `x` float [tile, dp] (P V and the backward's product tiles; the forward
 // also stages its pre-scaled Q tile there as `q` before any P V flush). Nothing
 // in it grows with the sequence lengths.
 #pragma once
@@ -16,9 +15,6 @@
 #include "kernel_operator.h"
 
 namespace npurt_kernels {
-
-// Elements of slack per P row in GM (the forward writes P rows at pitch tile + 32 / sizeof(T)).
-constexpr uint32_t kAttnPGap = 16;
 
 // Per-block GM workspace: raw scores, probabilities (in the input type, the
 // cube's A operand) and one [tile, dp] float product tile.
@@ -32,17 +28,16 @@ struct AttnWorkspace {
     GM_ADDR base = AscendC::GetUserWorkspace(workspace) + static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.wsPerBlock;
     const uint64_t tt = uint64_t{t.tile} * t.tile;
     s.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(base), tt);
-    const uint64_t pt = uint64_t{t.tile} * (t.tile + kAttnPGap);  // P rows may sit at pitch tile + one 32-B block
-    p.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base + tt * 4), pt);
-    x.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(base + tt * 4 + pt * sizeof(T)), uint64_t{t.tile} * t.dp);
-    q.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base + tt * 4 + pt * sizeof(T)), uint64_t{t.tile} * t.d);
+    p.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base + tt * 4), tt);
+    x.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(base + tt * (4 + sizeof(T))), uint64_t{t.tile} * t.dp);
+    q.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base + tt * (4 + sizeof(T))), uint64_t{t.tile} * t.d);
   }
 };
 
 // Bytes of AttnWorkspace (host and kernel agree through this).
 inline uint64_t AttnWorkspaceBytes(uint32_t tile, uint32_t dp, uint32_t elem) {
-  const uint64_t tt = uint64_t{tile} * tile, pt = uint64_t{tile} * (tile + kAttnPGap);
-  return (tt * 4 + pt * elem + uint64_t{tile} * dp * 4 + 511) / 512 * 512;
+  const uint64_t tt = uint64_t{tile} * tile;
+  return (tt * (4 + elem) + uint64_t{tile} * dp * 4 + 511) / 512 * 512;
 }
 
 }  // namespace npurt_kernels

@@ -90,7 +90,7 @@ def test_cached_tiles_with_broadcast_mask(mask_kind):
 
 @pytest.mark.parametrize("dtype", [F32, BF16], ids=str)
 def test_backward_after_cached_forward(dtype):
-    # The backward reads the forward's out / lse; its workspace layout grew with P's row gap.
+    # The backward reads the forward's out / lse (the forward's new plan must leave them exact).
     # (A small V offset: a large common offset in V makes dS = P (dO V^T - D) cancel,
     # beyond the bfloat16 gradient bound, with or without the cache.)
     rng = np.random.default_rng(8)
