@@ -91,13 +91,26 @@ uint64_t gm_extent(const GmRef& g) {
   return g.limit != nullptr && g.limit > g.ptr ? uint64_t(g.limit - g.ptr) : 0;
 }
 
-// memcpy for blocks that stay cached for the next kernel, streaming stores for
-// long blocks into large outputs (decided once per copy, not per block).
+// True when p lies in the launch's workspace: scratch the kernel itself reads
+// back soon (attention's P tiles, split-K partials), so it must stay cached
+// even though the workspace allocation (16 MiB of system workspace in front)
+// is large.
+bool in_workspace(CoreContext* c, const uint8_t* p) {
+  const KernelLaunch* L = state_of(c).view->launch;
+  const auto* ws = static_cast<const uint8_t*>(L->workspace);
+  return ws != nullptr && p >= ws && p < ws + L->workspace_bytes;
+}
+
+// memcpy for blocks that stay cached for the next kernel or for this one,
+// streaming stores for long blocks into large outputs (decided once per copy,
+// not per block).
 using BlockCopy = void (*)(uint8_t* dst, const uint8_t* src, uint64_t bytes);
 void plain_copy(uint8_t* dst, const uint8_t* src, uint64_t bytes) { std::memcpy(dst, src, bytes); }
-BlockCopy gm_store(const GmRef& dst, uint64_t block_bytes) {
-  return block_bytes >= kStreamMinBytes && gm_extent(dst) >= kStreamRegionBytes ? stream_copy
-                                                                                 : plain_copy;
+BlockCopy gm_store(CoreContext* c, const GmRef& dst, uint64_t block_bytes) {
+  return block_bytes >= kStreamMinBytes && gm_extent(dst) >= kStreamRegionBytes &&
+                 !in_workspace(c, dst.ptr)
+             ? stream_copy
+             : plain_copy;
 }
 
 }  // namespace
@@ -162,10 +175,10 @@ void copy_local_to_gm(CoreContext* c, const GmRef& dst, const LocalRef& src, con
   }
   if (contiguous(p)) {
     const uint64_t bytes = uint64_t{p.block_count} * p.block_bytes;
-    gm_store(dst, bytes)(dst.ptr, src.ptr, bytes);
+    gm_store(c, dst, bytes)(dst.ptr, src.ptr, bytes);
     return;
   }
-  const BlockCopy store = gm_store(dst, p.block_bytes);
+  const BlockCopy store = gm_store(c, dst, p.block_bytes);
   for (uint32_t i = 0; i < p.block_count; ++i)
     store(dst.ptr + i * p.dst_stride, src.ptr + i * p.src_stride, p.block_bytes);
 }
