@@ -246,8 +246,7 @@ void SimStream::State::run() {
       continue;  // pushed() moved: the node is linked (front() sees it now)
     }
     ++taken;
-    const uint64_t pushed = queue.pushed(std::memory_order_relaxed);
-    queue.pop(pushed > taken ? pushed - taken : 0);  // node is the stub now: producers leave it alone
+    queue.pop();  // node is the stub now: producers leave it alone
     Item& item = node->value;
     Status st;
     {
@@ -351,7 +350,9 @@ bool SimStream::query(Status* error) {
   return idle;
 }
 
-uint64_t SimStream::mark() { return st_->queue.pushed(); }
+// The producers' copy of the push count: a caller marking right after its own
+// submit reads its own cache line (its push is counted in both copies).
+uint64_t SimStream::mark() { return st_->queue.producer_count(); }
 
 bool SimStream::reached(uint64_t m) const { return st_->completed.load(std::memory_order_acquire) >= m; }
 

@@ -27,8 +27,9 @@
 //   - A node's value is written by a producer before it is linked and by the
 //     consumer between front() and retirement; producers overwrite recycled
 //     values (so what a value still owns is released on the producer's thread).
-//   - At most about kMaxSpare nodes are cached: with a deeper backlog the
-//     consumer deletes popped stubs instead of retiring them.
+//   - Nodes are allocated and freed by producers only. Producers keep at most
+//     kMaxSpare of the retired nodes they take and free the rest, so a deep
+//     backlog does not stay cached.
 #pragma once
 
 #include <atomic>
@@ -65,9 +66,12 @@ class WorkQueue {
     Node* n;
     {
       std::lock_guard<SpinMutex> lk(producer_mu_);
-      if (!spare_) spare_ = retired_.exchange(nullptr, std::memory_order_acquire);
+      if (!spare_) take_retired();
       n = spare_;
-      if (n) spare_ = n->next.load(std::memory_order_relaxed);
+      if (n) {
+        spare_ = n->next.load(std::memory_order_relaxed);
+        --spare_count_;
+      }
     }
     return n ? n : new Node;
   }
@@ -76,6 +80,7 @@ class WorkQueue {
     std::lock_guard<SpinMutex> lk(producer_mu_);
     n->next.store(spare_, std::memory_order_relaxed);
     spare_ = n;
+    ++spare_count_;
   }
   // Appends n; returns the push count including n (its 1-based position).
   uint64_t push(Node* n) {
@@ -85,22 +90,27 @@ class WorkQueue {
     tail_ = n;
     // seq_cst: the stream's park protocol pairs this with the worker's
     // store of its parked flag (a Dekker handshake, see sim_stream.cc).
-    return pushed_.fetch_add(1, std::memory_order_seq_cst) + 1;
+    const uint64_t count = pushed_.fetch_add(1, std::memory_order_seq_cst) + 1;
+    pushed_mirror_.store(count, std::memory_order_release);
+    return count;
   }
   uint64_t pushed(std::memory_order order = std::memory_order_acquire) const { return pushed_.load(order); }
+  // The same count for producers (marks): read from the producers' own cache
+  // line, not from pushed_, which the idle consumer polls (reading pushed_
+  // right after a push would fetch the line back from the consumer's core).
+  // Equal to pushed() except while a push is between its two stores.
+  uint64_t producer_count() const { return pushed_mirror_.load(std::memory_order_acquire); }
 
   // ---- the consumer (one thread) ----
   // The oldest unconsumed node, or nullptr when the queue is (momentarily) empty.
   Node* front() const { return head_->next.load(std::memory_order_acquire); }
   // Consumes front() (which must be non-null): it becomes the stub, and the
-  // previous stub goes back to the producers. `backlog`: items still queued.
-  void pop(uint64_t backlog) {
+  // previous stub goes back to the producers (never freed here: a node is
+  // allocated by a producer, and a free on this thread would contend with the
+  // producers' allocations in the C allocator).
+  void pop() {
     Node* old = head_;
     head_ = old->next.load(std::memory_order_relaxed);
-    if (backlog > kMaxSpare) {
-      delete old;  // the queued nodes behind will refill the cache
-      return;
-    }
     Node* top = retired_.load(std::memory_order_relaxed);
     do {
       old->next.store(top, std::memory_order_relaxed);
@@ -108,6 +118,21 @@ class WorkQueue {
   }
 
  private:
+  // Moves the retired stack into spare_ (which is empty), deleting what exceeds
+  // kMaxSpare: each retired node is visited once, so this is O(1) per push.
+  void take_retired() {
+    spare_ = retired_.exchange(nullptr, std::memory_order_acquire);  // already linked by next
+    Node* last = nullptr;
+    for (Node* n = spare_; n && spare_count_ < kMaxSpare; n = n->next.load(std::memory_order_relaxed)) {
+      last = n;
+      ++spare_count_;
+    }
+    if (!last) return;
+    Node* excess = last->next.load(std::memory_order_relaxed);
+    last->next.store(nullptr, std::memory_order_relaxed);
+    delete_chain(excess);
+  }
+
   static void delete_chain(Node* n) {
     while (n) {
       Node* next = n->next.load(std::memory_order_relaxed);
@@ -121,6 +146,8 @@ class WorkQueue {
   alignas(64) SpinMutex producer_mu_;
   Node* tail_;            // guarded by producer_mu_
   Node* spare_ = nullptr;  // guarded by producer_mu_: recycled nodes, linked by next
+  uint64_t spare_count_ = 0;  // guarded by producer_mu_: nodes in spare_
+  std::atomic<uint64_t> pushed_mirror_{0};  // written under producer_mu_
   alignas(64) std::atomic<uint64_t> pushed_{0};
   alignas(64) std::atomic<Node*> retired_{nullptr};
 };
