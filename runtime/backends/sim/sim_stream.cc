@@ -53,7 +53,7 @@ struct SimStream::State {
   alignas(64) std::atomic<int> waiters{0};
 
   void run();
-  bool wait_for_work(uint64_t taken);
+  bool wait_for_work();
   void finish(Item& item, const Status& st);
   Status execute(Item& item);
   void record_failure(const Item& item, const Status& st);
@@ -199,27 +199,24 @@ void SimStream::State::record_failure(const Item& item, const Status& st) {
   has_error.store(true, std::memory_order_release);
 }
 
-// Spins briefly, then parks until a producer pushed past `taken` or the
-// stream stops. Returns false when stopped with nothing left to run.
+// Spins briefly, then parks until a producer linked a node behind the stub
+// or the stream stops. Returns false when stopped with nothing left to run.
 //
 // Park handshake (no lost wake-up, no lock per push): the worker stores
-// parked = true and then loads pushed(); a producer bumps pushed() and then
-// loads parked. All four are seq_cst, so at least one side sees the other:
-// either the worker finds the new item, or the producer sees parked and
-// notifies under mu (which the worker holds from its check until it waits).
-bool SimStream::State::wait_for_work(uint64_t taken) {
-  auto ready = [&] {
-    // `>`: a producer links its node before it bumps pushed(), so right after
-    // taking that node pushed() may still be taken - 1.
-    return queue.pushed(std::memory_order_seq_cst) > taken || stop.load(std::memory_order_seq_cst);
-  };
+// parked = true and then loads the stub's link; a producer stores that link
+// (the idle worker's stub is the producers' tail) and then loads parked. All
+// four are seq_cst, so at least one side sees the other: either the worker
+// finds the new node, or the producer sees parked and notifies under mu
+// (which the worker holds from its check until it waits).
+bool SimStream::State::wait_for_work() {
+  auto ready = [&] { return queue.front(std::memory_order_seq_cst) || stop.load(std::memory_order_seq_cst); };
   if (!spin_until(ready)) {
     std::unique_lock<std::mutex> lk(mu);
     parked.store(true, std::memory_order_seq_cst);
     while (!ready()) work_cv.wait(lk);
     parked.store(false, std::memory_order_relaxed);
   }
-  return queue.pushed() > taken;
+  return queue.front() != nullptr;
 }
 
 // After an item ran: release what it holds that the program may observe
@@ -238,14 +235,12 @@ void SimStream::State::finish(Item& item, const Status& st) {
 
 void SimStream::State::run() {
   t_worker_of = this;
-  uint64_t taken = 0;
   for (;;) {
     WorkQueue<Item>::Node* node = queue.front();
     if (!node) {
-      if (!wait_for_work(taken)) return;  // stopped and drained
-      continue;  // pushed() moved: the node is linked (front() sees it now)
+      if (!wait_for_work()) return;  // stopped and drained
+      continue;
     }
-    ++taken;
     queue.pop();  // node is the stub now: producers leave it alone
     Item& item = node->value;
     Status st;
@@ -350,9 +345,9 @@ bool SimStream::query(Status* error) {
   return idle;
 }
 
-// The producers' copy of the push count: a caller marking right after its own
-// submit reads its own cache line (its push is counted in both copies).
-uint64_t SimStream::mark() { return st_->queue.producer_count(); }
+// The push count lives on the producers' cache line: a caller marking right
+// after its own submit does not fetch a line from the worker's core.
+uint64_t SimStream::mark() { return st_->queue.pushed(); }
 
 bool SimStream::reached(uint64_t m) const { return st_->completed.load(std::memory_order_acquire) >= m; }
 

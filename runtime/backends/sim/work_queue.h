@@ -19,7 +19,8 @@
 // Invariants:
 //   - FIFO: the consumer sees nodes in push order; pushed() counts pushes and
 //     is bumped after the node is linked (acquire-loading pushed() == k means
-//     the first k nodes are reachable from head_).
+//     the first k nodes are reachable from the list). The consumer never reads
+//     it: it polls the link behind its stub.
 //   - The consumer pops a node only after front() returned it; the popped
 //     stub is retired (pushed onto retired_, a lock-free stack with one pusher,
 //     the consumer, and takers that take the whole stack with exchange: no ABA).
@@ -86,24 +87,23 @@ class WorkQueue {
   uint64_t push(Node* n) {
     n->next.store(nullptr, std::memory_order_relaxed);
     std::lock_guard<SpinMutex> lk(producer_mu_);
-    tail_->next.store(n, std::memory_order_release);
-    tail_ = n;
-    // seq_cst: the stream's park protocol pairs this with the worker's
+    // seq_cst: when the consumer is idle, tail_ is its head_, and this store is
+    // what it polls; the stream's park protocol pairs it with the consumer's
     // store of its parked flag (a Dekker handshake, see sim_stream.cc).
-    const uint64_t count = pushed_.fetch_add(1, std::memory_order_seq_cst) + 1;
-    pushed_mirror_.store(count, std::memory_order_release);
+    tail_->next.store(n, std::memory_order_seq_cst);
+    tail_ = n;
+    const uint64_t count = pushed_.load(std::memory_order_relaxed) + 1;
+    pushed_.store(count, std::memory_order_release);
     return count;
   }
-  uint64_t pushed(std::memory_order order = std::memory_order_acquire) const { return pushed_.load(order); }
-  // The same count for producers (marks): read from the producers' own cache
-  // line, not from pushed_, which the idle consumer polls (reading pushed_
-  // right after a push would fetch the line back from the consumer's core).
-  // Equal to pushed() except while a push is between its two stores.
-  uint64_t producer_count() const { return pushed_mirror_.load(std::memory_order_acquire); }
+  // Pushes so far. Kept on the producers' cache line: the consumer never reads
+  // it (it polls the link it is waiting on), so a producer's push and mark
+  // touch no line the idle consumer is spinning on besides that link.
+  uint64_t pushed() const { return pushed_.load(std::memory_order_acquire); }
 
   // ---- the consumer (one thread) ----
   // The oldest unconsumed node, or nullptr when the queue is (momentarily) empty.
-  Node* front() const { return head_->next.load(std::memory_order_acquire); }
+  Node* front(std::memory_order order = std::memory_order_acquire) const { return head_->next.load(order); }
   // Consumes front() (which must be non-null): it becomes the stub, and the
   // previous stub goes back to the producers (never freed here: a node is
   // allocated by a producer, and a free on this thread would contend with the
@@ -141,14 +141,13 @@ class WorkQueue {
     }
   }
 
-  // Separate cache lines: the consumer's, the producers', and the two shared words.
+  // Separate cache lines: the consumer's, the producers', and the retire stack.
   alignas(64) Node* head_;
   alignas(64) SpinMutex producer_mu_;
   Node* tail_;            // guarded by producer_mu_
   Node* spare_ = nullptr;  // guarded by producer_mu_: recycled nodes, linked by next
   uint64_t spare_count_ = 0;  // guarded by producer_mu_: nodes in spare_
-  std::atomic<uint64_t> pushed_mirror_{0};  // written under producer_mu_
-  alignas(64) std::atomic<uint64_t> pushed_{0};
+  std::atomic<uint64_t> pushed_{0};  // written under producer_mu_
   alignas(64) std::atomic<Node*> retired_{nullptr};
 };
 
