@@ -14,9 +14,9 @@ numpy and PyTorch, and the unique family on float32 with 1000 distinct values.
 float32/float16 sort on the simulated vector unit (Sort32/MrgSort); the rows
 marked "[scalar path]" force the scalar-unit kernels (sort_block/sort_merge)
 that the other dtypes use, in the same run, so the two paths compare side by
-side; "unique f32 [scalar compact]" is the unique_* path (vector sort, then
-the scalar unique_count/unique_compact kernels) next to unique_values'
-GatherMask path. The figures say nothing about NPU speed.
+side; "unique_all f32 [scalar compact]" runs the scalar unique_count/
+unique_compact kernels after the vector sort (the path of the non-vector
+dtypes) next to the vector path of float32/float16. The figures say nothing about NPU speed.
 """
 import argparse
 
@@ -62,6 +62,15 @@ def host_data(dtype, n, seed):
 def sync_all(result):
     """Host copies of a result or of every field of a result tuple (waits for the device)."""
     return [y.numpy() for y in result] if isinstance(result, tuple) else result.numpy()
+
+
+def scalar_unique_all(x):
+    """unique_all through the scalar-unit unique_count/unique_compact kernels
+    (the path of the non-vector dtypes), for comparison with the vector path."""
+    s, perm = searching.sort_last(x)
+    out = nr.ops.unique_compact(s, perm, nr.ops.unique_count(s))
+    k = int(out[4].numpy()[0])
+    return [a[:k].numpy() for a in out[:3]] + [out[3].numpy()]
 
 
 def sizes_cases(n, dtypes):
@@ -131,7 +140,10 @@ def main():
          lambda: np.sort(a, kind="stable"), None),
         ("argsort f32 [scalar path]", lambda: sync(searching.sort_last(x, scalar=True)[1]),
          lambda: np.argsort(a, kind="stable"), None),
-        ("unique f32 [scalar compact]", lambda: sync(sets._unique(xd, "bench")[0]), lambda: np.unique(dup), None),
+        ("unique_all f32 [scalar compact]", lambda: scalar_unique_all(xd),
+         lambda: np.unique(dup, return_index=True, return_inverse=True, return_counts=True), None),
+        ("unique_all f32 (vector)", lambda: sync_all(nr.unique_all(xd)),
+         lambda: np.unique(dup, return_index=True, return_inverse=True, return_counts=True), None),
         ("argmax f32", lambda: sync(nr.argmax(x)), lambda: np.argmax(a), (lambda: torch.argmax(ta)) if torch else None),
         ("searchsorted 4096 <- n", lambda: sync(nr.searchsorted(xk, x)), lambda: np.searchsorted(keys, a),
          (lambda: torch.searchsorted(tk, ta)) if torch else None),
