@@ -91,11 +91,13 @@ def _vunique(flat, need):
     counts = nr.subtract(starts[1:k + 1], first) if "counts" in need else None
     inverse = None
     if "inverse" in need:
+        # perm is a permutation and starts are distinct positions < n, both made by the
+        # kernels above: scatter with unique=True (spread over the cores) and no index_check.
         step = nr.zeros((n,), dtype=nr.int32)
         if k > 1:
-            step[starts[1:k]] = 1
+            ops.scatter(starts[1:k], nr.ones((k - 1,), dtype=nr.int32), shape=[n], axis=0, unique=True, out=step)
         inverse = nr.empty((n,), dtype=nr.int64)
-        inverse[perm] = nr.cumulative_sum(step, dtype=nr.int64)
+        ops.scatter(perm, nr.cumulative_sum(step, dtype=nr.int64), shape=[n], axis=0, unique=True, out=inverse)
     return values, index, inverse, counts
 
 
