@@ -25,7 +25,15 @@ inline uint32_t order_key(float f) {
   const uint32_t zeroed = mag == 0 ? 0x80000000u : key;  // -0.0 ranks as +0.0
   return mag > 0x7F800000u ? 0xFFFFFFFFu : zeroed;
 }
-inline uint32_t order_key(half h) { return order_key(static_cast<float>(h)); }
+// The same order from the binary16 bits directly (a half -> float conversion
+// is a libgcc call on hosts built without F16C): keys of one dtype only ever
+// meet each other, and none is 0.
+inline uint32_t order_key(half h) {
+  const uint32_t u = half_bits(h), mag = u & 0x7FFFu;
+  const uint32_t key = (u & 0x8000u) ? (~u & 0xFFFFu) : (u | 0x8000u);
+  const uint32_t zeroed = mag == 0 ? 0x8000u : key;  // -0.0 ranks as +0.0
+  return mag > 0x7C00u ? 0xFFFFu : zeroed;
+}
 
 template <class T> struct Slot;  // one 8-byte structure
 template <> struct Slot<float> {
