@@ -73,7 +73,7 @@ def scalar_unique_all(x):
     return [a[:k].numpy() for a in out[:3]] + [out[3].numpy()]
 
 
-def sizes_cases(n, dtypes):
+def sizes_cases(n, dtypes, unique=True):
     """(name, npurt, numpy, torch) of sort/argsort per dtype and the unique family, at n elements."""
     cases = []
     for dt in dtypes:
@@ -84,6 +84,8 @@ def sizes_cases(n, dtypes):
              (lambda ta=ta: torch.sort(ta, stable=True)) if torch else None),
             (f"argsort {dt}", lambda x=x: nr.argsort(x).numpy(), lambda a=a: np.argsort(a, kind="stable"),
              (lambda ta=ta: torch.argsort(ta, stable=True)) if torch else None)]
+    if not unique:
+        return cases
     dup = np.random.default_rng(1).integers(0, 1000, n).astype(np.float32)
     xd, td = nr.asarray(dup), (torch.from_numpy(dup) if torch else None)
     for fn, kw, tkw in (("unique_values", {}, {}), ("unique_counts", {"return_counts": True},
@@ -110,6 +112,7 @@ def main():
     ap.add_argument("--n", type=int, default=1 << 16)
     ap.add_argument("--sizes", default="", help="comma-separated element counts: the per-size/dtype table")
     ap.add_argument("--dtypes", default="float32,float16,int32")
+    ap.add_argument("--no-unique", action="store_true", help="--sizes: leave the unique_* rows out")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--check", default="off", choices=["off", "basic", "full"])
     args = ap.parse_args()
@@ -118,7 +121,7 @@ def main():
         with nr.debug.sim_check_level(args.check):
             for size in (int(v) for v in args.sizes.split(",")):
                 header(f"n = {size}, median of {rep} runs, NPURT_SIM_CHECK={args.check}, device {nr.current_device()}")
-                run_cases(sizes_cases(size, args.dtypes.split(",")), rep)
+                run_cases(sizes_cases(size, args.dtypes.split(","), not args.no_unique), rep)
         return
     a = np.random.default_rng(0).standard_normal(n).astype(np.float32)
     dup = np.random.default_rng(1).integers(0, 1000, n).astype(np.float32)  # unique: 1000 distinct values
