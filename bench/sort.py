@@ -24,7 +24,7 @@ import numpy as np
 
 import npurt as nr
 from _common import import_torch, median_ms, median_time
-from npurt.array_api import searching, sets
+from npurt.array_api import searching
 
 torch = import_torch(2)
 
