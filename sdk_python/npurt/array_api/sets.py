@@ -1,11 +1,12 @@
 """Set functions: unique_all unique_counts unique_inverse unique_values isin, on the device.
 
-unique_* of float32/float16 run on the vector unit end to end (_vunique:
-vector sort, ``vunique_count`` + ``vunique_runs`` GatherMask compaction of
-the run starts, then take / subtract / scatter + cumulative_sum kernels for
-the first indices, counts and inverse). Other dtypes: x is flattened, sorted
-stably with its permutation, then two scalar-unit run-boundary kernels find
-the distinct values:
+unique_* of float32/float16 from 128 Ki elements (2 Mi when the inverse is
+wanted: the sizes from which it is cheaper) run on the vector unit end to end
+(_vunique: vector sort, ``vunique_count`` + ``vunique_runs`` GatherMask
+compaction of the run starts, then take / subtract / scatter +
+cumulative_sum kernels for the first indices, counts and inverse). Otherwise
+x is flattened, sorted stably with its permutation, then two scalar-unit
+run-boundary kernels find the distinct values:
 ``unique_count`` counts the runs starting in each core's range and
 ``unique_compact`` numbers them and writes values, first-occurrence indices,
 counts and the inverse. The host reads back one scalar (the number of
@@ -70,6 +71,15 @@ def _complex_runs(flat):
     return nr.cumulative_sum(starts, dtype=nr.int64), perm
 
 
+# Sizes from which _vunique costs less CPU than the scalar unique_count +
+# unique_compact pair (2 launches against 4, or 9 with the inverse), measured
+# on the sim after the same vector sort (docs/performance.md "Sort (wave 5)"):
+# unique_counts 131072: 7.6 vs 8.4 ms, 524288: 31.7 vs 41.7 ms; with the inverse
+# (cumulative_sum + scatter) equal at 1 Mi, 451 vs 529 ms at 4 Mi.
+_VECTOR_UNIQUE_MIN = 1 << 17
+_VECTOR_INVERSE_MIN = 1 << 21
+
+
 def _vunique(flat, need):
     """float32/float16 on the vector path: (values, first indices, inverse of
     flat, counts), each None unless named in `need`. After the vector sort,
@@ -111,7 +121,8 @@ def _unique(x, where, need=("index", "inverse", "counts")):
     if flat.size == 0:
         empty = _npurt.empty((0,), _npurt.int64)
         return _npurt.empty((0,), x.dtype), empty, _npurt.empty(tuple(x.shape), _npurt.int64), empty
-    if str(x.dtype) in _VECTOR_SORTED:
+    if str(x.dtype) in _VECTOR_SORTED and flat.size >= (_VECTOR_INVERSE_MIN if "inverse" in need
+                                                        else _VECTOR_UNIQUE_MIN):
         values, index, inverse, counts = _vunique(flat, need)
         return values, index, None if inverse is None else reshape(inverse, tuple(x.shape)), counts
     ops = _ops()

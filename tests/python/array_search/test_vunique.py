@@ -11,8 +11,16 @@ import pytest
 
 import npurt as nr
 from npurt import ops
+from npurt.array_api import sets
 
 from search_cases import data
+
+
+@pytest.fixture(autouse=True)
+def vector_path_at_every_size(monkeypatch):
+    """The vector path normally starts at 128 Ki (2 Mi with the inverse): force it here."""
+    monkeypatch.setattr(sets, "_VECTOR_UNIQUE_MIN", 0)
+    monkeypatch.setattr(sets, "_VECTOR_INVERSE_MIN", 0)
 
 
 def ref(host):
@@ -50,6 +58,25 @@ def test_runs_cross_core_ranges():
     host = np.repeat(np.arange(9, dtype=np.float32), 25_000)[::-1].copy()  # long runs over every core's range
     check_all(host)
     check_all(np.random.default_rng(5).integers(0, 1000, 300_000).astype(np.float32))
+
+
+def test_size_thresholds_pick_the_vector_path(monkeypatch):
+    """Unforced: unique_counts from 128 Ki and unique_all from 2 Mi elements take the vector path."""
+    monkeypatch.undo()
+    calls = []
+    real = sets._vunique
+    monkeypatch.setattr(sets, "_vunique", lambda flat, need: calls.append(flat.size) or real(flat, need))
+    small = np.random.default_rng(9).integers(0, 50, 1000).astype(np.float32)
+    nr.unique_counts(nr.asarray(small))
+    assert calls == []
+    host = np.random.default_rng(9).integers(0, 3000, 1 << 17).astype(np.float32)
+    r = nr.unique_counts(nr.asarray(host))
+    v, c = np.unique(host, return_counts=True)
+    np.testing.assert_array_equal(r.counts.numpy(), c)
+    assert r.values.numpy().tobytes() == v.tobytes() and calls == [1 << 17]
+    big = np.random.default_rng(10).integers(0, 100_000, 1 << 21).astype(np.float32)
+    check_all(big)
+    assert calls[-1] == 1 << 21
 
 
 def test_views_and_2d():
