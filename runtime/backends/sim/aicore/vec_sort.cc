@@ -3,7 +3,12 @@
 // GatherMask compaction. Scores are compared through an order-preserving
 // unsigned key (descending score = ascending ~key), so a structure's rank is
 // one integer compare; ties fall to the position / list number as documented.
+// On x86-64 hosts with AVX-512F, MrgSort merges 64-bit composite keys 8 lanes
+// wide (bitonic network) and Sort32/MrgSort run AVX-512 clones; elsewhere the
+// portable branch-free code runs (same results: both are the documented order).
+#if defined(__x86_64__)
 #include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -113,6 +118,7 @@ void merge2(const uint32_t* ka, const Slot<T>* a, uint32_t na, const uint32_t* k
   }
 }
 
+#if defined(__x86_64__)
 // ---- AVX-512 merge of composite keys (hosts with AVX-512F) ----------------
 // A structure's composite is (~order_key << 32) | seq, seq = its position in
 // the concatenation of the lists: all composites differ, and their ascending
@@ -195,6 +201,11 @@ bool host_has_avx512() {
   static const bool yes = __builtin_cpu_supports("avx512f");
   return yes;
 }
+#else
+constexpr bool host_has_avx512() { return false; }
+template <class T>
+void mrgsort_all_avx512(Slot<T>*, const Slot<T>* const*, const uint32_t*) {}
+#endif  // __x86_64__
 
 // Without suspension every list is consumed: merge pairwise ((0,1), (2,3),
 // then the two halves), which keeps the list-order tie rule.
@@ -282,7 +293,11 @@ void extract(T* value, uint32_t* index, const void* sorted, uint64_t n) {
 // Clones of the entry points for AVX-512 hosts (picked at load time by the
 // ifunc resolver): the rank sort's 32-wide compare loops and the key loops
 // vectorise 16 lanes wide there; other hosts run the default build.
+#if defined(__x86_64__)
 #define NPURT_SIM_SORT_CLONES __attribute__((target_clones("avx512f", "default")))
+#else
+#define NPURT_SIM_SORT_CLONES
+#endif
 
 }  // namespace
 
