@@ -103,8 +103,14 @@ class NormForward {
     } else {
       AscendC::Muls(dst, src, scale, n);
     }
-    if (t_.has_gamma) AscendC::Mul(dst, dst, params_.Get<float>(), n);
-    if (t_.has_beta) AscendC::Add(dst, dst, params_.Get<float>()[d_.chunk_stride], n);
+    if (!t_.has_gamma && !t_.has_beta) return;  // params_ exists only with gamma or beta
+    LocalTensor<float> p = params_.Get<float>();
+    if (t_.has_gamma && t_.has_beta) {
+      AscendC::FusedMulAdd(dst, p, p[d_.chunk_stride], n);  // gamma * dst + beta: one pass instead of Mul + Add
+      return;
+    }
+    if (t_.has_gamma) AscendC::Mul(dst, dst, p, n);
+    if (t_.has_beta) AscendC::Add(dst, dst, p[d_.chunk_stride], n);
   }
 
   // Statistics out: stats_[0, n) mean, stats_[s, s + n) rstd (vector-written).
@@ -140,6 +146,7 @@ class NormForward {
     const int32_t cnt = static_cast<int32_t>(len);
     for (uint32_t i = 0; i < n; ++i) {
       const LocalTensor<float> si = tile.src[i * ls];
+      if constexpr (!kFloatIn) ToFloat(si, tile.x[i * ls], len);  // per row (Load left x uncast)
       if (layer_) {
         LocalTensor<float> fi = tile.f[i * ls];
         const float mean = red_.Sum(si, len) * t_.inv_cols;
@@ -172,12 +179,15 @@ class NormForward {
   // phases (statistics, then y) around one batched rstd computation.
   __aicore__ void WholeRows(uint64_t r, uint32_t n) {
     const uint32_t len = static_cast<uint32_t>(d_.cols), ls = d_.chunk_stride;
-    auto tile = io_.Load(r, n, 0, len, ls);
+    auto tile = io_.Load(r, n, 0, len, ls, false);  // x is cast row by row in RowStats
     RowStats(tile, n, len, ls);
     const LocalTensor<float> rs = TileRstd(n);
     const LocalTensor<float>& in = layer_ ? tile.f : tile.src;
-    for (uint32_t i = 0; i < n; ++i) Normalize(tile.f[i * ls], in[i * ls], 0.0f, rs.GetValue(i), len);
-    io_.Store(tile, r, n, 0, len, ls);
+    for (uint32_t i = 0; i < n; ++i) {
+      Normalize(tile.f[i * ls], in[i * ls], 0.0f, rs.GetValue(i), len);
+      if constexpr (!std::is_same<O, float>::value) FromFloat(tile.y[i * ls], tile.f[i * ls], len);
+    }
+    io_.Store(tile, r, n, 0, len, ls, false);
     StoreStats(r, n);
   }
 
