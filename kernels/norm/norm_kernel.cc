@@ -4,17 +4,19 @@
 //   layer_norm: y = (x - mean) * rstd * gamma + beta, rstd = 1 / sqrt(var + eps)
 //   rms_norm:   y = x * rstd * gamma,                 rstd = 1 / sqrt(mean(x^2) + eps)
 //
-// Everything is computed in float32 (fp16/bf16 tiles are cast once per tile
-// on load, the result once per tile on store). Rows that fit UB (num_chunks ==
-// 1): a tile of n rows moves with one DataCopyPad each way; per row the
-// statistics come from the UB copy (the mean first, then the centred sum of
-// squares: exact two-pass sums, no E[x^2] - mean^2 cancellation), the sums of
-// squares land in per-row slots that are read back once per tile (one V -> S
-// sync per tile, not per row), one vector pass turns the tile's variances
-// into rstd (Adds/Sqrt/Reciprocal), then each row is scaled. Vector calls per
-// row: layer_norm ReduceSum, Adds, Mul, ReduceSum, Muls, Mul gamma, Add beta
-// (7, the minimum with these APIs: there is no fused multiply-add with a
-// per-row scalar); rms_norm Mul, ReduceSum, Muls, Mul gamma. Longer rows
+// Everything is computed in float32. Rows that fit UB (num_chunks == 1): a
+// tile of n rows moves with one DataCopyPad each way; fp16/bf16 rows are cast
+// to float32 one row at a time right before their statistics and back right
+// after their normalisation (on the simulator a row cast while hot in the
+// host's L1 is ~2x cheaper than a whole-tile cast streamed through L2). Per
+// row the statistics come from the UB copy (the mean first, then the centred
+// sum of squares: exact two-pass sums, no E[x^2] - mean^2 cancellation), the
+// sums of squares land in per-row slots that are read back once per tile (one
+// V -> S sync per tile, not per row), one vector pass turns the tile's
+// variances into rstd (Adds/Sqrt/Reciprocal), then each row is scaled. Vector
+// calls per row: layer_norm ReduceSum, Adds, Mul, ReduceSum, Muls, FusedMulAdd
+// (gamma * y + beta; the same bits as Mul then Add) = 6, plus the two casts
+// for fp16/bf16; rms_norm Mul, ReduceSum, Muls, Mul gamma. Longer rows
 // (multi-pass plan): pass 1 walks the row's chunks combining per-chunk
 // (mean, M2) with Chan's formula, pass 2 re-reads the chunks and writes y.
 #include <type_traits>
