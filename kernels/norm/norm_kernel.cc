@@ -4,17 +4,19 @@
 //   layer_norm: y = (x - mean) * rstd * gamma + beta, rstd = 1 / sqrt(var + eps)
 //   rms_norm:   y = x * rstd * gamma,                 rstd = 1 / sqrt(mean(x^2) + eps)
 //
-// Everything is computed in float32 (fp16/bf16 tiles are cast once per tile
-// on load, the result once per tile on store). Rows that fit UB (num_chunks ==
-// 1): a tile of n rows moves with one DataCopyPad each way; per row the
-// statistics come from the UB copy (the mean first, then the centred sum of
-// squares: exact two-pass sums, no E[x^2] - mean^2 cancellation), the sums of
-// squares land in per-row slots that are read back once per tile (one V -> S
-// sync per tile, not per row), one vector pass turns the tile's variances
-// into rstd (Adds/Sqrt/Reciprocal), then each row is scaled. Vector calls per
-// row: layer_norm ReduceSum, Adds, Mul, ReduceSum, Muls, Mul gamma, Add beta
-// (7, the minimum with these APIs: there is no fused multiply-add with a
-// per-row scalar); rms_norm Mul, ReduceSum, Muls, Mul gamma. Longer rows
+// Everything is computed in float32. Rows that fit UB (num_chunks == 1): a
+// tile of n rows moves with one DataCopyPad each way; fp16/bf16 rows are cast
+// to float32 one row at a time right before their statistics and back right
+// after their normalisation (on the simulator a row cast while hot in the
+// host's L1 is ~2x cheaper than a whole-tile cast streamed through L2). Per
+// row the statistics come from the UB copy (the mean first, then the centred
+// sum of squares: exact two-pass sums, no E[x^2] - mean^2 cancellation), the
+// sums of squares land in per-row slots that are read back once per tile (one
+// V -> S sync per tile, not per row), one vector pass turns the tile's
+// variances into rstd (Adds/Sqrt/Reciprocal), then each row is scaled. Vector
+// calls per row: layer_norm ReduceSum, Adds, Mul, ReduceSum, Muls, FusedMulAdd
+// (gamma * y + beta; the same bits as Mul then Add) = 6, plus the two casts
+// for fp16/bf16; rms_norm Mul, ReduceSum, Muls, Mul gamma. Longer rows
 // (multi-pass plan): pass 1 walks the row's chunks combining per-chunk
 // (mean, M2) with Chan's formula, pass 2 re-reads the chunks and writes y.
 #include <type_traits>
@@ -103,8 +105,14 @@ class NormForward {
     } else {
       AscendC::Muls(dst, src, scale, n);
     }
-    if (t_.has_gamma) AscendC::Mul(dst, dst, params_.Get<float>(), n);
-    if (t_.has_beta) AscendC::Add(dst, dst, params_.Get<float>()[d_.chunk_stride], n);
+    if (!t_.has_gamma && !t_.has_beta) return;  // params_ exists only with gamma or beta
+    LocalTensor<float> p = params_.Get<float>();
+    if (t_.has_gamma && t_.has_beta) {
+      AscendC::FusedMulAdd(dst, p, p[d_.chunk_stride], n);  // gamma * dst + beta: one pass instead of Mul + Add
+      return;
+    }
+    if (t_.has_gamma) AscendC::Mul(dst, dst, p, n);
+    if (t_.has_beta) AscendC::Add(dst, dst, p[d_.chunk_stride], n);
   }
 
   // Statistics out: stats_[0, n) mean, stats_[s, s + n) rstd (vector-written).
@@ -140,6 +148,7 @@ class NormForward {
     const int32_t cnt = static_cast<int32_t>(len);
     for (uint32_t i = 0; i < n; ++i) {
       const LocalTensor<float> si = tile.src[i * ls];
+      if constexpr (!kFloatIn) ToFloat(si, tile.x[i * ls], len);  // per row (Load left x uncast)
       if (layer_) {
         LocalTensor<float> fi = tile.f[i * ls];
         const float mean = red_.Sum(si, len) * t_.inv_cols;
@@ -172,12 +181,15 @@ class NormForward {
   // phases (statistics, then y) around one batched rstd computation.
   __aicore__ void WholeRows(uint64_t r, uint32_t n) {
     const uint32_t len = static_cast<uint32_t>(d_.cols), ls = d_.chunk_stride;
-    auto tile = io_.Load(r, n, 0, len, ls);
+    auto tile = io_.Load(r, n, 0, len, ls, false);  // x is cast row by row in RowStats
     RowStats(tile, n, len, ls);
     const LocalTensor<float> rs = TileRstd(n);
     const LocalTensor<float>& in = layer_ ? tile.f : tile.src;
-    for (uint32_t i = 0; i < n; ++i) Normalize(tile.f[i * ls], in[i * ls], 0.0f, rs.GetValue(i), len);
-    io_.Store(tile, r, n, 0, len, ls);
+    for (uint32_t i = 0; i < n; ++i) {
+      Normalize(tile.f[i * ls], in[i * ls], 0.0f, rs.GetValue(i), len);
+      if constexpr (!std::is_same<O, float>::value) FromFloat(tile.y[i * ls], tile.f[i * ls], len);
+    }
+    io_.Store(tile, r, n, 0, len, ls, false);
     StoreStats(r, n);
   }
 

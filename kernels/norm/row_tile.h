@@ -138,8 +138,11 @@ class RowStage {
     if (!kFloatOut) pipe.InitBuffer(f_, tile * sizeof(float));
   }
 
-  // Rows [r, r + n) x columns [c0, c0 + len), UB rows `ls` apart.
-  __aicore__ Tile Load(uint64_t r, uint32_t n, uint64_t c0, uint32_t len, uint32_t ls) {
+  // Rows [r, r + n) x columns [c0, c0 + len), UB rows `ls` apart. With
+  // cast == false a non-float x is left uncast: the caller casts each row
+  // (ToFloat of row i into f[i * ls]) right before using it, while it is hot
+  // in the simulator host's L1 cache (a whole-tile cast streams through L2).
+  __aicore__ Tile Load(uint64_t r, uint32_t n, uint64_t c0, uint32_t len, uint32_t ls, bool cast = true) {
     Tile t;
     t.x = QueueLoad<T>(qx_, x_[r * d_->cols + c0], n, len, d_->cols, ls);
     t.y = qy_.template AllocTensor<O>();
@@ -148,15 +151,18 @@ class RowStage {
     if constexpr (kFloatIn) {
       t.src = t.x;
     } else {
-      ToFloat(t.f, t.x, n * ls);
+      if (cast) ToFloat(t.f, t.x, n * ls);
       t.src = t.f;
     }
     return t;
   }
 
-  // Casts f into y (when O != float) and writes the tile out.
-  __aicore__ void Store(Tile& t, uint64_t r, uint32_t n, uint64_t c0, uint32_t len, uint32_t ls) {
-    if constexpr (!kFloatOut) FromFloat(t.y, t.f, n * ls);
+  // Casts f into y (when O != float; cast == false: the caller cast each row)
+  // and writes the tile out.
+  __aicore__ void Store(Tile& t, uint64_t r, uint32_t n, uint64_t c0, uint32_t len, uint32_t ls, bool cast = true) {
+    if constexpr (!kFloatOut) {
+      if (cast) FromFloat(t.y, t.f, n * ls);
+    }
     qx_.FreeTensor(t.x);
     QueueStore<O>(qy_, t.y, y_[r * d_->cols + c0], n, len, d_->cols, ls);
   }

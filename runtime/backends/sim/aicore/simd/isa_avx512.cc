@@ -35,6 +35,11 @@ inline VF isa_round_half(VF v) {
   return (VF)_mm512_maskz_cvtph_ps(0xffff, _mm512_maskz_cvtps_ph(0xffff, (__m512)v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 }
 inline VF isa_sqrt(VF v) { return (VF)_mm512_maskz_sqrt_ps(0xffff, (__m512)v); }
+// x * 2^n (n integer-valued), one rounding to nearest even: vexp's final scaling (math.inc).
+#define NPURT_ISA_SCALEF 1
+inline VF isa_scalef(VF x, VF n) {
+  return (VF)_mm512_maskz_scalef_round_ps(0xffff, (__m512)x, (__m512)n, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
 inline uint32_t isa_movemask(VI m) { return _mm512_movepi32_mask((__m512i)m); }
 inline void isa_lookup16(uint16_t* d, const uint16_t* s, const uint16_t* table) {
   const __m512i idx = _mm512_maskz_cvtepu16_epi32(0xffff, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s)));

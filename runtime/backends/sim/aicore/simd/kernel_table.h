@@ -24,6 +24,7 @@ struct KernelTable {
   void (*whole_reduce)(ReduceOp, VType, void*, const void*, const RepeatShape&, uint32_t, AscendC::ReduceOrder);
   void (*block_reduce)(ReduceOp, VType, void*, const void*, const RepeatShape&, uint32_t);
   void (*reduce_repeat)(ReduceOp, VType, void*, const void*, const RepeatShape&, bool);
+  void (*ternary)(TernaryOp, VType, void*, const void*, const void*, uint64_t);
 };
 
 // nullptr when the ISA is not compiled in (non-x86 hosts).

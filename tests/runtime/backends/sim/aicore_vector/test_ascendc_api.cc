@@ -34,6 +34,8 @@ template <class T> void expected_probe(ProbeOp op, const ProbeTiling& t, const s
   else if (op == kReduceMax) ASSERT_TRUE(vec::reduce(vec::ReduceOp::kMax, vt, z.data(), x.data(), n, true));
   else if (op == kReduceMin) ASSERT_TRUE(vec::reduce(vec::ReduceOp::kMin, vt, z.data(), x.data(), n, true));
   else if (op == kReduceSum) ASSERT_TRUE(vec::reduce(vec::ReduceOp::kSum, vt, z.data(), x.data(), n, false));
+  else if (op == kFusedMulAdd) ASSERT_TRUE(vec::ternary(vec::TernaryOp::kFusedMulAdd, vt, z.data(), x.data(), y.data(), n));
+  else if (op == kMulAddDst) ASSERT_TRUE(vec::ternary(vec::TernaryOp::kMulAddDst, vt, z.data(), x.data(), y.data(), n));
   else if (op == kCompareSelect) {
     std::vector<uint8_t> m(n / 8 + 1);
     ASSERT_TRUE(vec::compare(AscendC::CMPMODE::LT, vt, m.data(), x.data(), y.data(), false, n));
@@ -185,6 +187,47 @@ TEST_P(AscendcApi, Level0MaskRepeatStridedForms) {
   for (uint32_t i = 0; i < kL0Elems; ++i) {
     ASSERT_TRUE(same_value(z[i], wz[i])) << "half Add level 0, element " << i;
     ASSERT_TRUE(same_value(w[i], ww[i])) << "float Exp level 0, element " << i;
+  }
+}
+
+// Level-0 forms on the in-place path must give what the per-lane raw layer gives.
+TEST_P(AscendcApi, Level0DenseFormsMatchPerLaneReference) {
+  SimLaunch L(NPURT_SIM_ENTRY(level0_dense_ops), "level0_dense_ops");
+  half* a = L.gm<half>(kL0Elems);
+  half* b = L.gm<half>(kL0Elems);
+  half* z = L.gm<half>(kL0Elems);
+  float* c = L.gm<float>(kL0Elems);
+  float* w = L.gm<float>(kL0Elems);
+  std::vector<half> va = make_input<half>(kL0Elems, 11), vb = make_input<half>(kL0Elems, 12), vz = make_input<half>(kL0Elems, 13);
+  std::vector<float> vc = make_input<float>(kL0Elems, 14), vw = make_input<float>(kL0Elems, 15);
+  std::copy(va.begin(), va.end(), a);
+  std::copy(vb.begin(), vb.end(), b);
+  std::copy(vz.begin(), vz.end(), z);
+  std::copy(vc.begin(), vc.end(), c);
+  std::copy(vw.begin(), vw.end(), w);
+  L.tiling(uint32_t{0});
+  npurt::Status st = L.run(1, aicore_test::kFull);
+  ASSERT_TRUE(st.is_ok()) << st.message();
+  using vec::VType;
+  std::vector<half> wz = vz;
+  std::vector<float> ww = vw;
+  for (uint64_t i = 0; i < 320; ++i) vec::binary(vec::BinaryOp::kMul, VType::kF32, &ww[i], &vc[i], &ww[i], 1);
+  for (uint64_t r = 0; r < 3; ++r)
+    for (uint64_t j = 0; j < 100; ++j)
+      vec::binary(vec::BinaryOp::kAdd, VType::kF16, &wz[r * 144 + j], &va[r * 160 + j], &vb[r * 128 + j], 1);
+  for (uint64_t r = 0; r < 4; ++r)
+    for (uint64_t j = 0; j < 48; ++j)
+      vec::ternary(vec::TernaryOp::kFusedMulAdd, VType::kF32, &ww[1024 + r * 128 + j], &vc[r * 64 + j], &vc[2048 + j], 1);
+  for (uint64_t r = 0; r < 6; ++r)
+    for (uint64_t j = 0; j < 16; ++j) vec::unary(vec::UnaryOp::kSqrt, VType::kF32, &ww[2048 + r * 64 + j], &ww[2048 + r * 64 + j], 1);
+  const uint64_t holes[2] = {0x00FF'00FF'00FF'00FFull, 0xFF00'0000'0000'0000ull};
+  for (uint64_t r = 0; r < 2; ++r)
+    for (uint64_t j = 0; j < 128; ++j)
+      if ((holes[j / 64] >> (j % 64)) & 1)
+        vec::binary(vec::BinaryOp::kMul, VType::kF16, &wz[2048 + r * 128 + j], &wz[2048 + r * 128 + j], &vb[r * 128 + j], 1);
+  for (uint32_t i = 0; i < kL0Elems; ++i) {
+    ASSERT_TRUE(same_value(z[i], wz[i])) << "half level 0, element " << i;
+    ASSERT_TRUE(same_value(w[i], ww[i])) << "float level 0, element " << i;
   }
 }
 

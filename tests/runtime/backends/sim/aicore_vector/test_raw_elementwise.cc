@@ -1,4 +1,4 @@
-// Raw layer: binary, tensor-scalar, duplicate and axpy kernels against scalar
+// Raw layer: binary, tensor-scalar, duplicate, axpy and multiply-add kernels against scalar
 // references, on every ISA, over the size list and special values.
 // Tolerance: exact (bit-identical, NaN == NaN) for every op here: these are
 // single IEEE operations whose correctly rounded result is unique.
@@ -208,6 +208,39 @@ TEST_P(RawAxpy, SameAndMixedPrecision) {
   EXPECT_FALSE(npurt::aicore::vec::axpy(vtype_of<half>, vtype_of<float>, &x, &x, &x, 1));
 }
 
+// FusedMulAdd: dst = a * dst + b; MulAddDst: dst = a * b + dst; the product
+// rounded to T first (so the same bits as Mul then Add).
+template <class T> void check_ternary() {
+  using npurt::aicore::vec::TernaryOp;
+  for (TernaryOp op : {TernaryOp::kFusedMulAdd, TernaryOp::kMulAddDst}) {
+    for (uint64_t n : sizes()) {
+      std::vector<T> a = make_input<T>(n, 5 + n, -4, 4), b = make_input<T>(n, 6 + n, -4, 4);
+      std::vector<T> d = make_input<T>(n, 7 + n, -4, 4), want(n);
+      for (uint64_t i = 0; i < n; ++i) {
+        const T prod = static_cast<T>(a[i] * (op == TernaryOp::kFusedMulAdd ? d[i] : b[i]));
+        want[i] = static_cast<T>(prod + (op == TernaryOp::kFusedMulAdd ? b[i] : d[i]));
+      }
+      ASSERT_TRUE(npurt::aicore::vec::ternary(op, vtype_of<T>, d.data(), a.data(), b.data(), n));
+      for (uint64_t i = 0; i < n; ++i)
+        ASSERT_TRUE(same_value(d[i], want[i])) << "op " << int(op) << " n=" << n << " i=" << i;
+    }
+  }
+}
+
+class RawTernary : public IsaTest {};
+
+TEST_P(RawTernary, FusedMulAddAndMulAddDstHalfFloat) {
+  check_ternary<float>();
+  check_ternary<half>();
+  int32_t x = 0;
+  EXPECT_FALSE(npurt::aicore::vec::ternary(npurt::aicore::vec::TernaryOp::kFusedMulAdd,
+                                           npurt::aicore::vec::VType::kI32, &x, &x, &x, 1));
+  float f = 1.0f;  // n == 0 touches nothing
+  ASSERT_TRUE(npurt::aicore::vec::ternary(npurt::aicore::vec::TernaryOp::kMulAddDst, vtype_of<float>, &f, &f, &f, 0));
+  EXPECT_EQ(f, 1.0f);
+}
+
+VECTEST_INSTANTIATE(RawTernary);
 VECTEST_INSTANTIATE(RawBinary);
 VECTEST_INSTANTIATE(RawScalar);
 VECTEST_INSTANTIATE(RawDuplicate);

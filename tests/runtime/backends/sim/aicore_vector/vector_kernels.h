@@ -11,7 +11,8 @@ using namespace AscendC;
 
 enum ProbeOp : uint32_t {
   kAdd, kSub, kMul, kDiv, kMax, kMin, kAdds, kMuls, kMaxs, kMins, kLeakyRelu, kExp, kLn, kAbs, kSqrt, kRsqrt,
-  kReciprocal, kRelu, kDuplicate, kAxpy, kReduceMax, kReduceMin, kReduceSum, kCompareSelect, kNumProbeOps
+  kReciprocal, kRelu, kDuplicate, kAxpy, kReduceMax, kReduceMin, kReduceSum, kCompareSelect, kFusedMulAdd, kMulAddDst,
+  kNumProbeOps
 };
 
 struct ProbeTiling {
@@ -21,7 +22,7 @@ struct ProbeTiling {
   float scalar;
 };
 
-// One vector API on x, y (and z's old contents for Axpy) -> z; z keeps its
+// One vector API on x, y (and z's old contents for Axpy, FusedMulAdd, MulAddDst) -> z; z keeps its
 // contents past what the API writes. Single block, TBuf operands.
 template <class T>
 __aicore__ inline void probe(GM_ADDR x, GM_ADDR y, GM_ADDR z, const ProbeTiling& t) {
@@ -66,6 +67,8 @@ __aicore__ inline void probe(GM_ADDR x, GM_ADDR y, GM_ADDR z, const ProbeTiling&
     case kRelu: Relu(lz, lx, n); break;
     case kDuplicate: Duplicate(lz, s, n); break;
     case kAxpy: Axpy(lz, lx, s, n); break;
+    case kFusedMulAdd: FusedMulAdd(lz, lx, ly, n); break;
+    case kMulAddDst: MulAddDst(lz, lx, ly, n); break;
     case kReduceMax: ReduceMax(lz, lx, lw, n, true); break;
     case kReduceMin: ReduceMin(lz, lx, lw, n, true); break;
     case kReduceSum: ReduceSum(lz, lx, lw, n); break;
@@ -271,6 +274,43 @@ extern "C" __global__ __aicore__ void level0_ops(GM_ADDR a, GM_ADDR b, GM_ADDR z
   Add(lz, la, lb, 100, 3, {1, 2, 1, 8, 16, 9});
   uint64_t mask[2] = {0xF0F0'0000'FFFF'0001ull, 0};
   Exp(lw, lc, mask, 2, {1, 1, 16, 8});
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(gz, lz, kL0Elems);
+  DataCopy(gw, lw, kL0Elems);
+}
+
+// The level-0 forms the simulator runs on the operands in place (prefix masks,
+// block stride 1, sources equal to or disjoint from dst), next to one it must
+// gather: z (half) and w (float) hold the results, a/b/c are sources.
+extern "C" __global__ __aicore__ void level0_dense_ops(GM_ADDR a, GM_ADDR b, GM_ADDR z, GM_ADDR c, GM_ADDR w,
+                                                       GM_ADDR workspace, GM_ADDR tiling) {
+  (void)workspace;
+  (void)tiling;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> ba, bb, bz, bc, bw;
+  for (auto* t : {&ba, &bb, &bz}) pipe.InitBuffer(*t, kL0Elems * sizeof(half));
+  for (auto* t : {&bc, &bw}) pipe.InitBuffer(*t, kL0Elems * sizeof(float));
+  GlobalTensor<half> ga, gb, gz;
+  GlobalTensor<float> gc, gw;
+  ga.SetGlobalBuffer((__gm__ half*)a, kL0Elems);
+  gb.SetGlobalBuffer((__gm__ half*)b, kL0Elems);
+  gz.SetGlobalBuffer((__gm__ half*)z, kL0Elems);
+  gc.SetGlobalBuffer((__gm__ float*)c, kL0Elems);
+  gw.SetGlobalBuffer((__gm__ float*)w, kL0Elems);
+  LocalTensor<half> la = ba.Get<half>(), lb = bb.Get<half>(), lz = bz.Get<half>();
+  LocalTensor<float> lc = bc.Get<float>(), lw = bw.Get<float>();
+  DataCopy(la, ga, kL0Elems);
+  DataCopy(lb, gb, kL0Elems);
+  DataCopy(lz, gz, kL0Elems);
+  DataCopy(lc, gc, kL0Elems);
+  DataCopy(lw, gw, kL0Elems);
+  PipeBarrier<PIPE_ALL>();
+  Mul(lw, lc, lw, 64, 5, {1, 1, 1, 8, 8, 8});              // w[0, 320) = c * w: one packed call
+  Add(lz, la, lb, 100, 3, {1, 1, 1, 9, 10, 8});            // prefix mask, repeat strides 9/10/8 halves blocks
+  FusedMulAdd(lw[1024], lc, lc[2048], 48, 4, {1, 1, 1, 16, 8, 0});  // src1 rep stride 0: one row of "beta"
+  Sqrt(lw[2048], lw[2048], 16, 6, {1, 1, 8, 8});           // in place, two blocks per repeat
+  uint64_t holes[2] = {0x00FF'00FF'00FF'00FFull, 0xFF00'0000'0000'0000ull};
+  Mul(lz[2048], lz[2048], lb, holes, 2, {1, 1, 1, 8, 8, 8});  // not a prefix mask: gathered lane by lane
   PipeBarrier<PIPE_ALL>();
   DataCopy(gz, lz, kL0Elems);
   DataCopy(gw, lw, kL0Elems);

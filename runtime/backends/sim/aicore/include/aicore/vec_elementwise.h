@@ -1,7 +1,8 @@
 // aicore/vec_elementwise.h: the count-based ("level 2") element-wise vector
 // APIs: Add Sub Mul Div Max Min And Or (tensor-tensor), Adds Muls Maxs Mins
 // LeakyRelu (tensor-scalar), Exp Ln Abs Sqrt Rsqrt Reciprocal Relu Not
-// (unary), Axpy and Duplicate. Each is a one-line binding of an op code to one
+// (unary), FusedMulAdd and MulAddDst (multiply-add, dst read and written), Axpy
+// and Duplicate. Each is a one-line binding of an op code to one
 // of four templates; dtype support is checked at compile time against
 // vec_raw.h's tables (A2/A3 lists of ascend-facts.md 2.7).
 // Invariants: see aicore/vec_common.h (count 0 NOP, operand checks, overlap).
@@ -54,6 +55,22 @@ void unary(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::L
   raw_ok(api, vec::unary(Op, vec::vtype_of<T>, pd, ps, n));
 }
 
+// FusedMulAdd / MulAddDst: dst is a third source (checked as read, then written).
+template <vec::TernaryOp Op, class T>
+void ternary(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
+             const AscendC::LocalTensor<T>& b, int32_t count) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "this vector API supports half and float on A2/A3");
+  const uint64_t n = count_arg(api, count);
+  if (n == 0) return;
+  const T* pa = src_operand(api, a, n);
+  const T* pb = src_operand(api, b, n);
+  src_operand(api, dst, n);
+  T* pd = dst_operand(api, dst, n);
+  check_overlap(api, pd, n * sizeof(T), pa, n * sizeof(T), true);
+  check_overlap(api, pd, n * sizeof(T), pb, n * sizeof(T), true);
+  raw_ok(api, vec::ternary(Op, vec::vtype_of<T>, pd, pa, pb, n));
+}
+
 }  // namespace npurt::sim::vecapi
 
 namespace AscendC {
@@ -102,6 +119,21 @@ NPURT_VEC_UNARY(Reciprocal, kReciprocal)
 NPURT_VEC_UNARY(Relu, kRelu)
 NPURT_VEC_UNARY(Not, kNot)
 #undef NPURT_VEC_UNARY
+
+// dst[i] = src0[i] * dst[i] + src1[i] (half, float). The simulator rounds the
+// product to T before the add (the same bits as Mul then Add).
+template <typename T>
+__aicore__ inline void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                                   const int32_t& calCount) {
+  npurt::sim::vecapi::ternary<npurt::aicore::vec::TernaryOp::kFusedMulAdd>("FusedMulAdd", dst, src0, src1, calCount);
+}
+
+// dst[i] = src0[i] * src1[i] + dst[i] (half, float; same-type form), product rounded as FusedMulAdd.
+template <typename T>
+__aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                                 const int32_t& calCount) {
+  npurt::sim::vecapi::ternary<npurt::aicore::vec::TernaryOp::kMulAddDst>("MulAddDst", dst, src0, src1, calCount);
+}
 
 // dst[i] = scalarValue for i < calCount.
 template <typename T>

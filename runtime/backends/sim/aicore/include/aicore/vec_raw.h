@@ -63,6 +63,9 @@ enum class BinaryOp : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin, kAnd, kOr };
 enum class ScalarOp : uint8_t { kAdds, kMuls, kMaxs, kMins, kLeakyRelu };
 enum class UnaryOp : uint8_t { kExp, kLn, kAbs, kSqrt, kRsqrt, kReciprocal, kRelu, kNot };
 enum class ReduceOp : uint8_t { kSum, kMax, kMin };
+// Multiply-add with two roundings (the product is rounded to T, then the sum):
+// kFusedMulAdd dst[i] = a[i] * dst[i] + b[i]; kMulAddDst dst[i] = a[i] * b[i] + dst[i].
+enum class TernaryOp : uint8_t { kFusedMulAdd, kMulAddDst };
 
 const char* binary_op_name(BinaryOp op);
 const char* scalar_op_name(ScalarOp op);
@@ -101,6 +104,8 @@ bool binary(BinaryOp op, VType t, void* dst, const void* a, const void* b, uint6
 // `scalar` points to one element of type t.
 bool binary_scalar(ScalarOp op, VType t, void* dst, const void* src, const void* scalar, uint64_t n);
 bool unary(UnaryOp op, VType t, void* dst, const void* src, uint64_t n);
+// dst is read and written (half, float only).
+bool ternary(TernaryOp op, VType t, void* dst, const void* a, const void* b, uint64_t n);
 // Fills n elements of size vtype_size(t) with *scalar (any dtype).
 bool duplicate(VType t, void* dst, const void* scalar, uint64_t n);
 bool cast(VType dst_t, VType src_t, AscendC::RoundMode mode, void* dst, const void* src, uint64_t n);

@@ -1,15 +1,22 @@
 // aicore/vec_repeat.h: the "level 0" (mask, repeatTime, RepeatParams) forms
-// of the element-wise APIs: Add Sub Mul Div Max Min (BinaryRepeatParams) and
-// Exp Ln Abs Sqrt Rsqrt Reciprocal Relu (UnaryRepeatParams).
+// of the element-wise APIs.
 // Semantics (ascend-facts.md 1.2): repeat r processes 256 bytes; lane j of an
 // operand lives at r*repStride*32 + (j / lanesPerBlock)*blkStride*32 +
 // (j % lanesPerBlock)*sizeof(T) bytes; only lanes enabled by the mask are
 // computed and written, the other dst bytes keep their contents. The math is
-// the same raw kernel as the level-2 forms (one repeat at a time).
+// the same raw kernel as the level-2 forms: gathered lane by lane in general,
+// or called on the operands in place when every repeat is one contiguous run
+// of lanes (a prefix mask, block stride 1) and every source is either the
+// destination itself or disjoint from it (then the results are the same
+// bits: each lane is one IEEE operation). Forms: Add Sub Mul Div Max Min
+// FusedMulAdd (BinaryRepeatParams; FusedMulAdd reads dst too) and Exp Ln Abs
+// Sqrt Rsqrt Reciprocal Relu (UnaryRepeatParams).
 // Invariants: repeatTime 0 is a NOP; dstBlkStride 0 is undefined on hardware
 // and a parameter diagnostic here; operands are checked up to the last lane
 // they touch (vec_operand).
 #pragma once
+
+#include <cstring>
 
 #include "aicore/vec_common.h"
 #include "aicore/vec_reduce.h"
@@ -56,17 +63,58 @@ template <class T> uint64_t operand_extent(const vec::RepeatShape& sh, Strides s
 
 inline bool lane_on(const vec::RepeatShape& sh, uint64_t j) { return (sh.mask[j / 64] >> (j % 64)) & 1; }
 
-// Runs `op(dst_dense, srcs_dense..., kRepeatElems)` per repeat over gathered lanes.
-template <class T, size_t N, class Op>
+// Lanes [0, c) when the mask enables exactly a prefix of the repeat, else 0.
+template <class T> uint64_t prefix_lanes(const vec::RepeatShape& sh) {
+  const uint64_t c = static_cast<uint64_t>(__builtin_popcountll(sh.mask[0]) + __builtin_popcountll(sh.mask[1]));
+  const uint64_t lo = c >= 64 ? ~uint64_t{0} : (uint64_t{1} << c) - 1;
+  const uint64_t hi = c <= 64 ? 0 : (c >= 128 ? ~uint64_t{0} : (uint64_t{1} << (c - 64)) - 1);
+  return sh.mask[0] == lo && sh.mask[1] == hi && c <= kRepeatElems<T> ? c : 0;
+}
+
+// The in-place plan: lanes per repeat (0 = gather instead). Needs a prefix
+// mask, block stride 1 wherever a repeat spans several blocks, and each source
+// equal to dst (same start and repeat stride) or byte-disjoint from all of it.
+template <class T, size_t N>
+uint64_t dense_lanes(const vec::RepeatShape& sh, const T* dp, Strides ds, const T* const (&sp)[N],
+                     const Strides (&ss)[N]) {
+  const uint64_t c = prefix_lanes<T>(sh);
+  if (c == 0) return 0;
+  const bool one_block = c <= kBlockElems<T>;
+  if (!one_block && ds.blk != 1) return 0;
+  const uint64_t dext = operand_extent<T>(sh, ds);
+  for (size_t k = 0; k < N; ++k) {
+    if (!one_block && ss[k].blk != 1) return 0;
+    if (sp[k] == dp && ss[k].rep == ds.rep) continue;
+    const T* s = sp[k];
+    if (s < dp + dext && dp < s + operand_extent<T>(sh, ss[k])) return 0;
+  }
+  return c;
+}
+
+// Runs the op per repeat: `dense(dst, srcs, lanes)` on the operands in place
+// when dense_lanes allows it (one call for all repeats when they are
+// back to back), else `op(dst_dense, srcs_dense..., kRepeatElems)` over gathered lanes.
+template <class T, size_t N, class Op, class Dense>
 void per_repeat(const char* api, const AscendC::LocalTensor<T>& dst, Strides ds,
                 const AscendC::LocalTensor<T>* const (&srcs)[N], const Strides (&ss)[N], const vec::RepeatShape& sh,
-                Op op) {
+                Op op, Dense dense) {
   if (ds.blk == 0) vec_fault(api, "dstBlkStride 0 is undefined on the vector unit");
   if (sh.repeat == 0) return;
   const T* sp[N];
   for (size_t k = 0; k < N; ++k) sp[k] = src_operand(api, *srcs[k], operand_extent<T>(sh, ss[k]));
   T* dp = dst_operand(api, dst, operand_extent<T>(sh, ds));
   constexpr uint64_t R = kRepeatElems<T>;
+  if (const uint64_t c = dense_lanes<T, N>(sh, dp, ds, sp, ss)) {
+    bool packed = c == R && ds.rep * kBlockElems<T> == R;
+    for (size_t k = 0; k < N; ++k) packed = packed && ss[k].rep * kBlockElems<T> == R;
+    if (packed) return dense(dp, sp, R * sh.repeat);  // back-to-back full repeats: one call
+    for (uint64_t r = 0; r < sh.repeat; ++r) {
+      const T* rs[N];
+      for (size_t k = 0; k < N; ++k) rs[k] = sp[k] + r * ss[k].rep * kBlockElems<T>;
+      dense(dp + r * ds.rep * kBlockElems<T>, rs, c);
+    }
+    return;
+  }
   for (uint64_t r = 0; r < sh.repeat; ++r) {
     T in[N][R] = {};
     T out[R];
@@ -88,9 +136,33 @@ void binary_repeat(const char* api, const AscendC::LocalTensor<T>& dst, const As
   vec::RepeatShape sh = repeat_shape<T>(api, bits, static_cast<int64_t>(count_mask), repeat, 1, 8, 255);
   const AscendC::LocalTensor<T>* const srcs[2] = {&a, &b};
   const Strides ss[2] = {{p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride}};
-  per_repeat<T, 2>(api, dst, Strides{p.dstBlkStride, p.dstRepStride}, srcs, ss, sh, [&](T* out, T (&in)[2][kRepeatElems<T>]) {
-    raw_ok(api, vec::binary(Op, vec::vtype_of<T>, out, in[0], in[1], kRepeatElems<T>));
-  });
+  per_repeat<T, 2>(
+      api, dst, Strides{p.dstBlkStride, p.dstRepStride}, srcs, ss, sh,
+      [&](T* out, T (&in)[2][kRepeatElems<T>]) {
+        raw_ok(api, vec::binary(Op, vec::vtype_of<T>, out, in[0], in[1], kRepeatElems<T>));
+      },
+      [&](T* out, const T* const (&in)[2], uint64_t n) { raw_ok(api, vec::binary(Op, vec::vtype_of<T>, out, in[0], in[1], n)); });
+}
+
+// FusedMulAdd level 0: dst = src0 * dst + src1 per enabled lane (dst is also
+// read, through the dst strides), product rounded to T as in the level-2 form.
+template <class T>
+void fma_repeat(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
+                const AscendC::LocalTensor<T>& b, const uint64_t* bits, uint64_t count_mask, uint8_t repeat,
+                const AscendC::BinaryRepeatParams& p) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "FusedMulAdd supports half and float on A2/A3");
+  vec::RepeatShape sh = repeat_shape<T>(api, bits, static_cast<int64_t>(count_mask), repeat, 1, 8, 255);
+  const Strides dss{p.dstBlkStride, p.dstRepStride};
+  const AscendC::LocalTensor<T>* const srcs[3] = {&dst, &a, &b};
+  const Strides ss[3] = {dss, {p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride}};
+  constexpr auto kOp = vec::TernaryOp::kFusedMulAdd;
+  per_repeat<T, 3>(
+      api, dst, dss, srcs, ss, sh,
+      [&](T* out, T (&in)[3][kRepeatElems<T>]) {
+        raw_ok(api, vec::ternary(kOp, vec::vtype_of<T>, in[0], in[1], in[2], kRepeatElems<T>));
+        std::memcpy(out, in[0], sizeof(in[0]));
+      },
+      [&](T* out, const T* const (&in)[3], uint64_t n) { raw_ok(api, vec::ternary(kOp, vec::vtype_of<T>, out, in[1], in[2], n)); });
 }
 
 template <vec::UnaryOp Op, class T>
@@ -101,9 +173,12 @@ void unary_repeat(const char* api, const AscendC::LocalTensor<T>& dst, const Asc
   vec::RepeatShape sh = repeat_shape<T>(api, bits, static_cast<int64_t>(count_mask), repeat, 1, 8, 255);
   const AscendC::LocalTensor<T>* const srcs[1] = {&src};
   const Strides ss[1] = {{p.srcBlkStride, p.srcRepStride}};
-  per_repeat<T, 1>(api, dst, Strides{p.dstBlkStride, p.dstRepStride}, srcs, ss, sh, [&](T* out, T (&in)[1][kRepeatElems<T>]) {
-    raw_ok(api, vec::unary(Op, vec::vtype_of<T>, out, in[0], kRepeatElems<T>));
-  });
+  per_repeat<T, 1>(
+      api, dst, Strides{p.dstBlkStride, p.dstRepStride}, srcs, ss, sh,
+      [&](T* out, T (&in)[1][kRepeatElems<T>]) {
+        raw_ok(api, vec::unary(Op, vec::vtype_of<T>, out, in[0], kRepeatElems<T>));
+      },
+      [&](T* out, const T* const (&in)[1], uint64_t n) { raw_ok(api, vec::unary(Op, vec::vtype_of<T>, out, in[0], n)); });
 }
 
 }  // namespace npurt::sim::vecapi
@@ -130,6 +205,18 @@ NPURT_VEC_BINARY_L0(Div, kDiv)
 NPURT_VEC_BINARY_L0(Max, kMax)
 NPURT_VEC_BINARY_L0(Min, kMin)
 #undef NPURT_VEC_BINARY_L0
+
+// dst = src0 * dst + src1 on the lanes the mask enables (level 0).
+template <typename T, bool isSetMask = true>
+__aicore__ inline void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                                   uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+  npurt::sim::vecapi::fma_repeat("FusedMulAdd", dst, src0, src1, nullptr, mask, repeatTime, repeatParams);
+}
+template <typename T, bool isSetMask = true>
+__aicore__ inline void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                                   uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+  npurt::sim::vecapi::fma_repeat("FusedMulAdd", dst, src0, src1, mask, 0, repeatTime, repeatParams);
+}
 
 #define NPURT_VEC_UNARY_L0(Name, Op)                                                                          \
   template <typename T, bool isSetMask = true>                                                                \
