@@ -4,7 +4,8 @@ that the differential run's draws did not reach, checked against numpy:
     copy=False with a needed conversion raises ValueError (the standard's rule for copy);
   * repeat with a repeats array of shape (1,): broadcast to (M,) as the standard says
     ("must be broadcast compatible with the shape (M,)");
-  * linspace with a complex start/stop or a complex dtype (default complex dtype complex64).
+  * linspace with a complex start/stop or a complex dtype (default complex dtype complex64);
+  * __dlpack__(copy=True) exports a copy (was BufferError).
 Tolerances: exact for casts of exactly representable values and for repeat; linspace
 within 2 ulps of the part's float type (rtol 2.4e-7 float32, 4.5e-16 float64, atol the
 same times the larger endpoint magnitude for values near 0).
@@ -74,3 +75,22 @@ def test_complex_linspace(num, endpoint, start, stop, dtype):
 def test_complex_linspace_rejects_real_dtype():
     with pytest.raises(TypeError, match="npurt.linspace: argument 'dtype'"):
         nr.linspace(0j, 1, 3, dtype=nr.float32)
+
+
+@pytest.mark.parametrize("n", [0, 1, 33])
+def test_dlpack_copy_true_exports_an_independent_copy(n):
+    # __dlpack__(copy=True): "the producer must always copy" (2024.12); numpy >= 2.1 asks for it
+    # through np.from_dlpack(x, copy=True). copy=None/False keep sharing memory (sim).
+    host = np.arange(2 * n, dtype=np.float32)
+    x = nr.asarray(host)
+    for src, want in ((x, host), (x[::2], host[::2])):  # contiguous and strided sources
+        copied = np.from_dlpack(src, copy=True)
+        np.testing.assert_array_equal(copied, want)
+        shared = np.from_dlpack(x)
+        if n:
+            x[0] = -7.0
+            np.asarray(x)  # waits for the write (the shared view reads memory directly)
+            assert copied[0] == want[0] if copied.size else True
+            assert shared[0] == -7.0
+            x[0] = host[0]
+    assert x.__dlpack__(copy=True, max_version=(1, 0), dl_device=x.__dlpack_device__()) is not None
