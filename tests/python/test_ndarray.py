@@ -44,7 +44,9 @@ def test_asarray_of_ndarray(nr):
     assert nr.asarray(x) is x and nr.asarray(x, nr.int8) is x
     y = nr.asarray(x, copy=True)
     assert y is not x and np.array_equal(y.numpy(), x.numpy())
-    with pytest.raises(nr.UnimplementedError, match="astype"):
-        nr.asarray(x, nr.float32)
+    z = nr.asarray(x, nr.float32)  # another dtype: a device cast (the standard's asarray)
+    assert z.dtype == nr.float32 and np.array_equal(z.numpy(), np.zeros(4, np.float32))
+    with pytest.raises(ValueError, match="copy"):
+        nr.asarray(x, nr.float32, copy=False)
     with pytest.raises(ValueError, match="copy"):
         nr.asarray([1, 2], copy=False)

@@ -43,6 +43,12 @@ def full(shape, fill_value, *, dtype=None, device=None):
 
 # The bound C++ constructors, given Python signatures (inspect.signature cannot read nanobind functions).
 def asarray(obj, /, dtype=None, *, device=None, copy=None, stream=None):
+    if isinstance(obj, _npurt.ndarray) and dtype is not None and dtype != obj.dtype:
+        # An array converted to another dtype: a device cast, which always makes a new array.
+        if copy is False:
+            raise ValueError(f"npurt.asarray: argument 'copy': copy=False, but converting {obj.dtype} "
+                             f"to {dtype} needs a copy")
+        return _convert.cast(_npurt.asarray(obj, None, device=device, stream=stream), dtype)
     return _npurt.asarray(obj, dtype, device=device, stream=stream, copy=copy)
 
 
@@ -142,13 +148,38 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     """num evenly spaced values over [start, stop] (or [start, stop) without endpoint), like numpy."""
     where = "npurt.linspace"
     _check_device(device, where)
+    num = _count(num, where, "num")
+    if isinstance(start, complex) or isinstance(stop, complex) or \
+            (dtype is not None and _dtypes.kind(dtype) == "c"):
+        return _complex_linspace(start, stop, num, dtype, builtins.bool(endpoint))
     start = _real_scalar(start, where, "start")
     stop = _real_scalar(stop, where, "stop")
-    num = _count(num, where, "num")
     dt = dtype if dtype is not None else _dtypes.DEFAULT_FLOAT
-    if _dtypes.kind(dt) == "c":
-        raise TypeError(f"{where}: argument 'dtype': complex dtypes are not supported")
     return _ops.linspace(num=num, dtype=dt, start=float(start), stop=float(stop), endpoint=builtins.bool(endpoint))
+
+
+def _complex_linspace(start, stop, num, dtype, endpoint):
+    """Complex linspace (the standard: a complex start or stop gives the default complex dtype):
+    the real and imaginary parts are two real linspaces on the device, joined as re + im * 1j.
+    Parts are spaced independently, like numpy; an infinite imaginary part is not supported
+    (inf * 1j has a NaN real part), which the standard leaves unspecified for linspace."""
+    where = "npurt.linspace"
+    start, stop = _complex_scalar(start, where, "start"), _complex_scalar(stop, where, "stop")
+    dt = dtype if dtype is not None else _dtypes._D["complex64"]
+    if _dtypes.kind(dt) != "c":
+        raise TypeError(f"{where}: argument 'dtype': a complex start or stop needs a complex dtype, got {dt}")
+    part = _dtypes._D["float64" if dt == _dtypes._D["complex128"] else "float32"]
+    re = _ops.linspace(num=num, dtype=part, start=start.real, stop=stop.real, endpoint=endpoint)
+    im = _ops.linspace(num=num, dtype=part, start=start.imag, stop=stop.imag, endpoint=endpoint)
+    return _convert.cast(re, dt) + _convert.cast(im, dt) * 1j
+
+
+def _complex_scalar(v, where, arg):
+    if isinstance(v, _npurt.ndarray) and v.ndim == 0:
+        v = v.item()
+    if isinstance(v, numbers.Complex):
+        return complex(v)
+    raise TypeError(f"{where}: argument '{arg}': expected a number, got {type(v).__name__}")
 
 
 def _count(v, where, arg):

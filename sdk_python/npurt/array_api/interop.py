@@ -27,6 +27,11 @@ def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None
     if stream is not None and stream != -1:
         raise BufferError("npurt.ndarray.__dlpack__: argument 'stream': sim arrays are exported as CPU memory "
                           f"(after their pending work), so stream must be None, got {stream!r}")
+    if copy is True:
+        # "copy=True: the producer must always copy" (DLPack 1.0 / array API 2024.12): export a
+        # device-side copy (the copy kernel), which the capsule keeps alive; the export itself
+        # then shares that copy's memory.
+        return _npurt._dlpack_export(self.copy(), max_version, dl_device, None)
     return _npurt._dlpack_export(self, max_version, dl_device, copy)
 
 

@@ -321,6 +321,8 @@ def repeat(x, repeats, /, *, axis=None):
         big = broadcast_to(expanded, shape[:a + 1] + [repeats] + shape[a + 1:])
         return reshape(big, shape[:a] + [shape[a] * repeats] + shape[a + 1:], copy=True)
     counts = [int(r) for r in (repeats.tolist() if hasattr(repeats, "tolist") else repeats)]
+    if len(counts) == 1 and x.shape[a] != 1:  # shape (1,) broadcasts to (M,), as the standard allows
+        return repeat(x, counts[0], axis=a)
     if len(counts) != x.shape[a] or any(c < 0 for c in counts):
         raise ValueError(f"{where}: argument 'repeats': need {x.shape[a]} counts >= 0 along axis {a}, got {counts}")
     pieces = [repeat(basic_view(x, (slice(None),) * a + (slice(i, i + 1),)), c, axis=a)
