@@ -46,7 +46,7 @@
   X(square, SquareF, 1, "x * x; integers wrap.")                                                \
   X(negative, NegativeF, 1, "-x; integers wrap.")                                               \
   X(abs, AbsF, 1, "|x|; abs of the most negative integer wraps to itself.")                     \
-  X(sign, SignF, 1, "-1, 0 or 1 (floats: NaN stays NaN, -0 stays -0).")                         \
+  X(sign, SignF, 1, "-1, 0 or 1 (floats: NaN stays NaN, -0 gives +0).")                          \
   X(bitwise_invert, BitInvertF, 1, "~x (integers); logical not for bool.")                      \
   X(sin, SinF, 1, "Sine.")                                                                      \
   X(cos, CosF, 1, "Cosine.")                                                                    \

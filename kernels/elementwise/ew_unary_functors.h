@@ -41,11 +41,13 @@ struct AbsF : OpBase {
   template <class T> static void Vec(const LT<T>& z, const LT<T>& a, int32_t n) { AscendC::Abs(z, a, n); }
 };
 
+// +0 for either zero (the standard: "If x_i is either -0 or +0, the result is 0",
+// checked as +0 by array-api-tests; numpy gives +0 too); NaN stays NaN.
 struct SignF : OpBase {
   static constexpr int kArity = 1;
   static constexpr uint32_t kDTypes = kNumeric;
   template <class W> static W F(W a) {
-    if constexpr (std::is_floating_point<W>::value) return a > 0 ? W(1) : (a < 0 ? W(-1) : a);
+    if constexpr (std::is_floating_point<W>::value) return a > 0 ? W(1) : (a < 0 ? W(-1) : (a == a ? W(0) : a));
     else return static_cast<W>((a > 0) - negative(a));
   }
 };

@@ -92,13 +92,13 @@ def test_unary_special_values(name, dtype):
     _check(getattr(nr, name)(nr.asarray(a)), want, dtype, name, a)
 
 
-@pytest.mark.xfail(strict=True, reason="sign kernel (kernels/elementwise) returns -0 for -0; "
-                   "the standard says 'If x_i is either -0 or +0, the result is 0', which "
-                   "array-api-tests checks as +0: reported, kernel owned by another helper")
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+# The standard: "If x_i is either -0 or +0, the result is 0"; array-api-tests checks +0.
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 def test_sign_of_negative_zero_is_positive_zero(dtype):
-    got = np.asarray(nr.sign(nr.asarray(np.array([-0.0, 0.0], dtype))))
-    assert not np.signbit(got).any()
+    got = np.asarray(nr.sign(nr.asarray(np.array([-0.0, 0.0, -2.5, 3.0, np.nan], dtype))))
+    assert not np.signbit(got[:2]).any() and (got[:2] == 0).all()
+    np.testing.assert_array_equal(got[2:4], [-1, 1])
+    assert np.isnan(got[4])
 
 
 def test_info_dtypes_are_the_standards():
