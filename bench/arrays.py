@@ -13,7 +13,7 @@
 
 Medians of --repeat runs; ratio columns are peer time / npurt time (> 1: npurt faster).
 
-    python bench/arrays.py [--large N] [--repeat R] [--dtypes float32,float16]
+    python bench/arrays.py [--large N] [--repeat R] [--dtypes float32,float16] [--only 'sum(a)']
 """
 import argparse
 import os
@@ -124,7 +124,7 @@ def fused_cases(n, dt, a, b, x, y):
     ]
 
 
-def large(n, repeat, dtypes, triad_gbs):
+def large(n, repeat, dtypes, triad_gbs, only=None):
     print(f"\n{'large op':40s} {'npurt ms':>9s} {'numpy ms':>9s} {'torch ms':>9s} {'vs numpy':>8s} "
           f"{'vs torch':>8s} {'GB/s':>6s} {'/triad':>6s}")
     s = nr.current_stream()
@@ -133,6 +133,8 @@ def large(n, repeat, dtypes, triad_gbs):
         b = np.random.default_rng(1).standard_normal(n).astype(dt)
         x, y = nr.asarray(a), nr.asarray(b)
         for name, nbytes, f_nr, f_np, f_t in large_cases(n, dt, a, b, x, y) + fused_cases(n, dt, a, b, x, y):
+            if only and not any(name.startswith(o) for o in only):
+                continue
             def synced():
                 f_nr()
                 s.synchronize()
@@ -181,6 +183,7 @@ def main():
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--dtypes", default="float32,float16")
     p.add_argument("--sections", default="tiny,large,chained", help="comma list of tiny, large, chained")
+    p.add_argument("--only", default="", help="comma list of large-row name prefixes, e.g. 'sum(a)'")
     args = p.parse_args()
     sections = set(args.sections.split(","))
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; "
@@ -190,7 +193,8 @@ def main():
     if "large" in sections:
         triad_gbs = triad(args.large, args.repeat)
         print(f"\nSTREAM triad (numpy, 2 threads, float32, {args.large} elements): {triad_gbs:.2f} GB/s")
-        large(args.large, args.repeat, [getattr(np, d) for d in args.dtypes.split(",")], triad_gbs)
+        only = [o for o in args.only.split(",") if o]
+        large(args.large, args.repeat, [getattr(np, d) for d in args.dtypes.split(",")], triad_gbs, only)
     if "chained" in sections:
         chained(args.repeat)
 

@@ -9,13 +9,18 @@ Targets: nr.ops.add enqueue-only <= 1.0 us (issue 4); `x + y` <= 1.0 us and
 `x.sum()` <= 1.5 us (issue 5; the rows "Python path" time the array-API
 implementation the C++ operators fall back to, for a before/after in one run).
 Medians of `repeats` runs.
-Two columns: wall clock, and CPU time of the calling thread (time.thread_time),
-which is what the call itself costs even when the machine is shared (the
-stream worker's execution is not in it). The target is checked on the CPU column.
+Columns: wall clock, CPU time of the calling thread (time.thread_time), which
+is what the call itself costs even when the machine is shared (the stream
+worker's execution is not in it), and voluntary context switches per 100k calls
+of the caller and of the other threads (the stream worker): futex sleeps on a
+contended lock show there. The target is checked on the CPU column. On a busy
+machine the worker rarely runs beside the caller; to see the two-core case,
+run with a real-time priority (`chrt -f 10 python bench/dispatch.py`).
 """
 import argparse
 import os
 import statistics
+import threading
 import time
 
 import numpy as np
@@ -23,12 +28,33 @@ import numpy as np
 import npurt as nr
 
 
+def voluntary_switches():
+    """(this thread, all other threads of the process) voluntary context switches
+    so far: a thread that blocks on a futex (a contended lock, a parked stream
+    worker being woken) shows up here. None where /proc is not available."""
+    try:
+        me, others = 0, 0
+        own = str(threading.get_native_id())
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/status") as f:
+                n = int(f.read().split("\nvoluntary_ctxt_switches:")[1].split()[0])
+            if task == own:
+                me += n
+            else:
+                others += n
+        return me, others
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def per_call_us(fn, calls, repeats, after=None):
-    """(median wall us, median calling-thread CPU us) per call."""
+    """(median wall us, median calling-thread CPU us, voluntary context switches
+    per 100k calls of (caller, other threads) over all repeats) per call."""
     fn()  # warm: tiling cache, pool
     if after:
         after()
     wall, cpu = [], []
+    sw0 = voluntary_switches()
     for _ in range(repeats):
         c0, t0 = time.thread_time_ns(), time.perf_counter_ns()
         for _ in range(calls):
@@ -38,7 +64,10 @@ def per_call_us(fn, calls, repeats, after=None):
             after()  # drain outside the timed region
         wall.append((t1 - t0) / calls / 1e3)
         cpu.append((c1 - c0) / calls / 1e3)
-    return statistics.median(wall), statistics.median(cpu)
+    sw1 = voluntary_switches()
+    per = 1e5 / (calls * repeats)
+    sw = ((sw1[0] - sw0[0]) * per, (sw1[1] - sw0[1]) * per) if sw0 and sw1 else None
+    return statistics.median(wall), statistics.median(cpu), sw
 
 
 def main():
@@ -85,12 +114,13 @@ def main():
     base = rows[0][1][1]
     print(f"# dispatch overhead, {a.n} x float32, median of {a.repeats} x {a.calls} calls; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cpus")
-    print(f"{'call':42s} {'wall us':>9s} {'cpu us':>9s} {'cpu vs nr enqueue':>18s}")
+    print(f"{'call':42s} {'wall us':>9s} {'cpu us':>9s} {'cpu vs nr enqueue':>18s} {'vol. switches/100k (caller/others)':>36s}")
     for name, us in rows:
         if us is None:
             print(f"{name:42s} {'n/a':>9s} {'n/a':>9s} {'(not installed)':>18s}")
         else:
-            print(f"{name:42s} {us[0]:9.3f} {us[1]:9.3f} {us[1] / base:17.2f}x")
+            sw = f"{us[2][0]:.0f} / {us[2][1]:.0f}" if us[2] else "n/a"
+            print(f"{name:42s} {us[0]:9.3f} {us[1]:9.3f} {us[1] / base:17.2f}x {sw:>36s}")
     s = add.tiling_cache_stats()
     print(f"tiling cache: {s['hits']} hits, {s['misses']} misses; target enqueue-only <= 1.0 us (thread CPU): "
           f"{'met' if base <= 1.0 else 'NOT met'} ({base:.3f} us)")

@@ -9,13 +9,17 @@
 // Cube data moves per kv tile are only K (to L0B), P and V: the item's Q tile
 // stays in L0A (AttnScoreCube), pre-multiplied by the scale where exact
 // (scaleInQ), so score tiles need no Muls. Causal items run heaviest first and
-// diagonal tiles are masked with precomputed keep-bits.
+// diagonal tiles are masked with precomputed keep-bits. Non-causal blocks take
+// a contiguous run of items (consecutive q tiles of a head), and the L1 images
+// of the head's K and V tiles stay cached (as many as the L1 left over holds),
+// so each K/V tile is converted GM -> L1 once per head and block, not once
+// per q tile.
 //
 // Lazy rescaling: the softmax subtracts a per-row reference m (not always the
 // running max). A kv tile moves the reference only when some row's tile max
 // exceeds it by more than kAttnLazyRescale (or is NaN, or at the first tile);
 // otherwise P = exp(s - m) <= e^8 and P V keeps accumulating in L0C across kv
-// tiles (one CubeTile per product, so S = Q K^T does not disturb it). When the
+// tiles (the P V cube has its own L0C buffer, so S = Q K^T does not disturb it). When the
 // reference moves, the L0C partial is flushed (Fixpipe -> GM -> UB), added to
 // the float accumulator (same reference), and acc, l are rescaled by
 // exp(m_old - m_new). With the usual scores that happens at the first tile
@@ -27,9 +31,9 @@
 #include "attention/attention_score_cube.h"
 #include "attention/attention_scores.h"
 #include "attention/attention_tiling.h"
+#include "attention/attention_value_cube.h"
 #include "attention/attention_workspace.h"
 #include "kernel_operator.h"
-#include "matmul/matmul_tile.h"
 #include "npurt/backend.h"
 
 namespace npurt_kernels {
@@ -61,8 +65,9 @@ class AttnForward {
     lse_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(lse), uint64_t{t.batchHeads} * t.sq);
     ws_.Init(workspace, t);
     const uint32_t tt = t.tile * t.tile, td = t.tile * t.dp;
-    scube_.Init(pipe_, t.tile, t.dp, t.kStep);  // the host sized kStep for both cubes' L0A/L0B
-    cubeX_.Init(pipe_, {t.tile, t.dp, t.kStep});
+    // The host sized kStep for both cubes' L0A/L0B and the K/V caches from the L1 left over.
+    scube_.Init(pipe_, t.tile, t.dp, t.kStep, t.kCacheTiles);
+    vcube_.Init(pipe_, t.tile, t.dp, t.kStep, t.vCacheTiles);
     pipe_.InitBuffer(sBuf_, tt * 4);
     constexpr bool kCast = !std::is_same_v<T, float>;  // float P and out need no cast buffers
     pipe_.InitBuffer(pBuf_, kCast ? tt * sizeof(T) : 32);
@@ -79,11 +84,15 @@ class AttnForward {
 
   __aicore__ void Process() {
     const uint64_t items = uint64_t{t_.batchHeads} * t_.qTiles;
-    for (uint64_t w = AscendC::GetBlockIdx(); w < items; w += AscendC::GetBlockNum()) {
-      if (!t_.causal) {
+    const uint64_t blocks = AscendC::GetBlockNum(), b = AscendC::GetBlockIdx();
+    if (!t_.causal) {
+      // A contiguous run of items per block: consecutive q tiles of one head,
+      // so the K/V tiles cached in L1 serve every q tile of the head after the first.
+      for (uint64_t w = items * b / blocks; w < items * (b + 1) / blocks; ++w)
         RunItem(static_cast<uint32_t>(w / t_.qTiles), static_cast<uint32_t>(w % t_.qTiles));
-        continue;
-      }
+      return;
+    }
+    for (uint64_t w = b; w < items; w += blocks) {
       // Causal item qt costs qt + 1 kv tiles. Heads-fastest, last q tile first:
       // every block gets a mix of costs (not one q tile each, as when the block
       // count is a multiple of qTiles) and the cheap items come last, so the
@@ -117,7 +126,7 @@ class AttnForward {
     const uint32_t k0 = kt * t_.tile, cols = t_.skv - k0 < t_.tile ? t_.skv - k0 : t_.tile;
     const uint64_t kOff = (uint64_t{bh} * t_.skv + k0) * t_.d;
     AscendC::LocalTensor<float> s = sBuf_.Get<float>();
-    scube_.Scores(k_[kOff], cols, t_.d, ws_.s, t_.tile);
+    scube_.Scores(k_[kOff], cols, t_.d, ws_.s, t_.tile, bh, kt);
     LoadScaledScores(s, ws_.s, t_.tile, rows, cols, t_.scaleInQ ? 1.0f : t_.scale);
     if (t_.maskKind != static_cast<uint32_t>(AttnMask::kNone)) {
       const uint32_t b = bh / t_.heads, h = bh % t_.heads;
@@ -146,8 +155,8 @@ class AttnForward {
       if (pending_) FlushProduct(rows);  // the partial P V still has the old reference
       if (kt > 0) RescaleAcc(rows);
     }
-    if (!pending_) cubeX_.Begin();
-    cubeX_.Accumulate({ws_.p, t_.tile, false}, {v_[kOff], t_.d, false}, rows, t_.d, cols);
+    if (!pending_) vcube_.Begin();
+    vcube_.Accumulate(ws_.p, t_.tile, v_[kOff], rows, t_.d, cols, bh, kt);
     pending_ = true;
   }
 
@@ -179,7 +188,7 @@ class AttnForward {
 
   // acc += the P V partial in L0C (Fixpipe -> GM -> UB); L0C is released.
   __aicore__ void FlushProduct(uint32_t rows) {
-    cubeX_.Finish(ws_.x, t_.dp, rows, t_.d);
+    vcube_.Finish(ws_.x, t_.dp, rows, t_.d);
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::LocalTensor<float> x = t_.dp > t_.tile ? xBuf_.Get<float>() : sBuf_.Get<float>();
     AscendC::LocalTensor<float> acc = accBuf_.Get<float>();
@@ -341,8 +350,8 @@ class AttnForward {
   GM_ADDR mask_ = nullptr;
   AscendC::TPipe pipe_;
   AttnScoreCube<T> scube_;            // S = Q K^T, the item's Q resident in L0A
-  CubeTile<T, float> cubeX_;          // P V accumulated across kv tiles
-  bool pending_ = false;              // cubeX_ holds a P V partial not yet in acc
+  AttnValueCube<T> vcube_;            // P V accumulated across kv tiles, V tiles cached in L1
+  bool pending_ = false;              // vcube_ holds a P V partial not yet in acc
   bool screened_ = false;             // this tile passed BelowReference
   bool uniform_ = false;              // every row's reference is sharedRef_ (ShareReference)
   float sharedRef_ = 0.0f;

@@ -19,6 +19,8 @@
 namespace npurt_kernels {
 
 constexpr int64_t kAttnMaxHeadDim = 256;
+// Most K / V tiles the forward caches in L1 (the kernel cubes' tag arrays).
+constexpr uint32_t kAttnMaxCacheTiles = 64;
 
 // dtypes of q/k/v (and dout, o) and of attn_mask, for both ops' signatures.
 inline const std::initializer_list<npurt::DType> kAttnTypes = {npurt::DType::kFloat32, npurt::DType::kFloat16,

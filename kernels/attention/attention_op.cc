@@ -41,6 +41,25 @@ AttnUbPlan forward_ub(uint32_t es) {
 // S = Q K^T and the P V accumulator (kept across kv tiles) are separate CubeTiles.
 constexpr uint32_t kForwardCubes = 2;
 
+// The L1 left over by the two cubes' staging buffers (AttnScoreCube,
+// AttnValueCube) holds the L1 images of K tiles (only with Q resident), then
+// of V tiles, of the head a block is working on; non-causal blocks run
+// consecutive q tiles of a head, which then reuse them (causal items go heads
+// fastest for balance, so they would not).
+void set_kv_cache(const npurt::ChipProfile& p, uint32_t es, AttnTiling& t) {
+  const uint64_t t16 = t.tile, dp = t.dp, ks = t.kStep;  // tile, dp: multiples of 16
+  const bool resident = dp <= ks;
+  const uint64_t staging = 2 * t16 * (resident ? dp : ks) * es + (t16 + dp) * ks * es;
+  const uint64_t budget = p.l1_bytes - 256 - 4096;  // the chip's reserved 256 B, alignment slack
+  if (dp == 0 || ks == 0 || staging >= budget) return;
+  uint64_t left = budget - staging;
+  const uint64_t kSlot = t16 * dp * es, vSlot = (t16 + ks - 1) / ks * dp * ks * es;
+  const uint64_t cap = std::min<uint64_t>(t.kvTiles, kAttnMaxCacheTiles);
+  t.kCacheTiles = resident ? static_cast<uint32_t>(std::min(cap, left / kSlot)) : 0;
+  left -= t.kCacheTiles * kSlot;
+  t.vCacheTiles = static_cast<uint32_t>(std::min(cap, left / vSlot));
+}
+
 void attention_tiling(const OpContext& ctx, TilingResult& r) {
   AttnShapes s = attn_shapes(ctx, 0, kMask);
   const uint32_t es = ctx.input(0).dtype == DType::kFloat32 ? 4 : 2;
@@ -60,20 +79,21 @@ void attention_tiling(const OpContext& ctx, TilingResult& r) {
     r.num_blocks = 0;
     return;
   }
+  if (!t.causal) set_kv_cache(ctx.profile(), es, t);  // after the checks: D > 0, Skv > 0
   attn_launch(ctx, t, items, es, r);
 }
 
 std::string attention_describe(const OpContext&, const TilingResult& r) {
   AttnTiling t{};
   if (r.num_blocks > 0) std::memcpy(&t, r.tiling.data(), sizeof t);
-  return attn_describe(r, t.dp <= t.kStep ? (t.scaleInQ ? "flash forward: (bh, q tile) items, Q resident in L0A and "
-                                                           "pre-scaled, kv tiles streamed, P V accumulated in L0C across "
-                                                           "kv tiles (flushed when a row max grows by > 8: lazy rescale);"
-                                                         : "flash forward: (bh, q tile) items, Q resident in L0A, kv tiles "
-                                                           "streamed, P V accumulated in L0C across kv tiles (flushed "
-                                                           "when a row max grows by > 8: lazy rescale);")
-                                          : "flash forward: (bh, q tile) items, kv tiles streamed, P V accumulated in "
-                                            "L0C across kv tiles (flushed when a row max grows by > 8: lazy rescale);");
+  std::string head = t.dp <= t.kStep ? (t.scaleInQ ? "flash forward: (bh, q tile) items, Q resident in L0A and pre-scaled,"
+                                                   : "flash forward: (bh, q tile) items, Q resident in L0A,")
+                                     : "flash forward: (bh, q tile) items,";
+  head += t.causal ? " heads fastest (causal balance)," : " a contiguous run of items per block,";
+  head += " K tiles cached in L1 per head: " + std::to_string(t.kCacheTiles) + ", V tiles: " +
+          std::to_string(t.vCacheTiles) + " (the rest streamed), P V accumulated in L0C across kv tiles "
+          "(flushed when a row max grows by > 8: lazy rescale);";
+  return attn_describe(r, head.c_str());
 }
 
 }  // namespace

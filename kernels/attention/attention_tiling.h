@@ -35,6 +35,8 @@ struct AttnTiling {
   float scale;
   uint32_t scaleInQ;     // forward: 1 = the kernel multiplies each Q tile by scale once per item
                          // (exact: float, or a power-of-two scale); score tiles skip the scale
+  uint32_t kCacheTiles;  // forward: K tiles kt < this keep their L1 image per head (AttnScoreCube)
+  uint32_t vCacheTiles;  // forward: V tiles kt < this keep their L1 image per head (AttnValueCube)
   int64_t maskStrideB, maskStrideH, maskStrideQ, maskStrideK;  // elements, 0 = broadcast
   uint64_t wsPerBlock;   // bytes of user workspace per block
 };

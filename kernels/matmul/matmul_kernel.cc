@@ -23,12 +23,25 @@ __aicore__ void BatchOffsets(const MatmulProblem& p, uint32_t first, uint32_t co
   }
 }
 
+// Tile order within a problem. A tile reads baseM x K of op(X) and K x baseN
+// of op(W); walking the tiles so that consecutive ones share the larger of the
+// two (column-major when baseN > baseM: the same W panel for every tile row)
+// makes the other operand the only one re-read, which for 1024^3 float32 with
+// 128 x 256 tiles cuts one block's GM -> L1 traffic from 18 to 10 MiB
+// (row-major: all of W per tile row). Hardware: more L2 hits; sim: host L2.
+__aicore__ inline bool TileOrderMFast(const MatmulTiling& t) { return t.baseN > t.baseM; }
+
 template <class T, class Tout>
 __aicore__ void RunTile(CubeTile<T, Tout>& tile, const MatmulTiling& t, const MatmulProblem& p,
                         GM_ADDR const* args, uint64_t tileIdx) {
   const uint64_t perBatch = uint64_t{p.tilesM} * p.tilesN;
   const uint64_t o = tileIdx / perBatch, r = tileIdx % perBatch;
-  const uint32_t m0 = static_cast<uint32_t>(r / p.tilesN) * t.baseM, n0 = static_cast<uint32_t>(r % p.tilesN) * t.baseN;
+  // Consecutive tiles share the operand whose tile is larger (TileOrderMFast):
+  // its GM lines then come from a warm cache instead of GM.
+  const bool mFast = TileOrderMFast(t);
+  const uint32_t tm = static_cast<uint32_t>(mFast ? r % p.tilesM : r / p.tilesN);
+  const uint32_t tn = static_cast<uint32_t>(mFast ? r / p.tilesM : r % p.tilesN);
+  const uint32_t m0 = tm * t.baseM, n0 = tn * t.baseN;
   const uint32_t m = p.M - m0 < t.baseM ? p.M - m0 : t.baseM;
   const uint32_t n = p.N - n0 < t.baseN ? p.N - n0 : t.baseN;
   AscendC::GlobalTensor<T> gx, gw;
@@ -65,9 +78,9 @@ __aicore__ void RunProblems(GM_ADDR const* args, const MatmulTiling& t) {
   CubeTile<T, Tout> tile;
   tile.Init(pipe, {t.baseM, t.baseN, t.kStep, t.bias != static_cast<uint32_t>(MatmulBias::kNone)});
   // Block b takes the contiguous range [b * total / blocks, (b + 1) * total / blocks)
-  // of the list of all problems' tiles (row-major within a problem): its
-  // consecutive tiles share the same A rows, which then come from a warm
-  // cache (L2 on hardware, the host's caches in the sim) instead of GM.
+  // of the list of all problems' tiles (in TileOrderMFast's order within a
+  // problem): its consecutive tiles share the same A rows or W panel, which
+  // then come from a warm cache (L2 on hardware, the host's caches in the sim).
   uint64_t total = 0;
   for (uint32_t i = 0; i < t.nProblems; ++i) total += uint64_t{t.p[i].tilesM} * t.p[i].tilesN * t.p[i].outCount;
   const uint64_t blocks = AscendC::GetBlockNum(), b = AscendC::GetBlockIdx();

@@ -183,6 +183,21 @@ double tile_cost(const MatmulTiling& t, uint32_t bm, uint32_t bn, uint32_t es, u
   return double(rounds) * per_tile;
 }
 
+// Elements per output element that go through a transposing L1 -> L0 load
+// (LoadData ifTranspose / LoadDataWithTranspose): op(X) when X is stored
+// [K, M], op(W) when W is stored [K, N] (L0B wants N-major fractals). The
+// tie-break between tile shapes of equal modeled cost: the plain loads are
+// cheaper (hardware: no transpose on MTE1; sim: a copy instead of a
+// permutation and, for B, a second one into the micro-kernel's panels).
+double transposed_share(const MatmulTiling& t, uint32_t bm, uint32_t bn) {
+  double share = 0.0;
+  for (uint32_t i = 0; i < t.nProblems; ++i) {
+    const MatmulProblem& p = t.p[i];
+    share += (p.transX ? 1.0 / bn : 0.0) + (p.transW ? 0.0 : 1.0 / bm);
+  }
+  return share;
+}
+
 void choose_tiles(const OpContext& ctx, MatmulTiling& t, uint32_t es, npurt::TilingResult& r) {
   const npurt::ChipProfile& prof = ctx.profile();
   uint32_t maxM = 1, maxN = 1, maxK = 1;
@@ -192,18 +207,20 @@ void choose_tiles(const OpContext& ctx, MatmulTiling& t, uint32_t es, npurt::Til
     maxK = std::max(maxK, t.p[i].K);
   }
   const uint32_t cores = std::max(1u, prof.cube_cores);
-  // 128 x 128 first (the fallback on ties), then the shapes that fill L0C with a longer side.
+  // 128 x 128 first (the fallback on full ties), then the shapes that fill L0C
+  // with a longer side; equal costs go to the fewer transposing loads.
   const uint32_t cands[][2] = {{128, 128}, {128, 256}, {256, 128}};
   bool found = false;
-  double best = 0.0;
+  double best = 0.0, bestShare = 0.0;
   for (const auto& c : cands) {
     const uint32_t bm = std::min(c[0], round16(maxM)), bn = std::min(c[1], round16(maxN));
     uint32_t kStep = 0;
     if (!fit_tile(prof, bm, bn, maxK, es, t.bias != 0, kStep)) continue;
-    const double cost = tile_cost(t, bm, bn, es, cores);
-    if (found && cost >= best) continue;
+    const double cost = tile_cost(t, bm, bn, es, cores), share = transposed_share(t, bm, bn);
+    if (found && (cost > best || (cost == best && share >= bestShare))) continue;
     found = true;
     best = cost;
+    bestShare = share;
     t.baseM = bm;
     t.baseN = bn;
     t.kStep = kStep;
@@ -220,7 +237,14 @@ void choose_tiles(const OpContext& ctx, MatmulTiling& t, uint32_t es, npurt::Til
     r.num_blocks = 0;
     return;
   }
-  r.num_blocks = static_cast<uint32_t>(std::min<uint64_t>({tiles, cores, 65535}));
+  // As many blocks as it takes to finish in the same number of rounds, each
+  // with the same tile count when the rounds divide the tiles: 32 tiles on 20
+  // cube cores is two rounds either way, and 16 blocks of 2 tiles keep the
+  // work of every block equal (20 blocks would be 12 of 2 tiles and 8 of 1;
+  // the sim runs the blocks on the host's threads, where unequal blocks leave
+  // one thread idle at the end).
+  const uint64_t rounds = (tiles + cores - 1) / cores;
+  r.num_blocks = static_cast<uint32_t>(std::min<uint64_t>((tiles + rounds - 1) / rounds, 65535));
   r.set_tiling(t);
 }
 

@@ -9,9 +9,10 @@
 // the first nOut are output dims, the next nRed reduction dims; strideX /
 // strideW give each operand's element stride along them (0: broadcast). C is
 // contiguous [outCount, M, N]. Each problem's output is cut into baseM x baseN
-// tiles, (o, tile row, tile col) row-major; the tiles of all problems form one
-// list and block i takes tiles i, i + numBlocks, ...; each tile walks K in
-// steps of kStep (matmul_tile.h).
+// tiles, ordered by o, then (tile row, tile col) row-major, or column-major
+// when baseN > baseM (matmul_kernel.cc, TileOrderMFast); the tiles of all
+// problems form one list and block i takes the i-th contiguous range of it;
+// each tile walks K in steps of kStep (matmul_tile.h).
 // Invariants: baseM, baseN, kStep multiples of 16 with the L0/L1 footprints of
 // one tile within the profile's capacities; baseM/baseN <= 256 (Mmad's m/n
 // <= 4095, bias table 256 floats; the plan picks 128x128, 128x256 or 256x128); M, N, K and every ld < 65536 (Nd2Nz

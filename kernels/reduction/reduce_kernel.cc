@@ -73,6 +73,7 @@ class ReduceRun {
     pipe_.InitBuffer(qin_, 2, t.tile * sizeof(In));
     pipe_.InitBuffer(conv_, t.tile * sizeof(Acc));
     pipe_.InitBuffer(acc_, t.tile * sizeof(Acc));
+    pipe_.InitBuffer(total_, (t.mode == static_cast<uint32_t>(ReduceMode::kInner) ? t.tile : kBlk) * sizeof(Acc));
     pipe_.InitBuffer(work_, WorkElems() * sizeof(Acc) + 32);
     pipe_.InitBuffer(out_, (t.tile > kReduceOutBatch ? t.tile : kReduceOutBatch) * sizeof(Out));
   }
@@ -168,10 +169,35 @@ class ReduceRun {
     hi = lo + t_.part_len < t_.len ? lo + t_.part_len : t_.len;
   }
 
+  // Folds x[base + lo, base + hi) into `span` lanes and returns the tensor
+  // holding them. Ranges of more than kReduceBlockChunks chunks accumulate in
+  // blocks of that many chunks, each block's lanes then added to a running
+  // total: lane chains of min(c, B) + ceil(c / B) roundings instead of c
+  // (c chunks, B = kReduceBlockChunks), so small UB tiles keep long sums accurate.
+  __aicore__ LocalTensor<Acc> FoldRange(uint64_t base, uint64_t lo, uint64_t hi) {
+    LocalTensor<Acc> acc = acc_.template Get<Acc>();
+    LocalTensor<Acc> total = total_.template Get<Acc>();
+    const int32_t span = static_cast<int32_t>(t_.span);
+    const bool blocked = hi - lo > uint64_t{kReduceBlockChunks} * t_.tile;
+    AscendC::Duplicate(acc, Identity<Acc>(kind_), span);
+    if (blocked) AscendC::Duplicate(total, Identity<Acc>(kind_), span);
+    uint32_t in_block = 0;
+    for (uint64_t off = lo; off < hi; off += t_.tile) {
+      uint32_t n = static_cast<uint32_t>(hi - off < t_.tile ? hi - off : t_.tile);
+      Accumulate(acc, base + off, 1, 0, n);
+      const bool last = hi - off <= t_.tile;
+      if (blocked && (++in_block == kReduceBlockChunks || last)) {
+        Combine(kind_, total, total, acc, span);
+        if (!last) AscendC::Duplicate(acc, Identity<Acc>(kind_), span);
+        in_block = 0;
+      }
+    }
+    return blocked ? total : acc;
+  }
+
   // kInner: units [begin, end), unit u = range u % parts of row u / parts
   // (contiguous elements); result u goes to y[u].
   __aicore__ void RunRows(uint64_t begin, uint64_t end) {
-    LocalTensor<Acc> acc = acc_.template Get<Acc>();
     LocalTensor<Out> out = out_.template Get<Out>();
     uint32_t pending = 0;
     uint64_t first = begin;
@@ -179,12 +205,16 @@ class ReduceRun {
       uint64_t lo, hi;
       PartRange(u % t_.parts, lo, hi);
       const uint64_t base = u / t_.parts * t_.len;
-      AscendC::Duplicate(acc, Identity<Acc>(kind_), static_cast<int32_t>(t_.span));
-      for (uint64_t off = lo; off < hi; off += t_.tile) {
-        uint32_t n = static_cast<uint32_t>(hi - off < t_.tile ? hi - off : t_.tile);
-        Accumulate(acc, base + off, 1, 0, n);
+      if (std::is_same<In, Acc>::value && hi - lo == t_.span && t_.span == t_.tile) {
+        // A range of exactly one full chunk (e.g. rows of 1024): Finish folds
+        // the loaded chunk in place; no accumulator fill and no Add.
+        LocalTensor<In> held;
+        LocalTensor<Acc> v = Load(base + lo, t_.tile, held);
+        out.SetValue(pending++, static_cast<Out>(Finish(v, t_.span)));
+        qin_.FreeTensor(held);
+      } else {
+        out.SetValue(pending++, static_cast<Out>(Finish(FoldRange(base, lo, hi), t_.span)));
       }
-      out.SetValue(pending++, static_cast<Out>(Finish(acc, t_.span)));
       if (pending == kReduceOutBatch || u + 1 == end) {
         Flush(out, first, pending);
         first += pending;
@@ -226,7 +256,7 @@ class ReduceRun {
   AscendC::GlobalTensor<Out> y_;
   AscendC::TPipe pipe_;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> qin_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> conv_, acc_, work_, out_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> conv_, acc_, total_, work_, out_;
 };
 
 template <class In, class Acc, class Out>

@@ -128,11 +128,13 @@ void reduce_tiling(const OpContext& ctx, TilingResult& r, ReduceKind kind) {
   if (rs.len == 0 && (kind == ReduceKind::kMax || kind == ReduceKind::kMin))
     ctx.fail("x", "zero-size reduction has no identity (max/min of an empty axis)");
   // UB bytes per lane: input queue (2 buffers), conversion, accumulator, output
-  // (all <= 4 bytes) and the ReduceX work area (< 1 byte per lane).
-  const uint64_t per_lane = 2 * itemsize(ctx.input(0).dtype) + 4 + 4 + 4 + 1 +
+  // (all <= 4 bytes), the ReduceX work area (< 1 byte per lane) and, for rows,
+  // the block total.
+  const uint64_t per_lane = 2 * itemsize(ctx.input(0).dtype) + 4 + 4 + 4 + 1 + (rs.inner == 1 ? 4 : 0) +
                             3 * wide_extra_bytes(ctx.input(0).dtype);  // reduce_wide.h's lanes are 8-16 B
   uint32_t cap = 32;
   while (cap * 2 * per_lane + 2048 <= ub_budget(ctx.profile()) && cap < 8192) cap *= 2;
+  if (rs.inner == 1) cap = std::min(cap, kReduceRowChunk);
   t.mode = static_cast<uint32_t>(rs.inner == 1 ? ReduceMode::kInner : ReduceMode::kOuter);
   t.tile = pow2_at_least(rs.inner == 1 ? rs.part_len : rs.inner, cap);
   t.span = t.tile;

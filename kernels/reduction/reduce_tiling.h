@@ -7,7 +7,9 @@
 //     streaming them through UB in chunks of at most `tile` elements that are
 //     folded into a vector accumulator of `span` lanes, then reduced within UB
 //     (ReduceSum/ReduceMax/ReduceMin for float accumulators, halving folds with
-//     Add/Mul/Max/Min otherwise). Results are batched in UB and written out.
+//     Add/Mul/Max/Min otherwise). Ranges longer than kReduceBlockChunks chunks
+//     fold block by block into a second set of lanes (the error bound of
+//     docs/kernels.md). Results are batched in UB and written out.
 //   - kOuter (inner > 1): a unit is (outer index, a run of <= tile inner
 //     elements); the core accumulates the `len` rows of that run elementwise
 //     (strided over the reduced axis) and writes the run.
@@ -34,6 +36,12 @@ enum class ReduceKind : uint32_t { kSum = 0, kProd, kMax, kMin, kMean, kAny, kAl
 enum class ReduceMode : uint32_t { kInner = 0, kOuter = 1 };
 
 constexpr uint32_t kReduceOutBatch = 256;  // results per CopyOut in kInner mode
+constexpr uint32_t kReduceBlockChunks = 16;  // kInner: chunks per accumulation block
+// kInner rows stream through UB in chunks of at most this many elements
+// (reduce_op.cc): in the simulator the input buffers, the conversion and both
+// accumulators then stay in the host core's 48 KiB L1 while each chunk is
+// added (measured: docs/performance.md, "Reductions (wave 5)").
+constexpr uint32_t kReduceRowChunk = 2048;
 
 struct ReduceTiling {
   uint32_t kind = 0;       // ReduceKind

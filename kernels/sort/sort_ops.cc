@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "npurt/sort_ops.h"
 #include "npurt/tensor.h"
 #include "sort/sort_host.h"
 #include "sort/sort_tiling.h"
@@ -30,9 +31,6 @@ void infer_sorted(const OpContext& ctx) {
   ctx.set_output(1, ctx.input(0).shape, DType::kInt64);
 }
 
-// UB bytes per element: two value buffers and two index buffers (ping-pong).
-uint64_t block_bytes(DType d) { return 2 * itemsize(d) + 2 * sizeof(int64_t); }
-
 void block_tiling(const OpContext& ctx, TilingResult& r) {
   SortBlockTiling t;
   rows_and_len(ctx, 0, t.rows, t.n);
@@ -40,11 +38,13 @@ void block_tiling(const OpContext& ctx, TilingResult& r) {
   t.dtype = static_cast<uint32_t>(d);
   t.descending = ctx.attr_bool("descending");
   const int64_t want = ctx.attr_int("chunk");
-  const uint64_t most = fit64(ctx.profile(), block_bytes(d), ~uint64_t{0} >> 8);
+  // The chunk rule is npurt::array::sort_block_chunk (npurt/sort_ops.h), the one
+  // the sort driver plans with: two value and two int64 index buffers per element.
+  const uint64_t most = npurt::array::sort_block_chunk(ctx.profile(), d, ~uint64_t{0} >> 8);
   if (want < 0 || want % 64 != 0 || static_cast<uint64_t>(want) > most)
     ctx.fail("chunk", "chunk " + std::to_string(want) + " must be 0 (auto) or a multiple of 64 up to " +
                           str(most) + " for " + dtype_name(d) + " on " + ctx.profile().name);
-  t.chunk = want ? static_cast<uint64_t>(want) : fit64(ctx.profile(), block_bytes(d), t.n);
+  t.chunk = want ? static_cast<uint64_t>(want) : npurt::array::sort_block_chunk(ctx.profile(), d, t.n);
   t.chunks = ceil_div(t.n, t.chunk);
   // Rows that fit one chunk share a unit (one copy in and out for many rows)
   // as far as the UB holds them, keeping at least one unit per core.

@@ -1,7 +1,8 @@
 // kernels/sort/sort_tiling.h: tiling data of the sort family, shared by host
 // (sort_ops.cc, search_ops.cc, unique_ops.cc) and device code.
 //
-// Sort = sort_block, then sort_merge passes (the Python layer drives them):
+// Sort = sort_block, then sort_merge passes (npurt::array::sort_last in
+// runtime/ops/sort_ops.cc plans and drives them):
 //   - sort_block views x as [rows, n] and cuts every row into chunks of
 //     `chunk` elements (the last one shorter); a unit is one (row, chunk),
 //     units are split over the cores; each chunk is sorted in UB (insertion

@@ -6,12 +6,13 @@
 // every chunk of `chunk` elements of each row sorted; vsort_merge(keys,
 // width, dtype) merges neighbouring runs of `width` into 2*width; once runs
 // cover the row, vsort_extract(keys, x, descending) -> (values, int64
-// indices), stable, NaN last (first when descending). npurt.sort/argsort
-// chain them (sdk_python/npurt/array_api/searching.py). chunk is a multiple
+// indices), stable, NaN last (first when descending). npurt::array::sort_last
+// (runtime/ops/sort_ops.cc) chains them. chunk is a multiple
 // of 128 up to 8192 that fits the UB (20 bytes an element + its mask bit).
 #include <string>
 #include <vector>
 
+#include "npurt/sort_ops.h"
 #include "npurt/tensor.h"
 #include "sort/sort_host.h"
 #include "sort/sort_tiling.h"
@@ -37,10 +38,10 @@ void rows_and_len32(const OpContext& ctx, uint64_t& rows, uint64_t& n) {
     ctx.fail(ctx.op().inputs[0].name, "rows of 2^31 or more elements do not fit the uint32 key index");
 }
 
-uint64_t max_chunk(const ChipProfile& p) {
-  const uint64_t fit = ub_budget(p, 2048) * 8 / 161 / kVsortChunkStep * kVsortChunkStep;  // 20.125 B each
-  return std::min<uint64_t>(fit, kVsortMaxChunk);
-}
+// The chunk rule lives in npurt::array::vsort_max_chunk (npurt/sort_ops.h), which
+// the sort driver plans with; its constants must be this kernel's.
+uint64_t max_chunk(const ChipProfile& p) { return npurt::array::vsort_max_chunk(p); }
+static_assert(kVsortMaxChunk == 8192 && kVsortChunkStep == 128, "runtime/ops/sort_ops.cc plans with these");
 
 void infer_keys(const OpContext& ctx) {
   uint64_t rows, n;

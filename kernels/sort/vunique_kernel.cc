@@ -4,6 +4,11 @@
 //   vunique_values: block b writes the first value of each run starting in
 //                   its range at values[sum of counts before b ...]; block 0
 //                   also writes the total.
+//   vunique_runs:   as vunique_values, and also the sorted position of every
+//                   run start (starts, int64; GatherMask of the positions
+//                   with the same mask, then Cast int32 -> int64); block 0
+//                   writes starts[total] = n, so run j has starts[j + 1] -
+//                   starts[j] elements (behind unique_counts/inverse/all).
 // A tile compares s[i] with s[i-1] (the previous elements come in by a second
 // DataCopyPad from GM one element earlier; at i == 0 the pad value NaN makes
 // it a start): Compare(NE) is the run-start mask (NaN != NaN, so every NaN is
@@ -31,13 +36,20 @@ class VuniqueRuns {
  public:
   using Pattern = std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>;
 
-  __aicore__ VuniqueRuns(GM_ADDR s, const UniqueTiling& t) : t_(t) {
+  // with_starts: also the position buffers of Runs() (UB per element: 3 T, a
+  // mask bit, and 4 + 4 + 8 bytes of positions; vunique_ops.cc sizes the tile).
+  __aicore__ VuniqueRuns(GM_ADDR s, const UniqueTiling& t, bool with_starts = false) : t_(t) {
     s_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(s), t.n);
     pipe_.InitBuffer(cur_, t.tile * static_cast<uint32_t>(sizeof(T)));
     pipe_.InitBuffer(prev_, t.tile * static_cast<uint32_t>(sizeof(T)));
     pipe_.InitBuffer(out_, t.tile * static_cast<uint32_t>(sizeof(T)));
     pipe_.InitBuffer(mask_, t.tile / 8);
     pipe_.InitBuffer(cnt_, 32);
+    if (with_starts) {
+      pipe_.InitBuffer(iota_, t.tile * 4);
+      pipe_.InitBuffer(pos_, t.tile * 4);
+      pipe_.InitBuffer(wide_, t.tile * 8);
+    }
     UniqueRange(t, begin_, end_);
     // Tails past a short tile are compared too (Compare takes 256-byte multiples): keep them written.
     AscendC::Duplicate(cur_.template Get<T>(), T(0), static_cast<int32_t>(t.tile));
@@ -58,6 +70,40 @@ class VuniqueRuns {
       if (kept == 0) return;
       AscendC::PipeBarrier<PIPE_ALL>();
       CopyOut(v[at], kept_vals, static_cast<uint32_t>(kept));
+      at += kept;
+    });
+  }
+
+  // Values() plus the run starts' positions in s (starts: n + 1 int64).
+  __aicore__ void Runs(GM_ADDR counts, GM_ADDR values, GM_ADDR starts, GM_ADDR total) {
+    AscendC::GlobalTensor<T> v;
+    v.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(values), t_.n);
+    AscendC::GlobalTensor<int64_t> st;
+    st.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(starts), t_.n + 1);
+    uint64_t at = RunsBefore(counts, total, t_);
+    if (AscendC::GetBlockIdx() == 0) {  // the end of the last run: every block's count is in
+      AscendC::GlobalTensor<int64_t> tot;
+      tot.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(total), 1);
+      st.SetValue(static_cast<uint64_t>(tot.GetValue(0)), static_cast<int64_t>(t_.n));
+    }
+    LocalTensor<int32_t> iota = iota_.template Get<int32_t>(), pos = pos_.template Get<int32_t>();
+    LocalTensor<int64_t> wide = wide_.template Get<int64_t>();
+    LocalTensor<uint8_t> mask = mask_.template Get<uint8_t>();
+    for (uint32_t i = 0; i < t_.tile; ++i) iota.SetValue(i, static_cast<int32_t>(i));  // once per block
+    AscendC::PipeBarrier<PIPE_ALL>();
+    Scan([&](const LocalTensor<T>& kept_vals, uint64_t off, uint64_t kept) {
+      if (kept == 0) return;
+      const uint32_t m = static_cast<uint32_t>(end_ - off < t_.tile ? end_ - off : t_.tile);
+      // Positions of this tile, compacted by the run-start mask Scan just used.
+      AscendC::Adds(wide.template ReinterpretCast<int32_t>(), iota, static_cast<int32_t>(off),
+                    static_cast<int32_t>(m));
+      uint64_t same = 0;
+      AscendC::GatherMask(pos, wide.template ReinterpretCast<int32_t>(), mask.template ReinterpretCast<uint32_t>(),
+                          true, m, AscendC::GatherMaskParams(), same);
+      AscendC::Cast(wide, pos, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(kept));
+      AscendC::PipeBarrier<PIPE_ALL>();
+      CopyOut(v[at], kept_vals, static_cast<uint32_t>(kept));
+      CopyOut(st[at], wide, static_cast<uint32_t>(kept));
       at += kept;
     });
   }
@@ -104,7 +150,7 @@ class VuniqueRuns {
   const UniqueTiling& t_;
   AscendC::GlobalTensor<T> s_;
   AscendC::TPipe pipe_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> cur_, prev_, out_, mask_, cnt_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> cur_, prev_, out_, mask_, cnt_, iota_, pos_, wide_;
   uint64_t begin_ = 0, end_ = 0;
 };
 
@@ -133,9 +179,22 @@ extern "C" __global__ __aicore__ void npurt_vunique_values_kernel(GM_ADDR s, GM_
   });
 }
 
+extern "C" __global__ __aicore__ void npurt_vunique_runs_kernel(GM_ADDR s, GM_ADDR counts, GM_ADDR values,
+                                                                GM_ADDR starts, GM_ADDR total, GM_ADDR workspace,
+                                                                GM_ADDR tiling) {
+  (void)workspace;
+  using namespace npurt::kernels::sort;
+  GET_TILING_DATA_WITH_STRUCT(UniqueTiling, t, tiling);
+  VisitScore(t.dtype, [&](auto sv) {
+    VuniqueRuns<decltype(sv)> k(s, t, true);
+    k.Runs(counts, values, starts, total);
+  });
+}
+
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
 namespace npurt::kernels::sort {
 extern const SimKernelEntry kVuniqueCountEntry = NPURT_SIM_ENTRY(npurt_vunique_count_kernel);
 extern const SimKernelEntry kVuniqueValuesEntry = NPURT_SIM_ENTRY(npurt_vunique_values_kernel);
+extern const SimKernelEntry kVuniqueRunsEntry = NPURT_SIM_ENTRY(npurt_vunique_runs_kernel);
 }  // namespace npurt::kernels::sort
 #endif  // NPURT_ASCEND_DEVICE_BUILD

@@ -165,7 +165,9 @@ void MemoryPool::Impl::insert_free(PoolBlock* b) {
   for (PoolBlock* n : {b->prev, b->next}) {
     if (!n || n->allocated || n->pending) continue;
     bool same = n->stream == b->stream;
-    bool n_ready = block_ready(n);
+    // Same stream: readiness is not needed, and asking would read the stream's
+    // completion counter, a cache line its worker thread writes on every command.
+    bool n_ready = same || block_ready(n);
     if (!same && !n_ready && !block_ready(b)) continue;  // two different pending tags
     unindex(n);
     if (same) {

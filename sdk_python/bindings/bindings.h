@@ -35,6 +35,7 @@ void bind_ops(nb::module_& m);       // ops_bindings.cpp (owner: registry)
 void bind_graphs(nb::module_& m);    // graph_bindings.cpp (owner: graphs)
 void bind_views(nb::module_& m);     // view_bindings.cpp (owner: arrays-structure)
 void bind_operators(nb::module_& m);  // operators.cpp: ndarray operator/reduction fast path
+void bind_sort(nb::module_& m);       // sort_bindings.cpp: the sort driver (npurt/sort_ops.h)
 
 // ---- dtypes (dtypes.cpp) -------------------------------------------------
 // Accepts nr dtype objects, numpy dtypes and scalar types, ml_dtypes.bfloat16,

@@ -21,5 +21,6 @@ NB_MODULE(_npurt, m) {
   bind_graphs(m);
   bind_views(m);
   bind_operators(m);
+  bind_sort(m);
   m.attr("__runtime_version__") = npurt::version();
 }

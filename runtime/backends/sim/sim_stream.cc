@@ -4,7 +4,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <iterator>
 #include <mutex>
 #include <sstream>
@@ -12,6 +11,7 @@
 #include "backends/sim/sim_backend.h"
 #include "backends/sim/sim_event.h"
 #include "backends/sim/spin_wait.h"
+#include "backends/sim/work_queue.h"
 #include "exec/profiler.h"
 
 namespace npurt::sim {
@@ -40,20 +40,21 @@ std::string hex(const void* p) {
 struct SimStream::State {
   SimBackend* backend;
   int device;
-  std::mutex mu;
+  WorkQueue<Item> queue;            // producers: submit(); consumer: run()
+  std::mutex mu;                    // parking, waiting and the error; never taken per item
   std::condition_variable work_cv;  // worker parks here
   std::condition_variable done_cv;  // synchronize() blocks here
-  std::deque<Item> queue;           // guarded by mu
-  bool parked = false;              // guarded by mu
-  bool stop = false;                // guarded by mu
   Status error;                     // guarded by mu
-  std::atomic<bool> has_error{false};  // error is set; lets synchronize skip mu when clean
   std::string name;                 // guarded by mu
-  std::atomic<uint64_t> submitted{0};
-  std::atomic<uint64_t> completed{0};
-  std::atomic<int> waiters{0};
+  alignas(64) std::atomic<bool> parked{false};    // the worker sleeps (or is about to) on work_cv
+  std::atomic<bool> stop{false};                  // the stream is being destroyed
+  std::atomic<bool> has_error{false};             // error is set; lets readers skip mu when clean
+  alignas(64) std::atomic<uint64_t> completed{0};  // written by the worker only
+  alignas(64) std::atomic<int> waiters{0};
 
   void run();
+  bool wait_for_work();
+  void finish(Item& item, const Status& st);
   Status execute(Item& item);
   void record_failure(const Item& item, const Status& st);
   Status resolve_range(const void* p, size_t bytes, const char* what, GmRegion* region) const;
@@ -176,7 +177,7 @@ Status SimStream::State::execute(Item& item) {
       return capture_status(c.host_fn);
     case Command::Kind::kEventRecord: {
       Status pending;
-      {
+      if (has_error.load(std::memory_order_acquire)) {  // only this thread sets it
         std::lock_guard<std::mutex> lk(mu);
         pending = error;
       }
@@ -198,38 +199,59 @@ void SimStream::State::record_failure(const Item& item, const Status& st) {
   has_error.store(true, std::memory_order_release);
 }
 
+// Spins briefly, then parks until a producer linked a node behind the stub
+// or the stream stops. Returns false when stopped with nothing left to run.
+//
+// Park handshake (no lost wake-up, no lock per push): the worker stores
+// parked = true and then loads the stub's link; a producer stores that link
+// (the idle worker's stub is the producers' tail) and then loads parked. All
+// four are seq_cst, so at least one side sees the other: either the worker
+// finds the new node, or the producer sees parked and notifies under mu
+// (which the worker holds from its check until it waits).
+bool SimStream::State::wait_for_work() {
+  auto ready = [&] { return queue.front(std::memory_order_seq_cst) || stop.load(std::memory_order_seq_cst); };
+  if (!spin_until(ready)) {
+    std::unique_lock<std::mutex> lk(mu);
+    parked.store(true, std::memory_order_seq_cst);
+    while (!ready()) work_cv.wait(lk);
+    parked.store(false, std::memory_order_relaxed);
+  }
+  return queue.front() != nullptr;
+}
+
+// After an item ran: release what it holds that the program may observe
+// (host-function captures, staging buffers, events) before completion is
+// visible. The KernelLaunch and the region buffer stay in the node: they are
+// plain memory allocated by the producer, released or reused by the producer
+// when it recycles the node, so the worker does no cross-thread free.
+void SimStream::State::finish(Item& item, const Status& st) {
+  if (!st.is_ok()) record_failure(item, st);
+  Command& c = item.cmd;
+  if (c.host_fn) c.host_fn = nullptr;
+  if (c.event) c.event.reset();
+  if (c.keep_alive) c.keep_alive.reset();
+  if (!item.pre_error.is_ok()) item.pre_error = Status();
+}
+
 void SimStream::State::run() {
   t_worker_of = this;
-  uint64_t taken = 0;
   for (;;) {
-    Item item;
-    {
-      std::unique_lock<std::mutex> lk(mu);
-      if (queue.empty()) {
-        lk.unlock();
-        spin_until([&] { return submitted.load(std::memory_order_acquire) != taken; });
-        lk.lock();
-        while (queue.empty() && !stop) {
-          parked = true;
-          work_cv.wait(lk);
-          parked = false;
-        }
-        if (queue.empty()) return;  // stopped and drained
-      }
-      item = std::move(queue.front());
-      queue.pop_front();
-      ++taken;
+    WorkQueue<Item>::Node* node = queue.front();
+    if (!node) {
+      if (!wait_for_work()) return;  // stopped and drained
+      continue;
     }
+    queue.pop();  // node is the stub now: producers leave it alone
+    Item& item = node->value;
     Status st;
     {
       profiler::ExecScope timing(item.cmd.profile_id);  // no-op unless profiled
       st = execute(item);
       if (!st.is_ok()) timing.set_failed();
     }
-    if (!st.is_ok()) record_failure(item, st);
-    item = Item();  // release captures and staging buffers before completion is visible
-    completed.fetch_add(1);
-    if (waiters.load() > 0) {
+    finish(item, st);
+    completed.fetch_add(1, std::memory_order_seq_cst);
+    if (waiters.load(std::memory_order_seq_cst) > 0) {
       std::lock_guard<std::mutex> lk(mu);
       done_cv.notify_all();
     }
@@ -244,10 +266,10 @@ SimStream::SimStream(SimBackend* backend, int device) : st_(std::make_shared<Sta
 }
 
 SimStream::~SimStream() {
+  st_->stop.store(true, std::memory_order_seq_cst);
   {
-    std::lock_guard<std::mutex> lk(st_->mu);
-    st_->stop = true;
-    if (st_->parked) st_->work_cv.notify_one();
+    std::lock_guard<std::mutex> lk(st_->mu);  // the worker is waiting or has not checked stop yet
+    st_->work_cv.notify_one();
   }
   if (worker_.get_id() == std::this_thread::get_id())
     worker_.detach();  // released from inside our own work: the worker exits after draining
@@ -260,14 +282,28 @@ void SimStream::set_name(const std::string& name) {
   st_->name = name;
 }
 
+// Fills a recycled node on the caller's thread: assigning the command drops
+// the previous item's KernelLaunch here (a same-thread free), and the region
+// vector keeps its capacity, so a steady stream of launches allocates nothing
+// in the queue.
 void SimStream::submit(Command&& cmd) {
-  Item item;
-  item.cmd = std::move(cmd);
-  item.pre_error = st_->prepare(item);
-  std::lock_guard<std::mutex> lk(st_->mu);
-  st_->queue.push_back(std::move(item));
-  st_->submitted.fetch_add(1, std::memory_order_release);
-  if (st_->parked) st_->work_cv.notify_one();
+  State& s = *st_;
+  WorkQueue<Item>::Node* node = s.queue.acquire();
+  Item& item = node->value;
+  try {
+    item.cmd = std::move(cmd);
+    item.launch.launch = nullptr;
+    item.launch.regions.clear();
+    item.pre_error = s.prepare(item);
+  } catch (...) {
+    s.queue.give_back(node);
+    throw;
+  }
+  s.queue.push(node);
+  if (s.parked.load(std::memory_order_seq_cst)) {
+    std::lock_guard<std::mutex> lk(s.mu);
+    s.work_cv.notify_one();
+  }
 }
 
 Status SimStream::synchronize() {
@@ -275,17 +311,17 @@ Status SimStream::synchronize() {
   if (t_worker_of == &s)
     return Status(StatusCode::kFailedPrecondition,
                   "synchronize called from work running on the same stream (it would wait for itself)");
-  uint64_t target = s.submitted.load(std::memory_order_acquire);
-  auto done = [&] { return s.completed.load() >= target; };
+  uint64_t target = s.queue.pushed();
+  auto done = [&] { return s.completed.load(std::memory_order_seq_cst) >= target; };
   std::unique_lock<std::mutex> lk(s.mu, std::defer_lock);
   if (!spin_until(done)) {
     lk.lock();
-    s.waiters.fetch_add(1);
+    s.waiters.fetch_add(1, std::memory_order_seq_cst);
     s.done_cv.wait(lk, done);
     s.waiters.fetch_sub(1);
   } else {
     // The failure of a finished command is published before completed is
-    // bumped, so a clean stream needs no lock (the worker may be holding it).
+    // bumped, so a clean stream needs no lock.
     if (!s.has_error.load(std::memory_order_acquire)) return Status();
     lk.lock();
   }
@@ -297,7 +333,11 @@ Status SimStream::synchronize() {
 
 bool SimStream::query(Status* error) {
   State& s = *st_;
-  bool idle = s.completed.load() >= s.submitted.load();
+  bool idle = s.completed.load() >= s.queue.pushed();
+  if (!s.has_error.load(std::memory_order_acquire)) {
+    if (error) *error = Status();
+    return idle;
+  }
   std::lock_guard<std::mutex> lk(s.mu);
   if (error) *error = std::move(s.error);
   s.error = Status();
@@ -305,7 +345,9 @@ bool SimStream::query(Status* error) {
   return idle;
 }
 
-uint64_t SimStream::mark() { return st_->submitted.load(std::memory_order_acquire); }
+// The push count lives on the producers' cache line: a caller marking right
+// after its own submit does not fetch a line from the worker's core.
+uint64_t SimStream::mark() { return st_->queue.pushed(); }
 
 bool SimStream::reached(uint64_t m) const { return st_->completed.load(std::memory_order_acquire) >= m; }
 

@@ -1,9 +1,20 @@
 // runtime/backends/sim/sim_stream.h: a sim stream = a FIFO served by one worker thread.
 //
+// The hand-off is a WorkQueue (work_queue.h): submit() fills a recycled node
+// and links it without touching any lock the worker takes; the worker spins
+// briefly when idle and then parks, and a producer takes the stream mutex only
+// to wake a parked worker. Finished nodes go back to the producers, so the
+// memory a command allocated on the caller is freed or reused on the caller.
+//
 // Invariants:
-//   - Commands run one at a time, in submit order, on the worker thread.
-//   - submitted_ counts submits, completed_ counts finished commands; mark() is
-//     submitted_ and reached(m) is completed_ >= m (a monotonic timeline).
+//   - Commands run one at a time, in submit order, on the worker thread; any
+//     number of threads may submit.
+//   - The queue's push count counts submits, completed counts finished
+//     commands; mark() is the push count and reached(m) is completed >= m (a
+//     monotonic timeline: the n-th push is the n-th command to run).
+//   - Host-function captures, keep-alive buffers and events of a command are
+//     released on the worker before its completion is counted; its
+//     KernelLaunch (plain memory) is released when its node is reused or freed.
 //   - The first failure is kept (later ones are dropped) until synchronize() or
 //     query() returns and clears it; its message is "<stream name>: <command>: <reason>".
 //   - Device pointers of copies and launches are resolved when submitted (on

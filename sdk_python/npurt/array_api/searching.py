@@ -4,11 +4,11 @@ Every function runs device kernels (kernels/sort, kernels/reduction/argreduce_*)
 this layer only arranges the calls:
 
   * sort/argsort move the sorted axis last (a view; the dispatcher makes it
-    contiguous with the copy kernel), run ``sort_block`` (chunks sorted in UB)
-    and then ``sort_merge`` passes doubling the sorted run width until it
-    covers the axis, and move the axis back. float32/float16 (and int16,
-    bfloat16, int8, uint8, bool via exact casts) go through the vector unit instead (``vsort_block`` / ``vsort_merge`` / ``vsort_extract``:
-    Sort32 + MrgSort on (score, index) keys). The sort is always stable (the
+    contiguous with the copy kernel), call npurt::array::sort_last (C++,
+    npurt/sort_ops.h: the one plan of chunks and merge passes; float32/float16
+    and exact casts of int16/bfloat16/int8/uint8/bool on the vector unit with
+    Sort32 + MrgSort keys, other dtypes on the scalar unit's ``sort_block`` +
+    ``sort_merge``), and move the axis back. The sort is always stable (the
     ``stable`` flag only allows what we always do); NaNs go last, or first when
     descending; -0.0 and 0.0 are equal.
   * argmax/argmin run one kernel over the [outer, len, inner] view of the axis.
@@ -44,64 +44,23 @@ def check_array(x, where, arg="x"):
     return x
 
 
-def _chunk(x):
-    """Elements sort_block sorts in UB at once: the largest multiple of 64 whose
-    two value and two int64 index buffers fit the profile's UB (the rule the
-    kernel's tiling checks), capped at the row length."""
-    per_elem = 2 * x.itemsize + 16
-    fit = (x.device.profile.ub_usable_bytes - 2048) // per_elem // 64 * 64
-    want = (builtins.max(x.shape[-1], 1) + 63) // 64 * 64
-    return builtins.min(fit, want)
+# unique_values' vector path (vunique_*: Compare takes half/float).
+_VECTOR_SORTED = ("float32", "float16")
 
 
-# dtype -> the score dtype its rows sort by on the vector unit (Sort32/MrgSort
-# take float32/float16 scores; these dtypes convert to one exactly,
-# kernels/sort/vsort_*); every other dtype sorts on the scalar unit.
-_VECTOR_SCORE = {"float32": "float32", "float16": "float16", "bfloat16": "float32", "int16": "float32",
-                 "int8": "float16", "uint8": "float16", "bool": "float16"}
-_VECTOR_SORTED = ("float32", "float16")  # unique_values' vector path (Compare takes half/float)
-_VECTOR_MIN_ROW = 32
-
-
-def _vchunk(x):
-    """Elements vsort_block sorts in UB at once (the rule of vsort_ops.cc):
-    a multiple of 128 up to 8192 at 20.125 UB bytes each, capped at the row."""
-    fit = (x.device.profile.ub_usable_bytes - 2048) * 8 // 161 // 128 * 128
-    want = (builtins.max(x.shape[-1], 1) + 127) // 128 * 128
-    return builtins.min(fit, 8192, want)
-
-
-def _vsort_last(x, descending, chunk):
-    ops = _ops()
-    chunk = chunk or _vchunk(x)
-    keys = ops.vsort_block(x, descending=builtins.bool(descending), chunk=chunk)
-    width = chunk
-    while width < x.shape[-1]:
-        keys = ops.vsort_merge(keys, width=width, dtype=_VECTOR_SCORE[str(x.dtype)])
-        width *= 2
-    return ops.vsort_extract(keys, x, descending=builtins.bool(descending))
-
-
-def sort_last(x, descending=False, chunk=0, vchunk=0):
+def sort_last(x, descending=False, chunk=0, vchunk=0, scalar=False):
     """(values, int64 indices) of x (>= 1-D) sorted stably along its last axis.
-    float32/float16 (and int16/bfloat16/int8/uint8/bool, exactly converted)
-    rows of >= 32 elements sort on the vector unit (vchunk: its UB chunk, 0 =
-    automatic; a nonzero vchunk forces the vector path) unless a scalar-path
-    `chunk` is given."""
-    # Rows shorter than one Sort32 group stay on the scalar path, which packs
-    # many short rows into one UB unit (the vector path pads each row to 128:
-    # 10x the CPU at 20000 x 5, break-even near 32).
-    vector = vchunk or x.shape[-1] >= _VECTOR_MIN_ROW
-    if str(x.dtype) in _VECTOR_SCORE and x.size > 0 and not chunk and vector:
-        return _vsort_last(x, descending, vchunk)
-    ops = _ops()
-    chunk = chunk or _chunk(x)
-    values, indices = ops.sort_block(x, descending=builtins.bool(descending), chunk=chunk)
-    width = chunk
-    while width < x.shape[-1]:
-        values, indices = ops.sort_merge(values, indices, width=width, descending=builtins.bool(descending))
-        width *= 2
-    return values, indices
+    The plan (vector or scalar unit, UB chunk, merge passes) and the launches
+    are npurt::array::sort_last's (runtime/ops/sort_ops.cc): a nonzero `chunk`
+    (or scalar=True) forces the scalar unit, a nonzero `vchunk` the vector unit."""
+    return _npurt._sort_last(x, descending=builtins.bool(descending), chunk=chunk, vchunk=vchunk,
+                             scalar=builtins.bool(scalar))
+
+
+def sort_plan(x, descending=False, chunk=0, vchunk=0, scalar=False):
+    """(unit, score dtype, rows, n, chunk, merge widths) of sort_last(x, ...)."""
+    return _npurt._sort_plan(x, descending=builtins.bool(descending), chunk=chunk, vchunk=vchunk,
+                             scalar=builtins.bool(scalar))
 
 
 def _sort_along(x, axis, descending, where):

@@ -1,7 +1,12 @@
 """Set functions: unique_all unique_counts unique_inverse unique_values isin, on the device.
 
-unique_*: x is flattened, sorted stably with its permutation (sort_block +
-sort_merge), then two run-boundary kernels find the distinct values:
+unique_* of float32/float16 from 128 Ki elements (2 Mi when the inverse is
+wanted: the sizes from which it is cheaper) run on the vector unit end to end
+(_vunique: vector sort, ``vunique_count`` + ``vunique_runs`` GatherMask
+compaction of the run starts, then take / subtract / scatter +
+cumulative_sum kernels for the first indices, counts and inverse). Otherwise
+x is flattened, sorted stably with its permutation, then two scalar-unit
+run-boundary kernels find the distinct values:
 ``unique_count`` counts the runs starting in each core's range and
 ``unique_compact`` numbers them and writes values, first-occurrence indices,
 counts and the inverse. The host reads back one scalar (the number of
@@ -66,8 +71,49 @@ def _complex_runs(flat):
     return nr.cumulative_sum(starts, dtype=nr.int64), perm
 
 
-def _unique(x, where):
-    """(values, first indices, inverse shaped like x, counts), all on the device."""
+# Sizes from which _vunique costs less CPU than the scalar unique_count +
+# unique_compact pair (2 launches against 4, or 9 with the inverse), measured
+# on the sim after the same vector sort (docs/performance.md "Sort (wave 5)"):
+# unique_counts 131072: 7.6 vs 8.4 ms, 524288: 31.7 vs 41.7 ms; with the inverse
+# (cumulative_sum + scatter) equal at 1 Mi, 451 vs 529 ms at 4 Mi.
+_VECTOR_UNIQUE_MIN = 1 << 17
+_VECTOR_INVERSE_MIN = 1 << 21
+
+
+def _vunique(flat, need):
+    """float32/float16 on the vector path: (values, first indices, inverse of
+    flat, counts), each None unless named in `need`. After the vector sort,
+    ``vunique_runs`` compacts the run starts (GatherMask of the values and of
+    their sorted positions `starts`, ending with n); then device kernels only:
+    first indices = perm gathered at the starts (take), counts = adjacent
+    differences of the starts (subtract), and the inverse = the run number of
+    every sorted position (a 1 scattered at each later run start, cumulative
+    sum) scattered back through perm."""
+    import npurt as nr
+    ops = _ops()
+    n = flat.size
+    s, perm = sort_last(flat)
+    values, starts, total = ops.vunique_runs(s, ops.vunique_count(s))
+    k = builtins.int(total.item())  # the one host read: the number of distinct values sizes the results
+    values = _copy(values[:k]) if k < n else values
+    first = starts[:k]
+    index = nr.take(perm, first) if "index" in need else None
+    counts = nr.subtract(starts[1:k + 1], first) if "counts" in need else None
+    inverse = None
+    if "inverse" in need:
+        # perm is a permutation and starts are distinct positions < n, both made by the
+        # kernels above: scatter with unique=True (spread over the cores) and no index_check.
+        step = nr.zeros((n,), dtype=nr.int32)
+        if k > 1:
+            ops.scatter(starts[1:k], nr.ones((k - 1,), dtype=nr.int32), shape=[n], axis=0, unique=True, out=step)
+        inverse = nr.empty((n,), dtype=nr.int64)
+        ops.scatter(perm, nr.cumulative_sum(step, dtype=nr.int64), shape=[n], axis=0, unique=True, out=inverse)
+    return values, index, inverse, counts
+
+
+def _unique(x, where, need=("index", "inverse", "counts")):
+    """(values, first indices, inverse shaped like x, counts), all on the device
+    (float32/float16: the fields not in `need` may be None)."""
     cplx = isinstance(x, _npurt.ndarray) and x.dtype in (_npurt.complex64, _npurt.complex128)
     if not cplx:  # complex has no order for the sort kernels: _complex_runs orders it
         check_array(x, where)
@@ -75,6 +121,10 @@ def _unique(x, where):
     if flat.size == 0:
         empty = _npurt.empty((0,), _npurt.int64)
         return _npurt.empty((0,), x.dtype), empty, _npurt.empty(tuple(x.shape), _npurt.int64), empty
+    if str(x.dtype) in _VECTOR_SORTED and flat.size >= (_VECTOR_INVERSE_MIN if "inverse" in need
+                                                        else _VECTOR_UNIQUE_MIN):
+        values, index, inverse, counts = _vunique(flat, need)
+        return values, index, None if inverse is None else reshape(inverse, tuple(x.shape)), counts
     ops = _ops()
     s, perm = _complex_runs(flat) if cplx else sort_last(flat)
     values, index, counts, inverse, total = ops.unique_compact(s, perm, ops.unique_count(s))
@@ -95,12 +145,12 @@ def unique_all(x, /):
 
 
 def unique_counts(x, /):
-    v, _, _, c = _unique(x, "npurt.unique_counts")
+    v, _, _, c = _unique(x, "npurt.unique_counts", ("counts",))
     return UniqueCountsResult(v, c)
 
 
 def unique_inverse(x, /):
-    v, _, inv, _ = _unique(x, "npurt.unique_inverse")
+    v, _, inv, _ = _unique(x, "npurt.unique_inverse", ("inverse",))
     return UniqueInverseResult(v, inv)
 
 
@@ -133,7 +183,9 @@ def _np_unique(ar, return_index=False, return_inverse=False, return_counts=False
                equal_nan=True, sorted=True):
     if axis is not None:
         raise TypeError("numpy.unique: argument 'axis' is not supported for npurt arrays")
-    v, i, inv, c = _unique(ar, "numpy.unique")
+    need = [f for f, want in (("index", return_index), ("inverse", return_inverse), ("counts", return_counts))
+            if want]
+    v, i, inv, c = _unique(ar, "numpy.unique", need)
     out = [v] + [a for a, want in ((i, return_index), (inv, return_inverse), (c, return_counts)) if want]
     return out[0] if len(out) == 1 else tuple(out)
 

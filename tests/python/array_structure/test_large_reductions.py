@@ -4,14 +4,16 @@ reduced extent is cut into ranges of part_len elements, the last one shorter
 when part_len does not divide it; a first launch writes one partial per range,
 a second combines them) against numpy references computed in float64.
 
-Error bound (float32 sum, kernels/reduction/reduce_kernel.cc): each of the
-tile accumulator lanes is a serial sum of at most ceil(part_len / tile)
-values; the lanes fold in halves down to 64 (log2(tile / 64) levels), a tree
-of 6 levels sums those, and the combining launch does the same over the
+Error bound (float32 sum, kernels/reduction/reduce_kernel.cc): a range of
+c = ceil(part_len / tile) chunks (tile = 2048 lanes for rows) accumulates in
+blocks of B = 16 chunks: each lane is a serial sum of at most min(c, B) values
+per block, the blocks' lanes are added serially into a total (ceil(c / B)
+roundings); the lanes fold in halves down to 64 (log2(tile / 64) levels), a
+tree of 6 levels sums those, and the combining launch does the same over the
 partials. A value passes through at most
-    d = ceil(part_len / tile) + log2(tile / 64) + 6 + ceil(log2(parts)) + 6
+    d = min(c, B) + ceil(c / B) + log2(tile / 64) + 6 + ceil(log2(parts)) + 6
 roundings, so |error| <= d * eps32 * sum(|x|); for 16 Mi elements (80 ranges
-of 209 728, tile 8192) d = 26 + 7 + 6 + 7 + 6 = 52. The tests assert that
+of 209 728: c = 103) d = 16 + 7 + 5 + 6 + 7 + 6 = 47. The tests assert that
 worst case (BOUND_16MI) and the typical ~1e-5 relative error. float16 inputs
 accumulate in float32 and round once: within one float16 ulp (rtol 2 ** -10)
 of the float64 result. max/min/any/all and int32 sums are exact.
@@ -24,6 +26,7 @@ from npurt import _npurt
 
 EPS32 = np.finfo(np.float32).eps
 BOUND_16MI = 52
+ROW_CHUNK, BLOCK = 2048, 16  # reduce_tiling.h: kReduceRowChunk, kReduceBlockChunks
 
 
 def data(shape, dtype, seed):
@@ -83,7 +86,8 @@ def test_large_float32_sum_error_bound_against_float64(n):
     got = float(nr.sum(xa))
     ref = float(np.sum(x.astype(np.float64)))
     _, _, _, part_len, parts = plan(xa, None)
-    d = -(-part_len // 8192) + 7 + 6 + int(np.ceil(np.log2(parts))) + 6
+    c = -(-part_len // ROW_CHUNK)
+    d = min(c, BLOCK) + -(-c // BLOCK) + 5 + 6 + int(np.ceil(np.log2(parts))) + 6
     assert d <= BOUND_16MI
     assert abs(got - ref) <= d * EPS32 * float(np.sum(np.abs(x.astype(np.float64))))
     assert abs(got - ref) <= 1e-5 * abs(ref)
@@ -153,3 +157,38 @@ def test_keepdims_and_non_contiguous_views_of_long_reductions():
     check_sum(nr.sum(t, axis=0), x.T, 0)
     s = xa[:, ::2]
     check_sum(nr.sum(s), x[:, ::2])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_rows_longer_than_one_block_every_kind(dtype):
+    """Rows of 40000 = 19 chunks of 2048 + 1088 (more than one block of 16
+    chunks, a short last block and tail; 128 rows: no split) and of 32768 = 16
+    chunks exactly (one block, no total), for every kind."""
+    for shape in [(128, 40000), (96, 32768)]:
+        x = data(shape, dtype, 7) + dtype(1.0)
+        xa = nr.asarray(x)
+        assert plan(xa, -1)[3] == 0  # one launch: the blocks, not the split, are under test
+        c = -(-shape[1] // ROW_CHUNK)
+        d = min(c, BLOCK) + -(-c // BLOCK) + 5 + 6
+        if dtype == np.float32:
+            check_sum(nr.sum(xa, axis=-1), x, axis=-1, c=d)
+        else:
+            np.testing.assert_allclose(np.asarray(nr.sum(xa, axis=-1), np.float64),
+                                       np.sum(x.astype(np.float64), axis=-1), rtol=2.0 ** -10, atol=0.5)
+        np.testing.assert_array_equal(np.asarray(nr.max(xa, axis=-1)), x.max(axis=-1))
+        np.testing.assert_array_equal(np.asarray(nr.min(xa, axis=-1)), x.min(axis=-1))
+        tol = 1e-5 if dtype == np.float32 else 2.0 ** -10
+        np.testing.assert_allclose(np.asarray(nr.mean(xa, axis=-1), np.float64), x.astype(np.float64).mean(axis=-1),
+                                   rtol=tol, atol=tol)
+        xi = (x * 1000).astype(np.int32)
+        np.testing.assert_array_equal(np.asarray(nr.sum(nr.asarray(xi), axis=-1)), xi.sum(axis=-1, dtype=np.int32))
+        b = x > 1.0
+        b[5] = True
+        b[6] = False
+        np.testing.assert_array_equal(np.asarray(nr.all(nr.asarray(b), axis=-1)), b.all(axis=-1))
+        np.testing.assert_array_equal(np.asarray(nr.any(nr.asarray(b), axis=-1)), b.any(axis=-1))
+        p = (1.0 + 1e-4 * data(shape, np.float32, 8)).astype(dtype)
+        # a product of n float32 factors: relative error <= (n - 1) eps32 / 2 (plus one float16 rounding)
+        np.testing.assert_allclose(np.asarray(nr.prod(nr.asarray(p), axis=-1), np.float64),
+                                   np.prod(p.astype(np.float64), axis=-1),
+                                   rtol=shape[1] * EPS32 / 2 + (2.0 ** -11 if dtype == np.float16 else 0))

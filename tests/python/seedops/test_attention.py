@@ -147,9 +147,9 @@ def test_forward_lazy_rescale_reference_stays():
     (F32, 64, None, "Q resident in L0A and pre-scaled"),    # float: scale folded into Q
     (F32, 64, 0.3, "Q resident in L0A and pre-scaled"),
     (BF16, 64, None, "Q resident in L0A and pre-scaled"),   # 1/8: a power of two, exact in bf16
-    (BF16, 80, None, "Q resident in L0A, kv tiles"),        # 1/sqrt(80) would round Q: scaled per tile
-    (F16, 64, 0.3, "Q resident in L0A, kv tiles"),
-    (F32, 256, None, "(bh, q tile) items, kv tiles"),       # D > the cube K step: Q reloaded per tile
+    (BF16, 80, None, "Q resident in L0A, a contiguous"),      # 1/sqrt(80) would round Q: scaled per tile
+    (F16, 64, 0.3, "Q resident in L0A, a contiguous"),
+    (F32, 256, None, "(bh, q tile) items, a contiguous"),     # D > the cube K step: Q reloaded per tile
 ])
 def test_forward_plan_variants(dtype, d, scale, plan):
     rng = np.random.default_rng(d)

@@ -61,7 +61,10 @@ for dt in (np.float32, np.float16, BF16):
     case(f"{d}_bias32", 37, 70, 150, dt, bias=np.float32)
     case(f"{d}_biasin", 65, 33, 17, dt, tb=True, bias=dt)
     case(f"{d}_bcast", 33, 65, 17, dt, batch_a=(2, 1), batch_b=(3,))
-    case(f"{d}_wide", 1024, 24, 2050, dt, tb=(d != "float32"))  # 128x256 tiles, N tail
+    # 128x256 tiles with trans_b (b [N, K] needs no transposed load), 256x128 without; N tail
+    case(f"{d}_wide", 1024, 24, 2050, dt, tb=(d != "float32"))
+    if d != "float32":
+        case(f"{d}_wide_b", 1024, 24, 2050, dt)  # 2-byte 256x128 tiles (transposing B loads)
     case(f"{d}_tall", 2050, 16, 1024, dt, ta=True)
     if d != "float32":
         case(f"{d}_out32", 63, 65, 33, dt, out_dtype="float32")
@@ -69,6 +72,7 @@ for dt in (np.float32, np.float16, BF16):
         case(f"{d}_out16", 63, 65, 33, dt, out_dtype="float16")
         case(f"{d}_outbf16", 63, 65, 33, dt, out_dtype="bfloat16")
 print(nr.ops.describe("matmul", (1024, 24), (24, 2050)))
+print(nr.ops.describe("matmul", (1024, 24), (2050, 24), trans_b=True))
 np.savez(sys.argv[1], **out)
 """
 
@@ -95,7 +99,10 @@ def _cases(data):
 
 
 def test_plan_uses_wide_tiles(runs):
-    assert "tile=128x256" in runs["default"][1]
+    # Equal-cost shapes go to the fewer transposing loads (matmul_plan.cc): b [K, N] is
+    # transposed into L0B, so it gets the short side; b [N, K] (trans_b) is not.
+    plain, trans_b = runs["default"][1].split("matmul(")[1:3]
+    assert "tile=256x128" in plain and "tile=128x256" in trans_b
 
 
 @pytest.mark.parametrize("level", ["off", "full"])

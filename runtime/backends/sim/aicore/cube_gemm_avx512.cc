@@ -1,10 +1,14 @@
 // cube_gemm_avx512.cc: the AVX-512 Mmad micro-kernel (see cube_gemm.h).
 // Register tile: 8 rows x 48 columns (24 accumulators, 3 B vectors, 1
-// broadcast: 28 of 32 zmm), k blocked by 256 so three B panels (48 KiB) stay
-// in L1/L2 while the rows of A stream past them.
+// broadcast: 28 of 32 zmm), k blocked by 256; per k block either all of B
+// stays in L1 while the rows of A pass once (B small enough), or three B
+// panels (up to 48 KiB) stay in L1/L2 while the rows of A stream past them.
+// The accumulators live in registers for the whole k block (no stack copy).
 // Each cell is updated with one FMA per k in order, like gemm_generic. The
 // _zz form reads A straight from L0A's Zz fractals (no packing copy).
 #include "backends/sim/aicore/cube_gemm.h"
+
+#include <type_traits>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -27,36 +31,91 @@ inline const float* a_at(const float* a, uint32_t lda, uint32_t kk) {
   else return a + kk;
 }
 
-template <int NP, bool ZZ>
+// One k step of the 8 x (16 NP) register tile: B's NP vectors at row kk,
+// A's 8 values of column kk at ak + r * row.
+template <int NP>
+inline __attribute__((always_inline)) void step(__m512 (&acc)[8][NP], const float* b, uint64_t panel_b,
+                                                uint64_t kk, const float* ak, uint64_t row) {
+  __m512 bv[NP];
+#pragma GCC unroll 4
+  for (int p = 0; p < NP; ++p) bv[p] = _mm512_loadu_ps(b + p * panel_b + kk * 16);
+#pragma GCC unroll 8
+  for (int r = 0; r < 8; ++r) {
+    const __m512 av = _mm512_set1_ps(ak[r * row]);
+#pragma GCC unroll 4
+    for (int p = 0; p < NP; ++p) acc[r][p] = _mm512_fmadd_ps(av, bv[p], acc[r][p]);
+  }
+}
+
+// ZERO is a template argument, not a runtime flag, so the accumulators stay
+// in registers from the first FMA to the store (a runtime choice between
+// zeroing and loading made GCC keep them in a stack array around the k loop).
+// In the Zz form the k loop runs a whole fractal (8 k) per iteration so all
+// eight A addresses are constant offsets from one pointer.
+template <int NP, bool ZZ, bool ZERO>
 void tile8(float* c, uint64_t panel_c, const float* a, uint32_t lda, const float* b,
-           uint64_t panel_b, uint32_t k0, uint32_t kc, bool zero) {
+           uint64_t panel_b, uint32_t k0, uint32_t kc) {
   __m512 acc[8][NP];
+#pragma GCC unroll 8
   for (int r = 0; r < 8; ++r)
-    for (int p = 0; p < NP; ++p) acc[r][p] = zero ? _mm512_setzero_ps() : _mm512_loadu_ps(c + p * panel_c + r * 16);
-  const uint64_t row = ZZ ? 8 : lda;
-  for (uint32_t kk = k0; kk < k0 + kc; ++kk) {
-    __m512 bv[NP];
-    for (int p = 0; p < NP; ++p) bv[p] = _mm512_loadu_ps(b + p * panel_b + uint64_t{kk} * 16);
-    const float* ak = a_at<ZZ>(a, lda, kk);
-    for (int r = 0; r < 8; ++r) {
-      __m512 av = _mm512_set1_ps(ak[r * row]);
-      for (int p = 0; p < NP; ++p) acc[r][p] = _mm512_fmadd_ps(av, bv[p], acc[r][p]);
+#pragma GCC unroll 4
+    for (int p = 0; p < NP; ++p) acc[r][p] = ZERO ? _mm512_setzero_ps() : _mm512_loadu_ps(c + p * panel_c + r * 16);
+  uint32_t kk = k0;
+  const uint32_t kend = k0 + kc;
+  if constexpr (ZZ) {
+    for (; (kk & 7) != 0 && kk < kend; ++kk) step<NP>(acc, b, panel_b, kk, a_at<ZZ>(a, lda, kk), 8);
+    for (; kk + 8 <= kend; kk += 8) {
+      const float* af = a + uint64_t{kk >> 3} * 128;
+#pragma GCC unroll 8
+      for (uint32_t t = 0; t < 8; ++t) step<NP>(acc, b, panel_b, kk + t, af + t, 8);
     }
   }
+  for (; kk < kend; ++kk) step<NP>(acc, b, panel_b, kk, a_at<ZZ>(a, lda, kk), ZZ ? 8 : lda);
+#pragma GCC unroll 8
   for (int r = 0; r < 8; ++r)
+#pragma GCC unroll 4
     for (int p = 0; p < NP; ++p) _mm512_storeu_ps(c + p * panel_c + r * 16, acc[r][p]);
+}
+
+// One 8 x (16 NP) register tile: rows i .. i + 7, panels j .. j + NP - 1, one k block.
+template <int NP, bool ZZ>
+void tile_at(float* c, uint64_t panel_c, const float* ap, uint32_t k, uint32_t k0, const float* bp,
+             uint64_t panel_b, uint32_t kc, uint32_t i, uint32_t j, bool zero) {
+  const uint64_t kbs = (uint64_t{k} + 7) / 8;  // Zz fractals per 16-row group
+  const float* a = ZZ ? ap + (i / 16) * kbs * 128 + (i % 16) * 8 : ap + uint64_t{i} * k;
+  float* ct = c + j * panel_c + i * 16;
+  if (zero) tile8<NP, ZZ, true>(ct, panel_c, a, k, bp + j * panel_b, panel_b, k0, kc);
+  else tile8<NP, ZZ, false>(ct, panel_c, a, k, bp + j * panel_b, panel_b, k0, kc);
 }
 
 // Panels j .. j + NP - 1 for every 8-row group, one k block.
 template <int NP, bool ZZ>
 void panels(float* c, uint64_t panel_c, uint32_t m16, const float* ap, uint32_t k, uint32_t k0,
             const float* bp, uint64_t panel_b, uint32_t kc, uint32_t j, bool zero) {
-  const uint64_t kbs = (uint64_t{k} + 7) / 8;  // Zz fractals per 16-row group
-  for (uint32_t i = 0; i < m16; i += 8) {
-    const float* a = ZZ ? ap + (i / 16) * kbs * 128 + (i % 16) * 8 : ap + uint64_t{i} * k;
-    tile8<NP, ZZ>(c + j * panel_c + i * 16, panel_c, a, k, bp + j * panel_b, panel_b, k0, kc, zero);
-  }
+  for (uint32_t i = 0; i < m16; i += 8) tile_at<NP, ZZ>(c, panel_c, ap, k, k0, bp, panel_b, kc, i, j, zero);
 }
+
+// Panel groups of one k block: triples, and a remainder of 4 as two pairs
+// rather than 3 + 1 (the one-panel kernel has 8 accumulators, too few to hide
+// the FMA latency). rows < 0: every 8-row group per panel group; else the
+// 8-row group at `rows` only.
+template <bool ZZ>
+void panel_groups(float* c, uint64_t panel_c, uint32_t m16, uint32_t nblocks, const float* ap, uint32_t k,
+                  uint32_t k0, const float* bp, uint64_t panel_b, uint32_t kc, int64_t rows, bool zero) {
+  const uint32_t triples = nblocks % 3 == 1 && nblocks >= 4 ? nblocks / 3 - 1 : nblocks / 3;
+  const auto run = [&](auto np, uint32_t j) {
+    constexpr int NP = decltype(np)::value;
+    if (rows < 0) panels<NP, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j, zero);
+    else tile_at<NP, ZZ>(c, panel_c, ap, k, k0, bp, panel_b, kc, static_cast<uint32_t>(rows), j, zero);
+  };
+  uint32_t j = 0;
+  for (; j < 3 * triples; j += 3) run(std::integral_constant<int, 3>{}, j);
+  for (; j + 2 <= nblocks; j += 2) run(std::integral_constant<int, 2>{}, j);
+  if (j < nblocks) run(std::integral_constant<int, 1>{}, j);
+}
+
+// B bytes of one k block that stay in L1 (48 KiB) beside an 8-row slice of A and C.
+constexpr uint64_t kL1BBudget = 32 * 1024;
 
 template <bool ZZ>
 void gemm_impl(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float* ap, const float* bp,
@@ -65,13 +124,17 @@ void gemm_impl(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const float
   for (uint32_t k0 = 0; k0 < k; k0 += kKc) {
     const uint32_t kc = k - k0 < kKc ? k - k0 : kKc;
     const bool zero = zero_c && k0 == 0;  // the first k block starts from +0 instead of reading C
-    // Triples of panels, and a remainder of 4 as two pairs rather than 3 + 1:
-    // the one-panel kernel has 8 accumulators, too few to hide the FMA latency.
-    const uint32_t triples = nblocks % 3 == 1 && nblocks >= 4 ? nblocks / 3 - 1 : nblocks / 3;
-    uint32_t j = 0;
-    for (; j < 3 * triples; j += 3) panels<3, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j, zero);
-    for (; j + 2 <= nblocks; j += 2) panels<2, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j, zero);
-    if (j < nblocks) panels<1, ZZ>(c, panel_c, m16, ap, k, k0, bp, panel_b, kc, j, zero);
+    // Loop order by what stays in L1: when all of B's k block fits (Mmad's
+    // 256 x 128 float tiles: 8 panels x 64 k = 32 KiB), rows outer, so A and
+    // C pass through once and B is read from L1; otherwise panel groups
+    // outer (3 panels of B held in L1 while every row of A streams past).
+    // Each cell's sum runs over k in order either way: the same bits.
+    if (uint64_t{nblocks} * kc * 64 <= kL1BBudget) {
+      for (uint32_t i = 0; i < m16; i += 8)
+        panel_groups<ZZ>(c, panel_c, m16, nblocks, ap, k, k0, bp, panel_b, kc, i, zero);
+    } else {
+      panel_groups<ZZ>(c, panel_c, m16, nblocks, ap, k, k0, bp, panel_b, kc, -1, zero);
+    }
   }
 }
 

@@ -1,6 +1,8 @@
 // cube_mmad.cc: Mmad on the simulated cube: operand checks, packing of the
-// L0A (Zz) / L0B (Zn) fractals to float, and the choice of host micro-kernel
-// (cube_gemm.h). Layouts and rules: aicore/cube.h.
+// L0A (Zz) / L0B (Zn) fractals to float (or AMX bf16 layouts), reused through
+// the packed-operand cache (cube_packed_cache.h) when an operand's L0 bytes
+// were not written since the previous Mmad packed them, and the choice of host
+// micro-kernel (cube_gemm.h). Layouts and rules: aicore/cube.h.
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +12,7 @@
 
 #include "aicore/cube.h"
 #include "backends/sim/aicore/cube_gemm.h"
+#include "backends/sim/aicore/cube_packed_cache.h"
 
 namespace npurt::sim {
 namespace cube {
@@ -130,25 +133,74 @@ void check_params(const AscendC::MmadParams& p, bool has_bias) {
                          : "isBias / cmatrixSource need the bias-table operand: Mmad(c, a, b, bias, params)");
 }
 
+// A (Zz) -> float rows [m16][k], in the layout of the float micro-kernels.
 template <class T>
-void pack_operands(std::vector<float>& ap, std::vector<float>& bp, const LocalRef& a,
-                   const LocalRef& b, const AscendC::MmadParams& p, uint32_t m16) {
-  const uint32_t c0 = 32 / sizeof(T);
+void pack_a_float(float* ap, const LocalRef& a, const AscendC::MmadParams& p, uint32_t m16) {
   if constexpr (std::is_same_v<T, _Float16>) {
     if (cube::simd_pack_enabled()) {
-      cube::pack_a_f16_avx512()(ap.data(), reinterpret_cast<const uint16_t*>(a.ptr), p.m, m16, p.k);
-      cube::pack_b_f16_avx512()(bp.data(), reinterpret_cast<const uint16_t*>(b.ptr), p.n, 0, p.k);
+      cube::pack_a_f16_avx512()(ap, reinterpret_cast<const uint16_t*>(a.ptr), p.m, m16, p.k);
       return;
     }
   }
-  pack_a(ap.data(), reinterpret_cast<const T*>(a.ptr), p.m, m16, p.k, c0);
-  if constexpr (std::is_same_v<T, float>) {
-    if (cube::simd_pack_enabled()) {
-      cube::pack_b_f32_avx512()(bp.data(), reinterpret_cast<const float*>(b.ptr), p.n, p.k);
+  pack_a(ap, reinterpret_cast<const T*>(a.ptr), p.m, m16, p.k, 32 / sizeof(T));
+}
+
+// B (Zn) -> float panels [n16 / 16][k][16].
+template <class T>
+void pack_b_float(float* bp, const LocalRef& b, const AscendC::MmadParams& p) {
+  if (cube::simd_pack_enabled()) {
+    if constexpr (std::is_same_v<T, _Float16>) {
+      cube::pack_b_f16_avx512()(bp, reinterpret_cast<const uint16_t*>(b.ptr), p.n, 0, p.k);
+      return;
+    }
+    if constexpr (std::is_same_v<T, float>) {
+      cube::pack_b_f32_avx512()(bp, reinterpret_cast<const float*>(b.ptr), p.n, p.k);
       return;
     }
   }
-  pack_b(bp.data(), reinterpret_cast<const T*>(b.ptr), p.n, p.k, c0);
+  pack_b(bp, reinterpret_cast<const T*>(b.ptr), p.n, p.k, 32 / sizeof(T));
+}
+
+// Whether [p, p + bytes) lies in the core's `pool` arena. Only operands in
+// L0A / L0B are cached: every writer of those is a cube load that
+// invalidates (cube_packed_cache.h); with checks off a kernel could pass an
+// operand elsewhere (rejected at every other level), which is then packed
+// each time.
+bool in_pool(const CoreContext* c, const uint8_t* p, uint64_t bytes, Pool pool) {
+  const uint8_t* base = c->pool_base[static_cast<int>(pool)];
+  return base != nullptr && p >= base && p + bytes <= base + c->pool_capacity[static_cast<int>(pool)];
+}
+
+// The cache key of an operand, or a key with src == nullptr (never cached) outside `pool`.
+cube::PackKey pack_key(const CoreContext* c, const LocalRef& op, Pool pool, uint64_t bytes, cube::PackForm form,
+                       CubeType type, uint32_t rows, uint32_t k, uint32_t kpad) {
+  return {in_pool(c, op.ptr, bytes, pool) ? op.ptr : nullptr, bytes, form, type, rows, k, kpad};
+}
+
+// L0 bytes of an operand of `rows` (m or n) x k: whole fractals of 16 rows x c0.
+uint64_t l0_bytes(uint32_t rows, uint32_t k, uint32_t c0) { return uint64_t{ceil_div(rows, 16)} * ceil_div(k, c0) * 512; }
+
+// The packed A / B of this Mmad from the packed-operand cache, packing on a miss.
+template <class T>
+const float* packed_a_float(const CoreContext* c, const LocalRef& a, CubeType type, const AscendC::MmadParams& p,
+                            uint32_t m16) {
+  const cube::PackKey key = pack_key(c, a, Pool::kL0A, l0_bytes(p.m, p.k, 32 / sizeof(T)), cube::PackForm::kFloatRows,
+                                     type, p.m, p.k, 0);
+  bool hit = false;
+  float* ap = cube::packed_buffer<float>(cube::Operand::kA, key, uint64_t{m16} * p.k, &hit);
+  if (!hit) pack_a_float<T>(ap, a, p, m16);
+  return ap;
+}
+
+template <class T>
+const float* packed_b_float(const CoreContext* c, const LocalRef& b, CubeType type, const AscendC::MmadParams& p,
+                            uint32_t nb) {
+  const cube::PackKey key = pack_key(c, b, Pool::kL0B, l0_bytes(p.n, p.k, 32 / sizeof(T)),
+                                     cube::PackForm::kFloatPanels, type, p.n, p.k, 0);
+  bool hit = false;
+  float* bp = cube::packed_buffer<float>(cube::Operand::kB, key, uint64_t{nb} * p.k * 16, &hit);
+  if (!hit) pack_b_float<T>(bp, b, p);
+  return bp;
 }
 
 void check_operands(CoreContext* c, const LocalRef& dst, const LocalRef& a, const LocalRef& b,
@@ -173,18 +225,35 @@ void init_bias(float* cbuf, const AscendC::MmadParams& p, const LocalRef& bias, 
       for (uint32_t q = 0; q < 16; ++q) cbuf[(uint64_t{j} * m16 + i) * 16 + q] = j * 16 + q < p.n ? bv[j * 16 + q] : 0.0f;
 }
 
-bool run_amx(float* cbuf, const LocalRef& a, const LocalRef& b, const AscendC::MmadParams& p, uint32_t m16,
-             uint32_t nb, bool zero) {
+bool run_amx(const CoreContext* c, float* cbuf, const LocalRef& a, const LocalRef& b, const AscendC::MmadParams& p,
+             uint32_t m16, uint32_t nb, bool zero) {
   cube::AmxBf16Fn amx = cube::amx_best();
   if (amx == nullptr) return false;
   const uint32_t k32 = (p.k + 31u) / 32u * 32u;
-  thread_local std::vector<uint16_t> ap, bp;
-  ap.resize(uint64_t{m16} * k32);
-  bp.resize(uint64_t{nb} * k32 * 16);
-  cube::pack_a_bf16(ap.data(), reinterpret_cast<const uint16_t*>(a.ptr), p.m, m16, p.k, k32);
-  cube::pack_b_bf16(bp.data(), reinterpret_cast<const uint16_t*>(b.ptr), p.n, p.k, k32);
-  amx(cbuf, m16, nb, k32, ap.data(), bp.data(), zero);
+  const cube::PackKey ka = pack_key(c, a, Pool::kL0A, l0_bytes(p.m, p.k, 16), cube::PackForm::kBf16Rows,
+                                    CubeType::kBF16, p.m, p.k, k32);
+  const cube::PackKey kb = pack_key(c, b, Pool::kL0B, l0_bytes(p.n, p.k, 16), cube::PackForm::kBf16Vnni,
+                                    CubeType::kBF16, p.n, p.k, k32);
+  bool hit_a = false, hit_b = false;
+  uint16_t* ap = cube::packed_buffer<uint16_t>(cube::Operand::kA, ka, uint64_t{m16} * k32, &hit_a);
+  uint16_t* bp = cube::packed_buffer<uint16_t>(cube::Operand::kB, kb, uint64_t{nb} * k32 * 16, &hit_b);
+  if (!hit_a) cube::pack_a_bf16(ap, reinterpret_cast<const uint16_t*>(a.ptr), p.m, m16, p.k, k32);
+  if (!hit_b) cube::pack_b_bf16(bp, reinterpret_cast<const uint16_t*>(b.ptr), p.n, p.k, k32);
+  amx(cbuf, m16, nb, k32, ap, bp, zero);
   return true;
+}
+
+template <class T>
+void run_float(const CoreContext* c, float* cbuf, const LocalRef& a, const LocalRef& b, CubeType type,
+               const AscendC::MmadParams& p, uint32_t m16, uint32_t nb, bool zero) {
+  const float* bp = packed_b_float<T>(c, b, type, p, nb);
+  cube::GemmFn zz = cube::gemm_zz_best();
+  if (std::is_same_v<T, float> && zz != nullptr && p.m == m16 && cube::simd_pack_enabled()) {
+    // Whole 16-row groups: the kernel reads A's Zz fractals in place; only B is packed.
+    zz(cbuf, m16, nb, p.k, reinterpret_cast<const float*>(a.ptr), bp, zero);
+    return;
+  }
+  cube::gemm_best()(cbuf, m16, nb, p.k, packed_a_float<T>(c, a, type, p, m16), bp, zero);
 }
 
 }  // namespace
@@ -199,23 +268,12 @@ void cube_mmad(CoreContext* c, const LocalRef& dst, const LocalRef& a, const Loc
   float* cbuf = reinterpret_cast<float*>(dst.ptr);
   if (bias) init_bias(cbuf, p, *bias, m16, nb);
   const bool zero = bias == nullptr && p.cmatrixInitVal;
-  if (type == CubeType::kBF16 && run_amx(cbuf, a, b, p, m16, nb, zero)) return;
-  thread_local std::vector<float> ap, bp;
-  bp.resize(uint64_t{nb} * p.k * 16);
-  cube::GemmFn zz = cube::gemm_zz_best();
-  if (type == CubeType::kF32 && zz != nullptr && p.m == m16 && cube::simd_pack_enabled()) {
-    // Whole 16-row groups: the kernel reads A's Zz fractals in place; only B is packed.
-    cube::pack_b_f32_avx512()(bp.data(), reinterpret_cast<const float*>(b.ptr), p.n, p.k);
-    zz(cbuf, m16, nb, p.k, reinterpret_cast<const float*>(a.ptr), bp.data(), zero);
-    return;
-  }
-  ap.resize(uint64_t{m16} * p.k);
+  if (type == CubeType::kBF16 && run_amx(c, cbuf, a, b, p, m16, nb, zero)) return;
   switch (type) {
-    case CubeType::kF32: pack_operands<float>(ap, bp, a, b, p, m16); break;
-    case CubeType::kF16: pack_operands<_Float16>(ap, bp, a, b, p, m16); break;
-    case CubeType::kBF16: pack_operands<uint16_t>(ap, bp, a, b, p, m16); break;
+    case CubeType::kF32: run_float<float>(c, cbuf, a, b, type, p, m16, nb, zero); break;
+    case CubeType::kF16: run_float<_Float16>(c, cbuf, a, b, type, p, m16, nb, zero); break;
+    case CubeType::kBF16: run_float<uint16_t>(c, cbuf, a, b, type, p, m16, nb, zero); break;
   }
-  cube::gemm_best()(cbuf, m16, nb, p.k, ap.data(), bp.data(), zero);
 }
 
 const char* cube_isa() { return cube::gemm_isa_name(); }

@@ -7,6 +7,7 @@
 
 #include "aicore/cube.h"
 #include "backends/sim/aicore/cube_move_simd.h"
+#include "backends/sim/aicore/cube_packed_cache.h"
 
 namespace npurt::sim {
 namespace {
@@ -105,6 +106,8 @@ void cube_load_2d(CoreContext* c, const LocalRef& dst, const LocalRef& src, uint
                 AccessSpec{api, Access::kWrite, Pipe::MTE1, 512,
                            static_cast<uint8_t>(pool_bit(Pool::kL0A) | pool_bit(Pool::kL0B))});
   }
+  // Mmad's packed copies of these bytes are stale from here on (cube_packed_cache.h).
+  cube::note_l0_write(dst.ptr, ((uint64_t{p.repeatTimes} - 1) * (1 + uint64_t{p.dstGap}) + 1) * kFractalBytes);
   const cube::MoveKernels* fast = cube::move_kernels();
   for (uint32_t i = 0; i < p.repeatTimes; ++i) {
     const uint8_t* s = src.ptr + (uint64_t{p.startIndex} + uint64_t{i} * p.srcStride) * kFractalBytes;
@@ -143,6 +146,8 @@ void cube_load_transpose_b32(CoreContext* c, const LocalRef& dst, const LocalRef
                 AccessSpec{api, Access::kWrite, Pipe::MTE1, 512,
                            static_cast<uint8_t>(pool_bit(Pool::kL0A) | pool_bit(Pool::kL0B))});
   }
+  cube::note_l0_write(dst.ptr, ((uint64_t{p.repeatTimes} - 1) * (1 + uint64_t{p.dstGap}) + 2 + p.dstFracGap) *
+                                   kFractalBytes);
   const cube::MoveKernels* fast = cube::move_kernels();
   for (uint32_t i = 0; i < p.repeatTimes; ++i) {
     const uint8_t* s = src.ptr + (uint64_t{p.startIndex} + uint64_t{i} * p.srcStride) * kFractalBytes;
@@ -207,9 +212,17 @@ bool fixpipe_fast(const GmRef& dst, const float* src, CubeType out, const Ascend
   if (k == nullptr) return false;
   auto fn = out == CubeType::kF32 ? k->fix_f32 : out == CubeType::kF16 ? k->fix_f16 : k->fix_bf16;
   const uint64_t pitch = uint64_t{p.dstStride} * es;
-  for (uint32_t j = 0; j * 16 < p.nSize; ++j)
-    fn(dst.ptr + uint64_t{j} * 16 * es, pitch, src + uint64_t{j} * p.srcStride * 16, p.mSize,
-       std::min<uint32_t>(16, p.nSize - j * 16), p.reluEn);
+  // 16 rows at a time across every column block: each GM row is then written
+  // left to right in whole lines (one column block down all rows instead
+  // touches a new line every pitch bytes, and each needs its own
+  // read-for-ownership); the L0C side reads 1 KiB runs either way.
+  for (uint32_t r0 = 0; r0 < p.mSize; r0 += 16) {
+    const uint32_t rows = std::min<uint32_t>(16, p.mSize - r0);
+    for (uint32_t j = 0; j * 16 < p.nSize; ++j)
+      fn(dst.ptr + uint64_t{r0} * pitch + uint64_t{j} * 16 * es, pitch,
+         src + uint64_t{j} * p.srcStride * 16 + uint64_t{r0} * 16, rows, std::min<uint32_t>(16, p.nSize - j * 16),
+         p.reluEn);
+  }
   return true;
 }
 

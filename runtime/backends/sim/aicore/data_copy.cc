@@ -10,6 +10,7 @@
 
 #include "aicore/data_copy.h"
 #include "backends/sim/aicore/core_state.h"
+#include "backends/sim/aicore/load_copy.h"
 #include "backends/sim/aicore/stream_copy.h"
 
 namespace npurt::sim {
@@ -90,8 +91,16 @@ uint64_t gm_extent(const GmRef& g) {
   return g.limit != nullptr && g.limit > g.ptr ? uint64_t(g.limit - g.ptr) : 0;
 }
 
-// memcpy for blocks that stay cached for the next kernel, streaming stores for
-// long blocks into large outputs (decided once per copy, not per block).
+// True when p lies in the launch's workspace: scratch the kernel itself reads
+// back soon (attention's P tiles, split-K partials), so it must stay cached
+// even though the workspace allocation (16 MiB of system workspace in front)
+// is large.
+bool in_workspace(CoreContext* c, const uint8_t* p) {
+  const KernelLaunch* L = state_of(c).view->launch;
+  const auto* ws = static_cast<const uint8_t*>(L->workspace);
+  return ws != nullptr && p >= ws && p < ws + L->workspace_bytes;
+}
+
 // Strided plans (several blocks with gaps: a transposed block's runs, rows of
 // a sliced view) copy one short block at a time. The hardware prefetchers do
 // not follow dozens of interleaved streams, so each block's lines would be
@@ -106,11 +115,16 @@ inline void prefetch_block(const uint8_t* p, uint64_t bytes) {
   for (uint64_t o = 0; o < bytes; o += 64) __builtin_prefetch(p + o, kForWrite, 3);
 }
 
+// memcpy for blocks that stay cached for the next kernel or for this one,
+// streaming stores for long blocks into large outputs (decided once per copy,
+// not per block).
 using BlockCopy = void (*)(uint8_t* dst, const uint8_t* src, uint64_t bytes);
 void plain_copy(uint8_t* dst, const uint8_t* src, uint64_t bytes) { std::memcpy(dst, src, bytes); }
-BlockCopy gm_store(const GmRef& dst, uint64_t block_bytes) {
-  return block_bytes >= kStreamMinBytes && gm_extent(dst) >= kStreamRegionBytes ? stream_copy
-                                                                                 : plain_copy;
+BlockCopy gm_store(CoreContext* c, const GmRef& dst, uint64_t block_bytes) {
+  return block_bytes >= kStreamMinBytes && gm_extent(dst) >= kStreamRegionBytes &&
+                 !in_workspace(c, dst.ptr)
+             ? stream_copy
+             : plain_copy;
 }
 
 }  // namespace
@@ -137,7 +151,9 @@ void copy_gm_to_local(CoreContext* c, const LocalRef& dst, const GmRef& src, con
                      AccessSpec{api, Access::kWrite, Pipe::MTE2, 32, kGmLocalPools});
   }
   if (contiguous(p)) {
-    std::memcpy(dst.ptr, src.ptr, uint64_t{p.block_count} * p.block_bytes);
+    const uint64_t bytes = uint64_t{p.block_count} * p.block_bytes;
+    if (bytes >= kLoadCopyMinBytes) load_copy(dst.ptr, src.ptr, bytes);
+    else std::memcpy(dst.ptr, src.ptr, bytes);
     return;
   }
   const auto* pad = static_cast<const uint8_t*>(p.pad_value);
@@ -175,10 +191,10 @@ void copy_local_to_gm(CoreContext* c, const GmRef& dst, const LocalRef& src, con
   }
   if (contiguous(p)) {
     const uint64_t bytes = uint64_t{p.block_count} * p.block_bytes;
-    gm_store(dst, bytes)(dst.ptr, src.ptr, bytes);
+    gm_store(c, dst, bytes)(dst.ptr, src.ptr, bytes);
     return;
   }
-  const BlockCopy store = gm_store(dst, p.block_bytes);
+  const BlockCopy store = gm_store(c, dst, p.block_bytes);
   for (uint32_t i = 0; i < p.block_count; ++i) {
     if (store == plain_copy && i + kPrefetchAhead < p.block_count)  // streaming stores never read the lines
       prefetch_block<1>(dst.ptr + (i + kPrefetchAhead) * p.dst_stride, p.block_bytes);

@@ -3,6 +3,13 @@
 // GatherMask compaction. Scores are compared through an order-preserving
 // unsigned key (descending score = ascending ~key), so a structure's rank is
 // one integer compare; ties fall to the position / list number as documented.
+// On x86-64 hosts with AVX-512F, MrgSort merges 64-bit composite keys 8 lanes
+// wide (bitonic network) and Sort32/MrgSort run AVX-512 clones; elsewhere the
+// portable branch-free code runs (same results: both are the documented order).
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -16,13 +23,22 @@ namespace npurt::aicore::vec {
 namespace {
 
 // Unsigned key, larger = earlier in the output: -0.0 -> +0.0, every NaN above +inf.
+// Branch-free (selects only), so the key loops vectorise.
 inline uint32_t order_key(float f) {
-  if (f != f) return 0xFFFFFFFFu;
-  if (f == 0.0f) f = 0.0f;
-  const uint32_t u = float_bits(f);
-  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+  const uint32_t u = float_bits(f), mag = u & 0x7FFFFFFFu;
+  const uint32_t key = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+  const uint32_t zeroed = mag == 0 ? 0x80000000u : key;  // -0.0 ranks as +0.0
+  return mag > 0x7F800000u ? 0xFFFFFFFFu : zeroed;
 }
-inline uint32_t order_key(half h) { return order_key(static_cast<float>(h)); }
+// The same order from the binary16 bits directly (a half -> float conversion
+// is a libgcc call on hosts built without F16C): keys of one dtype only ever
+// meet each other, and none is 0.
+inline uint32_t order_key(half h) {
+  const uint32_t u = half_bits(h), mag = u & 0x7FFFu;
+  const uint32_t key = (u & 0x8000u) ? (~u & 0xFFFFu) : (u | 0x8000u);
+  const uint32_t zeroed = mag == 0 ? 0x8000u : key;  // -0.0 ranks as +0.0
+  return mag > 0x7C00u ? 0xFFFFu : zeroed;
+}
 
 template <class T> struct Slot;  // one 8-byte structure
 template <> struct Slot<float> {
@@ -60,39 +76,148 @@ void sort32(void* dst, const T* score, const uint32_t* index, uint64_t groups) {
   }
 }
 
-// Stable two-way merge of (key, slot) runs a and b (ties: a first): the
-// taken element is picked by pointer select (cmov), no data-dependent branch.
+// Stable two-way merge of (key, slot) runs a and b (ties: a first). The
+// taken element is picked by pointer select (cmov), no data-dependent branch,
+// and the merge runs from both ends at once: the front takes the larger key
+// (a on ties), the back the smaller (b on ties), so the front's first h
+// outputs and the back's last total - h are exactly the merged order's and
+// the two independent dependency chains overlap (a branch-free merge is
+// latency-bound). Loads past a run's end are clamped, never used.
 template <class T, bool kKeys>
 void merge2(const uint32_t* ka, const Slot<T>* a, uint32_t na, const uint32_t* kb, const Slot<T>* b, uint32_t nb,
             uint32_t* ko, Slot<T>* o) {
-  uint32_t i = 0, j = 0, w = 0;
-  while (i < na && j < nb) {
-    const uint32_t x = ka[i], y = kb[j];
-    const bool take_b = y > x;  // strictly larger score first; equal: a
-    const Slot<T>* from = take_b ? b + j : a + i;
-    o[w] = *from;
-    if constexpr (kKeys) ko[w] = take_b ? y : x;
-    ++w;
-    j += take_b;
-    i += !take_b;
+  const uint32_t total = na + nb, h = (total + 1) / 2;
+  if (na == 0 || nb == 0) {  // one run: a copy
+    const Slot<T>* src = na ? a : b;
+    const uint32_t* ks = na ? ka : kb;
+    std::memcpy(o, src, sizeof(Slot<T>) * total);
+    if constexpr (kKeys) std::memcpy(ko, ks, sizeof(uint32_t) * total);
+    return;
   }
-  for (; i < na; ++i, ++w) {
-    o[w] = a[i];
-    if constexpr (kKeys) ko[w] = ka[i];
-  }
-  for (; j < nb; ++j, ++w) {
-    o[w] = b[j];
-    if constexpr (kKeys) ko[w] = kb[j];
+  uint32_t i = 0, j = 0;                      // front heads
+  int64_t ia = int64_t{na} - 1, jb = int64_t{nb} - 1;  // back heads
+  for (uint32_t w = 0; w < h; ++w) {
+    {
+      const uint32_t x = ka[i < na ? i : na - 1], y = kb[j < nb ? j : nb - 1];
+      const bool take_b = (j < nb) & ((i >= na) | (y > x));  // strictly larger first; equal: a
+      o[w] = *(take_b ? b + j : a + i);
+      if constexpr (kKeys) ko[w] = take_b ? y : x;
+      j += take_b;
+      i += !take_b;
+    }
+    const uint32_t wb = total - 1 - w;
+    if (wb < h) break;  // odd total: the middle output is the front's
+    {
+      const uint32_t x = ka[ia >= 0 ? ia : 0], y = kb[jb >= 0 ? jb : 0];
+      const bool take_a = (ia >= 0) & ((jb < 0) | (x < y));  // strictly smaller last; equal: b last
+      o[wb] = *(take_a ? a + ia : b + jb);
+      if constexpr (kKeys) ko[wb] = take_a ? x : y;
+      ia -= take_a;
+      jb -= !take_a;
+    }
   }
 }
+
+#if defined(__x86_64__)
+// ---- AVX-512 merge of composite keys (hosts with AVX-512F) ----------------
+// A structure's composite is (~order_key << 32) | seq, seq = its position in
+// the concatenation of the lists: all composites differ, and their ascending
+// order is exactly MrgSort's (descending score, ties by list then position),
+// at every pairwise level. Two ascending composite runs merge 8 lanes at a
+// time (bitonic network on min/max_epu64), then one gather by seq moves the
+// structures. Runs are padded with UINT64_MAX (never a real composite: no
+// order_key is 0) up to a multiple of 8 plus 8.
+
+constexpr uint64_t kPad = ~uint64_t{0};
+inline uint32_t round8(uint32_t n) { return (n + 7) & ~7u; }
+
+__attribute__((target("avx512f"))) inline __m512i bitonic_clean8(__m512i v) {
+  __m512i p = _mm512_shuffle_i64x2(v, v, _MM_SHUFFLE(1, 0, 3, 2));  // distance 4
+  v = _mm512_mask_blend_epi64(0xF0, _mm512_min_epu64(v, p), _mm512_max_epu64(v, p));
+  p = _mm512_permutex_epi64(v, _MM_SHUFFLE(1, 0, 3, 2));             // distance 2
+  v = _mm512_mask_blend_epi64(0xCC, _mm512_min_epu64(v, p), _mm512_max_epu64(v, p));
+  p = _mm512_permutex_epi64(v, _MM_SHUFFLE(2, 3, 0, 1));             // distance 1
+  return _mm512_mask_blend_epi64(0xAA, _mm512_min_epu64(v, p), _mm512_max_epu64(v, p));
+}
+
+// a (na real + padding), b (nb real + padding) ascending -> o: round8(na) +
+// round8(nb) ascending (the real ones first, then padding).
+__attribute__((target("avx512f"))) void merge_composites(const uint64_t* a, uint32_t na, const uint64_t* b,
+                                                         uint32_t nb, uint64_t* o) {
+  const uint32_t blocks = (round8(na) + round8(nb)) / 8;
+  const __m512i rev = _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+  uint32_t ia = 0, ib = 0;
+  const bool first_a = a[0] < b[0];
+  __m512i cur = _mm512_loadu_si512(first_a ? a : b);
+  ia += first_a ? 8 : 0;
+  ib += first_a ? 0 : 8;
+  for (uint32_t k = 1; k < blocks; ++k) {
+    const bool ta = a[ia] < b[ib];  // the run whose next head is smaller feeds the network
+    const __m512i next = _mm512_permutexvar_epi64(rev, _mm512_loadu_si512(ta ? a + ia : b + ib));
+    ia += ta ? 8 : 0;
+    ib += ta ? 0 : 8;
+    _mm512_storeu_si512(o, bitonic_clean8(_mm512_min_epu64(cur, next)));
+    cur = bitonic_clean8(_mm512_max_epu64(cur, next));
+    o += 8;
+  }
+  _mm512_storeu_si512(o, cur);
+}
+
+// mrgsort_all's work on AVX-512 hosts: composites, two or three merges, gather.
+template <class T>
+void mrgsort_all_avx512(Slot<T>* out, const Slot<T>* const in[4], const uint32_t n[4]) {
+  thread_local std::vector<uint64_t> buf;
+  uint64_t off[4], size = 0;
+  uint32_t start[4], at = 0;
+  for (int l = 0; l < 4; ++l) off[l] = size, size += round8(n[l]) + 8, start[l] = at, at += n[l];
+  const uint64_t t01 = size, t23 = t01 + round8(n[0]) + round8(n[1]) + 8;
+  const uint64_t fin = t23 + round8(n[2]) + round8(n[3]) + 8;
+  buf.resize(fin + round8(n[0]) + round8(n[1]) + round8(n[2]) + round8(n[3]) + 32);
+  uint64_t* c = buf.data();
+  for (int l = 0; l < 4; ++l) {
+    uint64_t* cl = c + off[l];
+    for (uint32_t i = 0; i < n[l]; ++i)
+      cl[i] = (uint64_t{~order_key(in[l][i].score)} << 32) | (start[l] + i);
+    std::fill(cl + n[l], cl + round8(n[l]) + 8, kPad);
+  }
+  const uint32_t n01 = n[0] + n[1], n23 = n[2] + n[3], total = n01 + n23;
+  const uint64_t* merged = c + t01;
+  merge_composites(c + off[0], n[0], c + off[1], n[1], c + t01);
+  if (n23 > 0) {
+    std::fill(c + t01 + round8(n[0]) + round8(n[1]), c + t23, kPad);
+    merge_composites(c + off[2], n[2], c + off[3], n[3], c + t23);
+    std::fill(c + t23 + round8(n[2]) + round8(n[3]), c + fin, kPad);
+    merge_composites(c + t01, n01, c + t23, n23, c + fin);
+    merged = c + fin;
+  }
+  for (uint32_t w = 0; w < total; ++w) {
+    const uint32_t seq = static_cast<uint32_t>(merged[w]);
+    const int l = (seq >= start[1]) + (seq >= start[2]) + (seq >= start[3]);
+    out[w] = in[l][seq - start[l]];
+  }
+}
+
+bool host_has_avx512() {
+  static const bool yes = __builtin_cpu_supports("avx512f");
+  return yes;
+}
+#else
+constexpr bool host_has_avx512() { return false; }
+template <class T>
+void mrgsort_all_avx512(Slot<T>*, const Slot<T>* const*, const uint32_t*) {}
+#endif  // __x86_64__
 
 // Without suspension every list is consumed: merge pairwise ((0,1), (2,3),
 // then the two halves), which keeps the list-order tie rule.
 template <class T>
 uint64_t mrgsort_all(void* dst, const Slot<T>* const in[4], const uint32_t n[4]) {
+  const uint32_t total = n[0] + n[1] + n[2] + n[3];
+  if (host_has_avx512() && total > 0) {
+    mrgsort_all_avx512<T>(static_cast<Slot<T>*>(dst), in, n);
+    return total;
+  }
   thread_local std::vector<uint32_t> keys;
   thread_local std::vector<Slot<T>> tmp;
-  const uint32_t total = n[0] + n[1] + n[2] + n[3];
   keys.resize(2 * uint64_t{total});
   tmp.resize(total);
   uint32_t* k = keys.data();
@@ -165,19 +290,28 @@ void extract(T* value, uint32_t* index, const void* sorted, uint64_t n) {
   }
 }
 
+// Clones of the entry points for AVX-512 hosts (picked at load time by the
+// ifunc resolver): the rank sort's 32-wide compare loops and the key loops
+// vectorise 16 lanes wide there; other hosts run the default build.
+#if defined(__x86_64__)
+#define NPURT_SIM_SORT_CLONES __attribute__((target_clones("avx512f", "default")))
+#else
+#define NPURT_SIM_SORT_CLONES
+#endif
+
 }  // namespace
 
-void sort32_f32(void* dst, const float* score, const uint32_t* index, uint64_t groups) {
+NPURT_SIM_SORT_CLONES void sort32_f32(void* dst, const float* score, const uint32_t* index, uint64_t groups) {
   sort32<float>(dst, score, index, groups);
 }
-void sort32_f16(void* dst, const half* score, const uint32_t* index, uint64_t groups) {
+NPURT_SIM_SORT_CLONES void sort32_f16(void* dst, const half* score, const uint32_t* index, uint64_t groups) {
   sort32<half>(dst, score, index, groups);
 }
-uint64_t mrgsort_f32(void* dst, const void* const src[4], const uint16_t len[4], uint32_t valid_mask, bool exhausted,
+NPURT_SIM_SORT_CLONES uint64_t mrgsort_f32(void* dst, const void* const src[4], const uint16_t len[4], uint32_t valid_mask, bool exhausted,
                      uint16_t consumed[4]) {
   return mrgsort<float>(dst, src, len, valid_mask, exhausted, consumed);
 }
-uint64_t mrgsort_f16(void* dst, const void* const src[4], const uint16_t len[4], uint32_t valid_mask, bool exhausted,
+NPURT_SIM_SORT_CLONES uint64_t mrgsort_f16(void* dst, const void* const src[4], const uint16_t len[4], uint32_t valid_mask, bool exhausted,
                      uint16_t consumed[4]) {
   return mrgsort<half>(dst, src, len, valid_mask, exhausted, consumed);
 }
