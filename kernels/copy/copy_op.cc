@@ -43,13 +43,18 @@ std::vector<Dim> collapse(const Dims& shape, const Dims& strides, int64_t unit_f
   return out;
 }
 
-// kTranspose: the largest power-of-two block of B rows (and about as many
-// columns) whose UB copy and transposed copy each fit one buffer: long runs on
-// both the strided read and the write, and a block that stays in L2 on the
-// simulated core. The kernel's UB transpose needs one buffer to hold at
-// least one group of 16 (32 for bytes) columns of round_up(B, 32 / unit) rows.
+// kTranspose: the largest power-of-two block of B rows whose square fits one
+// buffer; the kernel then widens it to as many columns as the buffer holds.
+// The two buffers (source block, transposed block) take the whole UB: the
+// strided GM writes of B short runs are what the copy costs on the sim (each
+// run's lines are fetched for ownership without a prefetch stream), so fewer,
+// longer runs per byte pay: 96 KiB buffers took 8 % less CPU than 64 KiB ones
+// for a 4096 x 4096 float32 / float16 transpose (2026-11-30, docs/performance.md
+// "Elementwise and transpose (wave 5)"); B = 64 or 256 did not beat 128.
+// The kernel's UB transpose needs one buffer to hold at least one group of
+// 16 (32 for bytes) columns of round_up(B, 32 / unit) rows.
 void transpose_blocks(CopyTiling& t, const ChipProfile& profile) {
-  t.tile_bytes = static_cast<uint32_t>(std::min<uint64_t>(64 * 1024, ub_budget(profile) / 2 / 32 * 32));
+  t.tile_bytes = static_cast<uint32_t>(std::min<uint64_t>(128 * 1024, ub_budget(profile) / 2 / 32 * 32));
   uint64_t rows = kTransposeRowsMax;
   while (rows > 8 && rows * rows * t.unit > t.tile_bytes) rows /= 2;
   t.block_rows = static_cast<uint32_t>(rows);

@@ -105,3 +105,21 @@ def test_transpose_clean_at_full_check_level(dtype):
 def test_large_byte_transpose():
     h = host((2000, 1531), np.int8, seed=10)
     check(nr.asarray(h).T, h.T)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32, np.int64])
+@pytest.mark.parametrize("shape", [(4100, 37), (1023, 257), (2049, 129)])
+def test_wide_column_blocks(dtype, shape):
+    """Output rows longer than one block's columns (176 float32, 368 float16,
+    352 int8, 188 int64 with the whole-UB buffers): several column blocks per
+    row, the last one partial, and rows that are not whole blocks."""
+    h = host(shape, dtype, seed=11)
+    check(nr.asarray(h).T, h.T)
+    check(nr.asarray(h)[1:, 2:].T, h[1:, 2:].T)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32])
+def test_wide_column_blocks_full_checks(dtype):
+    h = host((1500, 200), dtype, seed=12)
+    with nr.debug.sim_check_level("full"):
+        check(nr.asarray(h).T, h.T)
