@@ -48,6 +48,11 @@ class WorkQueue {
  public:
   struct Node {
     std::atomic<Node*> next{nullptr};
+    // Written by the consumer when it retires the node: the retired stack's
+    // depth with this node on top. A producer taking the stack reads it from the
+    // top node instead of walking the chain (each link is a line the consumer's
+    // core wrote: one cache miss per node, perf put ~3 % of submit there).
+    uint64_t retired_depth = 0;
     T value{};
   };
   static constexpr uint64_t kMaxSpare = 256;
@@ -114,14 +119,23 @@ class WorkQueue {
     Node* top = retired_.load(std::memory_order_relaxed);
     do {
       old->next.store(top, std::memory_order_relaxed);
+      // top's depth was written by this thread when it retired top; if a
+      // producer took the stack meanwhile, the exchange below fails and retries.
+      old->retired_depth = top ? top->retired_depth + 1 : 1;
     } while (!retired_.compare_exchange_weak(top, old, std::memory_order_release, std::memory_order_relaxed));
   }
 
  private:
   // Moves the retired stack into spare_ (which is empty), deleting what exceeds
-  // kMaxSpare: each retired node is visited once, so this is O(1) per push.
+  // kMaxSpare. The stack's depth is read from its top node, so the usual case
+  // touches one node; only a stack deeper than kMaxSpare (a drained backlog) is
+  // walked, and each node of it once, so this stays O(1) per push.
   void take_retired() {
     spare_ = retired_.exchange(nullptr, std::memory_order_acquire);  // already linked by next
+    if (spare_ && spare_->retired_depth <= kMaxSpare) {
+      spare_count_ = spare_->retired_depth;
+      return;
+    }
     Node* last = nullptr;
     for (Node* n = spare_; n && spare_count_ < kMaxSpare; n = n->next.load(std::memory_order_relaxed)) {
       last = n;
