@@ -89,7 +89,10 @@ class WorkQueue {
     ++spare_count_;
   }
   // Appends n; returns the push count including n (its 1-based position).
-  uint64_t push(Node* n) {
+  // next_spare (optional) receives the node the next acquire() will most likely
+  // return (null if none is cached): a hint only, for prefetching its lines; it
+  // may be taken by another producer before then, so it must not be accessed.
+  uint64_t push(Node* n, const Node** next_spare = nullptr) {
     n->next.store(nullptr, std::memory_order_relaxed);
     std::lock_guard<SpinMutex> lk(producer_mu_);
     // seq_cst: when the consumer is idle, tail_ is its head_, and this store is
@@ -99,6 +102,10 @@ class WorkQueue {
     tail_ = n;
     const uint64_t count = pushed_.load(std::memory_order_relaxed) + 1;
     pushed_.store(count, std::memory_order_release);
+    if (next_spare) {
+      if (!spare_) take_retired();
+      *next_spare = spare_;
+    }
     return count;
   }
   // Pushes so far. Kept on the producers' cache line: the consumer never reads
