@@ -31,6 +31,9 @@
 //   - Nodes are allocated and freed by producers only. Producers keep at most
 //     kMaxSpare of the retired nodes they take and free the rest, so a deep
 //     backlog does not stay cached.
+//   - A retired node's retired_depth is the retired stack's depth with it on
+//     top (written by the consumer before the release CAS that publishes it),
+//     so a producer sizes the stack it takes without walking it.
 #pragma once
 
 #include <atomic>
