@@ -132,19 +132,20 @@ void SimBackend::copy_sync(void* dst, const void* src, size_t bytes, CopyKind, i
 
 void SimBackend::set_resolver(int device, GmResolver resolver) {
   DeviceState& d = state(device, "npurt.sim.set_resolver");
-  auto r = resolver ? std::make_shared<const GmResolver>(std::move(resolver)) : nullptr;
+  std::unique_ptr<const GmResolver> r;
+  if (resolver) r = std::make_unique<const GmResolver>(std::move(resolver));
   std::lock_guard<std::mutex> lk(resolver_mu_);
-  d.resolver = std::move(r);
+  const GmResolver* current = r.get();
+  if (r) d.installed.push_back(std::move(r));  // kept: a submitting thread may still hold the old one
+  d.resolver.store(current, std::memory_order_release);
 }
 
-std::shared_ptr<const GmResolver> SimBackend::resolver(int device) const {
-  DeviceState& d = state(device, "npurt.sim.resolver");
-  std::lock_guard<std::mutex> lk(resolver_mu_);
-  return d.resolver;
+const GmResolver* SimBackend::resolver(int device) const {
+  return state(device, "npurt.sim.resolver").resolver.load(std::memory_order_acquire);
 }
 
 bool SimBackend::resolve(int device, const void* ptr, GmRegion* region) const {
-  std::shared_ptr<const GmResolver> r = resolver(device);
+  const GmResolver* r = resolver(device);
   return r && (*r)(ptr, region);
 }
 

@@ -12,6 +12,12 @@
 //     device's resolver (installed by the runtime: the device's memory pool
 //     plus external regions). Resolution happens on the submitting thread,
 //     because the pool may legally recycle a block after a stream-ordered free.
+//   - A resolver, once installed, lives as long as the backend: resolver()
+//     hands out a raw pointer read with one acquire load (no lock, no reference
+//     count: the launch path runs on every tiny op, and a shared_ptr copy's
+//     atomic increments bounced a cache line between callers and workers), so a
+//     replaced resolver may still be in use by a submitting thread. Resolvers
+//     are installed once per device context, so keeping them costs a few bytes.
 #pragma once
 
 #include <atomic>
@@ -59,8 +65,9 @@ class SimBackend final : public Backend {
   void set_resolver(int device, GmResolver resolver);
   bool resolve(int device, const void* ptr, GmRegion* region) const;
   // The resolver itself (may be null), for resolving several pointers with one
-  // lookup: a launch resolves all its arguments on the enqueuing thread.
-  std::shared_ptr<const GmResolver> resolver(int device) const;
+  // lookup: a launch resolves all its arguments on the enqueuing thread. Valid
+  // until the backend is destroyed, even after set_resolver replaced it.
+  const GmResolver* resolver(int device) const;
 
   uint64_t reserved(int device) const;  // bytes currently mapped for segments
 
@@ -70,7 +77,8 @@ class SimBackend final : public Backend {
   struct DeviceState {
     uint64_t budget = 0;
     std::atomic<uint64_t> reserved{0};
-    std::shared_ptr<const GmResolver> resolver;  // guarded by resolver_mu_
+    std::atomic<const GmResolver*> resolver{nullptr};  // the current one, or null
+    std::vector<std::unique_ptr<const GmResolver>> installed;  // guarded by resolver_mu_: every one ever set
   };
   DeviceState& state(int device, const char* where) const;
 

@@ -20,6 +20,8 @@
 //   - Device pointers of copies and launches are resolved when submitted (on
 //     the caller's thread); an unresolvable pointer turns the command into a
 //     recorded failure at its place in the FIFO.
+//     Resolution runs before submit's first store into the queue node, so
+//     the pool's lock does not wait for the node's lines (see submit()).
 //   - Destruction drains the queue; the worker owns the shared state, so a
 //     stream may be released from its own worker (e.g. inside a host function).
 #pragma once

@@ -31,6 +31,9 @@
 //   - Nodes are allocated and freed by producers only. Producers keep at most
 //     kMaxSpare of the retired nodes they take and free the rest, so a deep
 //     backlog does not stay cached.
+//   - A retired node's retired_depth is the retired stack's depth with it on
+//     top (written by the consumer before the release CAS that publishes it),
+//     so a producer sizes the stack it takes without walking it.
 #pragma once
 
 #include <atomic>
@@ -48,6 +51,11 @@ class WorkQueue {
  public:
   struct Node {
     std::atomic<Node*> next{nullptr};
+    // Written by the consumer when it retires the node: the retired stack's
+    // depth with this node on top. A producer taking the stack reads it from the
+    // top node instead of walking the chain (each link is a line the consumer's
+    // core wrote: one cache miss per node, perf put ~3 % of submit there).
+    uint64_t retired_depth = 0;
     T value{};
   };
   static constexpr uint64_t kMaxSpare = 256;
@@ -84,7 +92,10 @@ class WorkQueue {
     ++spare_count_;
   }
   // Appends n; returns the push count including n (its 1-based position).
-  uint64_t push(Node* n) {
+  // next_spare (optional) receives the node the next acquire() will most likely
+  // return (null if none is cached): a hint only, for prefetching its lines; it
+  // may be taken by another producer before then, so it must not be accessed.
+  uint64_t push(Node* n, const Node** next_spare = nullptr) {
     n->next.store(nullptr, std::memory_order_relaxed);
     std::lock_guard<SpinMutex> lk(producer_mu_);
     // seq_cst: when the consumer is idle, tail_ is its head_, and this store is
@@ -94,6 +105,10 @@ class WorkQueue {
     tail_ = n;
     const uint64_t count = pushed_.load(std::memory_order_relaxed) + 1;
     pushed_.store(count, std::memory_order_release);
+    if (next_spare) {
+      if (!spare_) take_retired();
+      *next_spare = spare_;
+    }
     return count;
   }
   // Pushes so far. Kept on the producers' cache line: the consumer never reads
@@ -114,14 +129,23 @@ class WorkQueue {
     Node* top = retired_.load(std::memory_order_relaxed);
     do {
       old->next.store(top, std::memory_order_relaxed);
+      // top's depth was written by this thread when it retired top; if a
+      // producer took the stack meanwhile, the exchange below fails and retries.
+      old->retired_depth = top ? top->retired_depth + 1 : 1;
     } while (!retired_.compare_exchange_weak(top, old, std::memory_order_release, std::memory_order_relaxed));
   }
 
  private:
   // Moves the retired stack into spare_ (which is empty), deleting what exceeds
-  // kMaxSpare: each retired node is visited once, so this is O(1) per push.
+  // kMaxSpare. The stack's depth is read from its top node, so the usual case
+  // touches one node; only a stack deeper than kMaxSpare (a drained backlog) is
+  // walked, and each node of it once, so this stays O(1) per push.
   void take_retired() {
     spare_ = retired_.exchange(nullptr, std::memory_order_acquire);  // already linked by next
+    if (spare_ && spare_->retired_depth <= kMaxSpare) {
+      spare_count_ = spare_->retired_depth;
+      return;
+    }
     Node* last = nullptr;
     for (Node* n = spare_; n && spare_count_ < kMaxSpare; n = n->next.load(std::memory_order_relaxed)) {
       last = n;

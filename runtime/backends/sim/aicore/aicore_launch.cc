@@ -28,11 +28,48 @@ CoreState& thread_core_state() {
   return *state;
 }
 
+// The per-launch state. One is kept per launching thread (a stream worker) and
+// reused: its vectors keep their capacity, so a steady stream of launches does
+// no heap allocation here (a tiny op's launch used to allocate the region and
+// slot vectors on every run). Reset by begin() before each use.
 struct LaunchRun {
   LaunchView view;
   std::mutex mu;
   std::vector<AicoreDiagnostic> faults;               // guarded by mu
   std::vector<std::vector<ByteRange>> writes;         // full: per block, written by that block only
+  bool in_use = false;                                // the thread's instance is taken (re-entry gets a fresh one)
+
+  void begin(const KernelLaunch& L, const ChipProfile* profile) {
+    view.launch = &L;
+    view.profile = profile;
+    faults.clear();
+    writes.clear();  // full only; the inner vectors are moved in from CoreState
+  }
+};
+
+// Claims the calling thread's LaunchRun for one run_aicore_kernel call.
+class LaunchRunLease {
+ public:
+  LaunchRunLease() {
+    thread_local LaunchRun cached;
+    if (!cached.in_use) {
+      run_ = &cached;
+      cached.in_use = true;
+    } else {
+      fresh_ = std::make_unique<LaunchRun>();  // nested use on one thread: not the hot path
+      run_ = fresh_.get();
+    }
+  }
+  ~LaunchRunLease() {
+    if (!fresh_) run_->in_use = false;
+  }
+  LaunchRunLease(const LaunchRunLease&) = delete;
+  LaunchRunLease& operator=(const LaunchRunLease&) = delete;
+  LaunchRun& get() { return *run_; }
+
+ private:
+  LaunchRun* run_ = nullptr;
+  std::unique_ptr<LaunchRun> fresh_;
 };
 
 std::string format(const KernelLaunch& L, uint32_t block, const std::string& api,
@@ -123,10 +160,10 @@ Status validate(const AicoreLaunch& a) {
   return Status();
 }
 
-// Regions sorted by start; workspace and tiling get a region of their own
-// when the caller did not describe them.
-std::vector<GmRegion> launch_regions(const AicoreLaunch& a) {
-  std::vector<GmRegion> regions = a.regions;
+// Regions sorted by start into `regions` (its capacity is reused); workspace
+// and tiling get a region of their own when the caller did not describe them.
+void launch_regions(const AicoreLaunch& a, std::vector<GmRegion>& regions) {
+  regions.assign(a.regions.begin(), a.regions.end());
   auto covered = [&](const void* p) {
     auto u = reinterpret_cast<uintptr_t>(p);
     for (const GmRegion& r : regions)
@@ -144,7 +181,6 @@ std::vector<GmRegion> launch_regions(const AicoreLaunch& a) {
   }
   std::sort(regions.begin(), regions.end(),
             [](const GmRegion& x, const GmRegion& y) { return x.begin < y.begin; });
-  return regions;
 }
 
 }  // namespace
@@ -156,10 +192,10 @@ Status run_aicore_kernel(const AicoreLaunch& a, AicoreReport* report) {
   Status bad = validate(a);
   if (!bad.is_ok()) return bad;
   const KernelLaunch& L = *a.launch;
-  LaunchRun run;
-  run.view.launch = &L;
-  run.view.profile = a.profile;
-  run.view.regions = launch_regions(a);
+  LaunchRunLease lease;
+  LaunchRun& run = lease.get();
+  run.begin(L, a.profile);
+  launch_regions(a, run.view.regions);
   run.view.slots.assign(L.args.begin(), L.args.end());
   run.view.slots.push_back(L.workspace);
   run.view.slots.push_back(L.tiling.empty() ? nullptr : const_cast<uint8_t*>(L.tiling.data()));
@@ -179,6 +215,7 @@ Status run_aicore_kernel(const AicoreLaunch& a, AicoreReport* report) {
   if (run.faults.size() > 1)
     msg += " [" + std::to_string(run.faults.size() - 1) + " more block(s) faulted]";
   if (report) report->diagnostics = std::move(run.faults);
+  run.faults.clear();  // moved-from or reported: the next launch starts empty
   return Status(StatusCode::kKernelFault, msg);
 }
 

@@ -7,7 +7,10 @@
 #include <chrono>
 #include <thread>
 #include <cstring>
+#include <iterator>
 #include <memory>
+#include <stdexcept>
+#include <vector>
 
 #include "backends/sim/sim_backend.h"
 #include "npurt/runtime.h"
@@ -137,6 +140,104 @@ TEST(SimStream, MarksFormAMonotonicTimeline) {
   EXPECT_TRUE(bs->reached(m1));
   EXPECT_TRUE(bs->query(&st));
   EXPECT_TRUE(st.is_ok());
+}
+
+
+// The resolver is read without a lock: a replaced one must stay callable (a
+// submitting thread may hold it), and clearing it makes every pointer unknown.
+TEST(SimBackend, ReplacedResolverStaysValid) {
+  sim::SimBackend b(1, 8 * MiB);
+  EXPECT_EQ(b.resolver(0), nullptr);
+  sim::GmRegion r;
+  EXPECT_FALSE(b.resolve(0, &r, &r));
+  b.set_resolver(0, [](const void* p, sim::GmRegion* out) {
+    out->begin = reinterpret_cast<uintptr_t>(p);
+    out->end = out->begin + 16;
+    return true;
+  });
+  const sim::GmResolver* first = b.resolver(0);
+  ASSERT_NE(first, nullptr);
+  b.set_resolver(0, [](const void* p, sim::GmRegion* out) {
+    out->begin = reinterpret_cast<uintptr_t>(p);
+    out->end = out->begin + 32;
+    return true;
+  });
+  ASSERT_NE(b.resolver(0), first);
+  int x = 0;
+  ASSERT_TRUE((*first)(&x, &r));
+  EXPECT_EQ(r.end - r.begin, 16u) << "the replaced resolver still works";
+  ASSERT_TRUE(b.resolve(0, &x, &r));
+  EXPECT_EQ(r.end - r.begin, 32u) << "lookups use the newest resolver";
+  b.set_resolver(0, nullptr);
+  EXPECT_EQ(b.resolver(0), nullptr);
+  EXPECT_FALSE(b.resolve(0, &x, &r));
+  EXPECT_THROW(b.resolver(1), InvalidArgument);
+}
+
+// Launch state is reused across launches (the queue node's region vector, the
+// worker's LaunchRun): every launch must see exactly its own slots, whatever
+// the argument count of the launch before it, and a fault must not leak into
+// the next launch.
+std::atomic<int> g_bad_slots{0};
+std::atomic<size_t> g_expect_n{0};
+std::atomic<bool> g_throw{false};
+void *g_expect_slots[8];
+void checking_entry(void* const* slots, size_t n) {
+  if (g_throw) throw std::runtime_error("asked to fail");
+  if (n != g_expect_n.load()) {
+    g_bad_slots++;
+    return;
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (slots[i] != g_expect_slots[i]) g_bad_slots++;
+  g_calls++;
+}
+
+TEST(SimLaunch, ReusedLaunchStorageSeesOnlyItsOwnArguments) {
+  Stream s = Stream::create(kDev);
+  std::vector<Tensor> t;
+  for (int i = 0; i < 5; ++i) t.push_back(Tensor::empty({33}, DType::kFloat32, s));
+  std::vector<float> host(4);
+  g_bad_slots = 0;
+  g_calls = 0;
+  const size_t counts[] = {1, 5, 0, 2, 5, 1, 3};
+  int expected_calls = 0;
+  for (int round = 0; round < 3; ++round) {
+    for (size_t k = 0; k < std::size(counts); ++k) {
+      size_t n = counts[k];
+      std::vector<void*> args;
+      for (size_t i = 0; i < n; ++i) args.push_back(t[(i + k) % t.size()].data());
+      auto l = make_launch(args);
+      l->sim_entry = &checking_entry;
+      l->num_blocks = 1 + static_cast<uint32_t>(k % 3);
+      if (k == 3) {  // with a workspace: one more region than the launch before
+        l->workspace = t[4].data();
+        l->workspace_bytes = 33 * 4;
+      }
+      for (size_t i = 0; i < n; ++i) g_expect_slots[i] = args[i];
+      g_expect_slots[n] = l->workspace;
+      g_expect_slots[n + 1] = const_cast<uint8_t*>(l->tiling.data());
+      g_expect_n = n + 2;
+      s.launch(l);
+      s.synchronize();  // the expectations are globals: one launch at a time
+      expected_calls += static_cast<int>(l->num_blocks);
+      if (k == 1) {  // an unresolvable argument, then a kernel fault, between launches
+        s.launch(make_launch({t[0].data(), host.data()}));
+        EXPECT_THROW(s.synchronize(), KernelFault);
+        g_throw = true;
+        s.launch(l);
+        try {
+          s.synchronize();
+          ADD_FAILURE() << "expected a KernelFault";
+        } catch (const KernelFault& e) {
+          EXPECT_NE(std::string(e.what()).find("asked to fail"), std::string::npos) << e.what();
+        }
+        g_throw = false;
+      }
+    }
+  }
+  EXPECT_EQ(g_bad_slots.load(), 0);
+  EXPECT_EQ(g_calls.load(), expected_calls);
 }
 
 }  // namespace
