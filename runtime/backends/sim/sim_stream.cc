@@ -315,11 +315,6 @@ void SimStream::submit(Command&& cmd) {
   if (old_regions.capacity()) prefetch_for_write(old_regions.data(), old_regions.capacity() * sizeof(GmRegion));
   thread_local std::vector<GmRegion> regions;  // this thread's scratch; prepare() calls no user code
   regions.clear();
-  // The previous command's KernelLaunch is freed below when the node's command
-  // is overwritten (if the node held the last reference), and the allocator
-  // hands that chunk to the caller's next make_shared<KernelLaunch>: the worker
-  // read it, so it is prefetched for writing once freed (a hint: no access).
-  const KernelLaunch* freed_launch = item.cmd.launch.use_count() == 1 ? item.cmd.launch.get() : nullptr;
   try {
     Status pre = s.prepare(cmd, regions);
     item.cmd = std::move(cmd);
@@ -338,12 +333,9 @@ void SimStream::submit(Command&& cmd) {
     std::lock_guard<std::mutex> lk(s.mu);
     s.work_cv.notify_one();
   }
-  // Start the transfers of what the next submit will write while the caller
-  // does other work: the next node, and the chunk of the freed KernelLaunch
-  // (with make_shared's control block in front of it).
+  // Start the transfers of the node the next submit will write while the
+  // caller does other work.
   if (next) prefetch_for_write(next, sizeof *next);
-  if (freed_launch)
-    prefetch_for_write(reinterpret_cast<const char*>(freed_launch) - 32, sizeof(KernelLaunch) + 32);
 }
 
 Status SimStream::synchronize() {
