@@ -155,23 +155,41 @@ TEST_P(AscendcApi, IntegerAndOrNotAddRelu) {
   }
 }
 
+// The level-0 kernels' GM operands (vector_kernels.h Level0Io): half a, b, z
+// and float c, w filled from seeds first..first + 4; z and w hold the results.
+struct Level0Operands {
+  std::vector<half> va, vb, vz;
+  std::vector<float> vc, vw;
+  half* z = nullptr;
+  float* w = nullptr;
+
+  Level0Operands(SimLaunch& L, uint32_t first)
+      : va(make_input<half>(kL0Elems, first)), vb(make_input<half>(kL0Elems, first + 1)),
+        vz(make_input<half>(kL0Elems, first + 2)), vc(make_input<float>(kL0Elems, first + 3)),
+        vw(make_input<float>(kL0Elems, first + 4)) {
+    std::copy(va.begin(), va.end(), L.gm<half>(kL0Elems));
+    std::copy(vb.begin(), vb.end(), L.gm<half>(kL0Elems));
+    z = L.gm<half>(kL0Elems);
+    std::copy(vz.begin(), vz.end(), z);
+    std::copy(vc.begin(), vc.end(), L.gm<float>(kL0Elems));
+    w = L.gm<float>(kL0Elems);
+    std::copy(vw.begin(), vw.end(), w);
+  }
+  void Run(SimLaunch& L) {
+    L.tiling(uint32_t{0});
+    npurt::Status st = L.run(1, aicore_test::kFull);
+    ASSERT_TRUE(st.is_ok()) << st.message();
+  }
+};
+
 TEST_P(AscendcApi, Level0MaskRepeatStridedForms) {
   SimLaunch L(NPURT_SIM_ENTRY(level0_ops), "level0_ops");
-  half* a = L.gm<half>(kL0Elems);
-  half* b = L.gm<half>(kL0Elems);
-  half* z = L.gm<half>(kL0Elems);
-  float* c = L.gm<float>(kL0Elems);
-  float* w = L.gm<float>(kL0Elems);
-  std::vector<half> va = make_input<half>(kL0Elems, 1), vb = make_input<half>(kL0Elems, 2), vz = make_input<half>(kL0Elems, 3);
-  std::vector<float> vc = make_input<float>(kL0Elems, 4), vw = make_input<float>(kL0Elems, 5);
-  std::copy(va.begin(), va.end(), a);
-  std::copy(vb.begin(), vb.end(), b);
-  std::copy(vz.begin(), vz.end(), z);
-  std::copy(vc.begin(), vc.end(), c);
-  std::copy(vw.begin(), vw.end(), w);
-  L.tiling(uint32_t{0});
-  npurt::Status st = L.run(1, aicore_test::kFull);
-  ASSERT_TRUE(st.is_ok()) << st.message();
+  Level0Operands io(L, 1);
+  ASSERT_NO_FATAL_FAILURE(io.Run(L));
+  const std::vector<half>&va = io.va, &vb = io.vb, &vz = io.vz;
+  const std::vector<float>&vc = io.vc, &vw = io.vw;
+  const half* z = io.z;
+  const float* w = io.w;
   // Reference: lane j of repeat r at r*rep*epb + (j/epb)*blk*epb + j%epb.
   auto at = [](uint64_t r, uint64_t j, uint64_t blk, uint64_t rep, uint64_t epb) {
     return r * rep * epb + (j / epb) * blk * epb + j % epb;
@@ -193,21 +211,12 @@ TEST_P(AscendcApi, Level0MaskRepeatStridedForms) {
 // Level-0 forms on the in-place path must give what the per-lane raw layer gives.
 TEST_P(AscendcApi, Level0DenseFormsMatchPerLaneReference) {
   SimLaunch L(NPURT_SIM_ENTRY(level0_dense_ops), "level0_dense_ops");
-  half* a = L.gm<half>(kL0Elems);
-  half* b = L.gm<half>(kL0Elems);
-  half* z = L.gm<half>(kL0Elems);
-  float* c = L.gm<float>(kL0Elems);
-  float* w = L.gm<float>(kL0Elems);
-  std::vector<half> va = make_input<half>(kL0Elems, 11), vb = make_input<half>(kL0Elems, 12), vz = make_input<half>(kL0Elems, 13);
-  std::vector<float> vc = make_input<float>(kL0Elems, 14), vw = make_input<float>(kL0Elems, 15);
-  std::copy(va.begin(), va.end(), a);
-  std::copy(vb.begin(), vb.end(), b);
-  std::copy(vz.begin(), vz.end(), z);
-  std::copy(vc.begin(), vc.end(), c);
-  std::copy(vw.begin(), vw.end(), w);
-  L.tiling(uint32_t{0});
-  npurt::Status st = L.run(1, aicore_test::kFull);
-  ASSERT_TRUE(st.is_ok()) << st.message();
+  Level0Operands io(L, 11);
+  ASSERT_NO_FATAL_FAILURE(io.Run(L));
+  const std::vector<half>&va = io.va, &vb = io.vb, &vz = io.vz;
+  const std::vector<float>&vc = io.vc, &vw = io.vw;
+  const half* z = io.z;
+  const float* w = io.w;
   using vec::VType;
   std::vector<half> wz = vz;
   std::vector<float> ww = vw;

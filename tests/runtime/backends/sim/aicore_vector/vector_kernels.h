@@ -248,35 +248,51 @@ extern "C" __global__ __aicore__ void int_ops(GM_ADDR a, GM_ADDR b, GM_ADDR c, G
 // float: w = Exp(c) with a bit mask, 2 repeats, dst repeat stride 16 blocks.
 // Buffers hold 4096 elements; the kernel writes what the API writes only.
 constexpr uint32_t kL0Elems = 4096;
+
+// The level-0 kernels' operands: half a, b, z and float c, w of kL0Elems
+// elements each, copied into UB on construction; Store() writes z and w back.
+struct Level0Io {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> ba, bb, bz, bc, bw;
+  GlobalTensor<half> ga, gb, gz;
+  GlobalTensor<float> gc, gw;
+  LocalTensor<half> la, lb, lz;
+  LocalTensor<float> lc, lw;
+
+  __aicore__ Level0Io(GM_ADDR a, GM_ADDR b, GM_ADDR z, GM_ADDR c, GM_ADDR w) {
+    for (auto* t : {&ba, &bb, &bz}) pipe.InitBuffer(*t, kL0Elems * sizeof(half));
+    for (auto* t : {&bc, &bw}) pipe.InitBuffer(*t, kL0Elems * sizeof(float));
+    ga.SetGlobalBuffer((__gm__ half*)a, kL0Elems);
+    gb.SetGlobalBuffer((__gm__ half*)b, kL0Elems);
+    gz.SetGlobalBuffer((__gm__ half*)z, kL0Elems);
+    gc.SetGlobalBuffer((__gm__ float*)c, kL0Elems);
+    gw.SetGlobalBuffer((__gm__ float*)w, kL0Elems);
+    la = ba.Get<half>(), lb = bb.Get<half>(), lz = bz.Get<half>();
+    lc = bc.Get<float>(), lw = bw.Get<float>();
+    DataCopy(la, ga, kL0Elems);
+    DataCopy(lb, gb, kL0Elems);
+    DataCopy(lz, gz, kL0Elems);
+    DataCopy(lc, gc, kL0Elems);
+    DataCopy(lw, gw, kL0Elems);
+    PipeBarrier<PIPE_ALL>();
+  }
+  __aicore__ void Store() {
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gz, lz, kL0Elems);
+    DataCopy(gw, lw, kL0Elems);
+  }
+};
 extern "C" __global__ __aicore__ void level0_ops(GM_ADDR a, GM_ADDR b, GM_ADDR z, GM_ADDR c, GM_ADDR w,
                                                  GM_ADDR workspace, GM_ADDR tiling) {
   (void)workspace;
   (void)tiling;
-  TPipe pipe;
-  TBuf<TPosition::VECCALC> ba, bb, bz, bc, bw;
-  for (auto* t : {&ba, &bb, &bz}) pipe.InitBuffer(*t, kL0Elems * sizeof(half));
-  for (auto* t : {&bc, &bw}) pipe.InitBuffer(*t, kL0Elems * sizeof(float));
-  GlobalTensor<half> ga, gb, gz;
-  GlobalTensor<float> gc, gw;
-  ga.SetGlobalBuffer((__gm__ half*)a, kL0Elems);
-  gb.SetGlobalBuffer((__gm__ half*)b, kL0Elems);
-  gz.SetGlobalBuffer((__gm__ half*)z, kL0Elems);
-  gc.SetGlobalBuffer((__gm__ float*)c, kL0Elems);
-  gw.SetGlobalBuffer((__gm__ float*)w, kL0Elems);
-  LocalTensor<half> la = ba.Get<half>(), lb = bb.Get<half>(), lz = bz.Get<half>();
-  LocalTensor<float> lc = bc.Get<float>(), lw = bw.Get<float>();
-  DataCopy(la, ga, kL0Elems);
-  DataCopy(lb, gb, kL0Elems);
-  DataCopy(lz, gz, kL0Elems);
-  DataCopy(lc, gc, kL0Elems);
-  DataCopy(lw, gw, kL0Elems);
-  PipeBarrier<PIPE_ALL>();
+  Level0Io io(a, b, z, c, w);
+  auto &la = io.la, &lb = io.lb, &lz = io.lz;
+  auto &lc = io.lc, &lw = io.lw;
   Add(lz, la, lb, 100, 3, {1, 2, 1, 8, 16, 9});
   uint64_t mask[2] = {0xF0F0'0000'FFFF'0001ull, 0};
   Exp(lw, lc, mask, 2, {1, 1, 16, 8});
-  PipeBarrier<PIPE_ALL>();
-  DataCopy(gz, lz, kL0Elems);
-  DataCopy(gw, lw, kL0Elems);
+  io.Store();
 }
 
 // The level-0 forms the simulator runs on the operands in place (prefix masks,
@@ -286,34 +302,16 @@ extern "C" __global__ __aicore__ void level0_dense_ops(GM_ADDR a, GM_ADDR b, GM_
                                                        GM_ADDR workspace, GM_ADDR tiling) {
   (void)workspace;
   (void)tiling;
-  TPipe pipe;
-  TBuf<TPosition::VECCALC> ba, bb, bz, bc, bw;
-  for (auto* t : {&ba, &bb, &bz}) pipe.InitBuffer(*t, kL0Elems * sizeof(half));
-  for (auto* t : {&bc, &bw}) pipe.InitBuffer(*t, kL0Elems * sizeof(float));
-  GlobalTensor<half> ga, gb, gz;
-  GlobalTensor<float> gc, gw;
-  ga.SetGlobalBuffer((__gm__ half*)a, kL0Elems);
-  gb.SetGlobalBuffer((__gm__ half*)b, kL0Elems);
-  gz.SetGlobalBuffer((__gm__ half*)z, kL0Elems);
-  gc.SetGlobalBuffer((__gm__ float*)c, kL0Elems);
-  gw.SetGlobalBuffer((__gm__ float*)w, kL0Elems);
-  LocalTensor<half> la = ba.Get<half>(), lb = bb.Get<half>(), lz = bz.Get<half>();
-  LocalTensor<float> lc = bc.Get<float>(), lw = bw.Get<float>();
-  DataCopy(la, ga, kL0Elems);
-  DataCopy(lb, gb, kL0Elems);
-  DataCopy(lz, gz, kL0Elems);
-  DataCopy(lc, gc, kL0Elems);
-  DataCopy(lw, gw, kL0Elems);
-  PipeBarrier<PIPE_ALL>();
+  Level0Io io(a, b, z, c, w);
+  auto &la = io.la, &lb = io.lb, &lz = io.lz;
+  auto &lc = io.lc, &lw = io.lw;
   Mul(lw, lc, lw, 64, 5, {1, 1, 1, 8, 8, 8});              // w[0, 320) = c * w: one packed call
   Add(lz, la, lb, 100, 3, {1, 1, 1, 9, 10, 8});            // prefix mask, repeat strides 9/10/8 halves blocks
   FusedMulAdd(lw[1024], lc, lc[2048], 48, 4, {1, 1, 1, 16, 8, 0});  // src1 rep stride 0: one row of "beta"
   Sqrt(lw[2048], lw[2048], 16, 6, {1, 1, 8, 8});           // in place, two blocks per repeat
   uint64_t holes[2] = {0x00FF'00FF'00FF'00FFull, 0xFF00'0000'0000'0000ull};
   Mul(lz[2048], lz[2048], lb, holes, 2, {1, 1, 1, 8, 8, 8});  // not a prefix mask: gathered lane by lane
-  PipeBarrier<PIPE_ALL>();
-  DataCopy(gz, lz, kL0Elems);
-  DataCopy(gw, lw, kL0Elems);
+  io.Store();
 }
 
 // ---- deliberately faulty uses of the vector API ----------------------------------------
