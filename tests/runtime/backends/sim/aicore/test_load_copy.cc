@@ -12,23 +12,12 @@
 #include <vector>
 
 #include "backends/sim/aicore/load_copy.h"
+#include "host_copy_check.h"
 
 namespace {
 
 TEST(AicoreLoadCopy, MatchesMemcpyForEverySizeAndAlignment) {
-  const uint64_t sizes[] = {0, 1, 15, 33, 255, 256, 257, 1023, 1024, 1025, 4095, 4096, 8192 + 7, 65536 + 13};
-  std::vector<uint8_t> src(70000 + 128), dst(70000 + 256), want(dst.size());
-  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 131 + 7);
-  for (uint64_t n : sizes)
-    for (uint32_t d_off : {0u, 1u, 31u, 32u, 63u})
-      for (uint32_t s_off : {0u, 5u, 64u}) {
-        std::memset(dst.data(), 0xCD, dst.size());
-        std::memset(want.data(), 0xCD, want.size());
-        std::memcpy(want.data() + 64 + d_off, src.data() + s_off, n);
-        npurt::sim::load_copy(dst.data() + 64 + d_off, src.data() + s_off, n);
-        ASSERT_EQ(0, std::memcmp(dst.data(), want.data(), dst.size()))
-            << "n=" << n << " dst offset " << d_off << " src offset " << s_off;
-      }
+  aicore_test::ExpectMatchesMemcpy(npurt::sim::load_copy, {0, 1, 15, 33, 255, 256, 257, 1023, 1024, 1025, 4095, 4096, 8192 + 7, 65536 + 13});
 }
 
 // The source ends right before an unmapped page: the prefetches ahead of the
