@@ -224,4 +224,55 @@ TEST(AicoreStreamCopy, LargePadCopyWithUnalignedSharesIsExact) {
     }
 }
 
+// Strided plans with more blocks than the copy loops' prefetch distance
+// (data_copy.cc, kPrefetchAhead = 12), both directions, at every check level:
+// the prefetch is only a hint, so the copied bytes, the untouched GM gaps and
+// the last blocks (where nothing is left to prefetch) must be exactly those of
+// a plain block-by-block copy.
+// GM with gaps -> UB with gaps -> compact GM (per-block loops on both sides).
+TEST(AicoreDataCopyPrefetch, StridedBlocksPastThePrefetchDistance) {
+  for (uint16_t count : {1, 12, 13, 40, 255}) {
+    const layout_kernels::StrideTiling t{count, 3, 5, 1};  // 96-B blocks, GM gap 160 B, UB gap 32 B
+    for (auto level : all_levels()) {
+      SimLaunch L(NPURT_SIM_ENTRY(layout_kernels::strided_copy), "strided_copy");
+      const uint32_t src_floats = t.blockCount * (t.blockLen + t.srcGap) * 8;
+      float* x = L.gm<float>(src_floats);
+      float* z = L.gm<float>(t.blockCount * t.blockLen * 8);
+      for (uint32_t i = 0; i < src_floats; ++i) x[i] = static_cast<float>(i) * 0.5f - 7.0f;
+      L.tiling(t);
+      npurt::Status s = L.run(1, level);
+      ASSERT_TRUE(s.is_ok()) << s.message();
+      for (uint32_t b = 0; b < t.blockCount; ++b)
+        for (uint32_t e = 0; e < t.blockLen * 8u; ++e)
+          ASSERT_EQ(z[b * t.blockLen * 8 + e], x[b * (t.blockLen + t.srcGap) * 8 + e])
+              << "count " << count << " block " << b << " element " << e << " level " << level_name(level);
+    }
+  }
+}
+
+// UB -> GM rows with byte gaps (the transpose copy's write pattern), odd row
+// lengths: the gaps keep their old bytes, every row lands exactly.
+TEST(AicoreDataCopyPrefetch, ScatterRowsWithGapsPastThePrefetchDistance) {
+  for (uint16_t count : {13, 64, 129}) {
+    for (uint32_t n : {1u, 15u, 33u, 128u}) {
+      const layout_kernels::ScatterTiling t{count, n, 20};
+      SimLaunch L(NPURT_SIM_ENTRY(layout_kernels::pad_scatter), "pad_scatter");
+      const uint32_t pitch = n + 5;  // 20 B gap = 5 floats
+      float* x = L.gm<float>(count * n);
+      float* z = L.gm<float>(count * pitch - 5);
+      for (uint32_t i = 0; i < count * n; ++i) x[i] = 3.0f + static_cast<float>(i);
+      for (uint32_t i = 0; i < count * pitch - 5; ++i) z[i] = -1.0f;
+      L.tiling(t);
+      npurt::Status s = L.run(1, kBasic);
+      ASSERT_TRUE(s.is_ok()) << s.message();
+      for (uint32_t b = 0; b < count; ++b) {
+        for (uint32_t e = 0; e < n; ++e) ASSERT_EQ(z[b * pitch + e], x[b * n + e]) << count << "," << n << "," << b;
+        if (b + 1 < count) {
+          for (uint32_t g = n; g < pitch; ++g) ASSERT_EQ(z[b * pitch + g], -1.0f) << "gap written: " << b;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
