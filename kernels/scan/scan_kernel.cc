@@ -74,7 +74,12 @@ class ScanRun {
   }
 
  private:
+  // What include_initial shows first: +0 (the standard's zero) or 1.
   __aicore__ Acc Identity() const { return kind_ == ScanKind::kProd ? Acc(1) : Acc(0); }
+  // Where the running value starts: a sum starts at -0, IEEE's exact additive
+  // identity (-0 + x == x for every x, +0 + -0 would give +0), so sums of -0
+  // stay -0 as in numpy's cumsum; integers see plain 0.
+  __aicore__ Acc Start() const { return kind_ == ScanKind::kProd ? Acc(1) : Acc(-0.0f); }
 
   __aicore__ LocalTensor<In> Load(uint64_t at, uint32_t n) {
     LocalTensor<In> b = qin_.template AllocTensor<In>();
@@ -92,14 +97,14 @@ class ScanRun {
 
   // kRows: one row, chunk by chunk, the running value carried across chunks.
   __aicore__ void ScanRow(uint64_t row) {
-    Acc acc = Identity();
+    Acc acc = Start();
     const bool initial = t_.include_initial != 0;
     for (uint64_t off = 0; off < t_.len; off += t_.tile) {
       const uint32_t n = static_cast<uint32_t>(t_.len - off < t_.tile ? t_.len - off : t_.tile);
       LocalTensor<In> in = Load(row * t_.len + off, n);
       LocalTensor<Out> out = qout_.template AllocTensor<Out>();
       for (uint32_t j = 0; j < n; ++j) {
-        const Acc before = acc;
+        const Acc before = off == 0 && j == 0 ? Identity() : acc;  // the shown initial is +0
         acc = Combine(kind_, acc, ToAcc<Acc>(in.GetValue(j)));
         out.SetValue(j, FromAcc<Out>(initial ? before : acc));
       }
@@ -127,9 +132,13 @@ class ScanRun {
     }
   }
 
-  // The identity of lane j: 1 for a product's real lanes, else Identity().
+  // The identity of lane j: 1 for a product's real lanes, else Identity()
+  // (LaneStart: else Start()).
   __aicore__ Acc LaneIdentity(uint64_t lane) const {
     return t_.complex_pairs && kind_ == ScanKind::kProd && lane % 2 == 1 ? Acc(0) : Identity();
+  }
+  __aicore__ Acc LaneStart(uint64_t lane) const {
+    return t_.complex_pairs && kind_ == ScanKind::kProd && lane % 2 == 1 ? Acc(0) : Start();
   }
 
   // kColumns: a run of n inner elements of one outer index, every row in turn.
@@ -141,11 +150,11 @@ class ScanRun {
     const bool pairs = t_.complex_pairs && kind_ == ScanKind::kProd;  // tile is even: pairs stay in a run
     bool filled = false;
     if constexpr (kVector) {
-      if (!pairs) AscendC::Duplicate(acc, Identity(), static_cast<int32_t>(n));
+      if (!pairs) AscendC::Duplicate(acc, Start(), static_cast<int32_t>(n));
       filled = !pairs;
     }
     if (!filled)
-      for (uint32_t j = 0; j < n; ++j) acc.SetValue(j, LaneIdentity(i0 + j));
+      for (uint32_t j = 0; j < n; ++j) acc.SetValue(j, LaneStart(i0 + j));
     const uint64_t out0 = o * rowlen_ * t_.inner + i0;
     if (t_.include_initial) {
       LocalTensor<Out> out = qout_.template AllocTensor<Out>();

@@ -42,8 +42,12 @@ def _split_scan(kernel, x, out):
     if n < _SPLIT_MIN or k is None or str(out) != "float32":  # the combine pass is a vector add for float32 only
         return None
     part = kernel(reshape(x, (k, n // k)), axis=1, include_initial=False, dtype=str(out))
-    offsets = kernel(part[:, -1], axis=0, include_initial=True, dtype=str(out))[:-1]
-    combine = npurt.add if kernel.__name__ == "cumsum" else npurt.multiply
+    is_sum = kernel.__name__ == "cumsum"
+    # Offsets: the scan of [start, totals of rows 0..k-2]. A sum starts at -0 (as the kernel does:
+    # include_initial's +0 would turn row 0's -0 sums into +0), a product at 1.
+    start = npurt.full((1,), -0.0 if is_sum else 1.0, dtype=out)
+    offsets = kernel(npurt.concat([start, part[:-1, -1]]), axis=0, include_initial=False, dtype=str(out))
+    combine = npurt.add if is_sum else npurt.multiply
     return reshape(combine(part, reshape(offsets, (k, 1))), (n,))
 
 

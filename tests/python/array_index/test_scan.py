@@ -155,6 +155,20 @@ def test_long_float32_scan_split_over_cores(n):
     _check_sum(nr.cumulative_sum(nr.asarray(host)), host, 0)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("n", [1, 2, 33, 1 << 18])  # 1 << 18: the split plan (float32)
+def test_sums_of_negative_zero_stay_negative_like_numpy(dtype, n):
+    host = np.full(n, -0.0, dtype=dtype)
+    host[n // 2:] = np.where(np.arange(n - n // 2) % 3 == 2, 0.0, -0.0)  # a +0 turns the rest +0
+    y = nr.cumulative_sum(nr.asarray(host)).numpy()
+    ref = np.cumsum(host)
+    np.testing.assert_array_equal(np.signbit(y), np.signbit(ref))
+    shown = nr.cumulative_sum(nr.asarray(host), include_initial=True).numpy()
+    assert not np.signbit(shown[0]) and np.array_equal(np.signbit(shown[1:]), np.signbit(ref))
+    cols = nr.cumulative_sum(nr.asarray(np.stack([host, host], axis=1)), axis=0).numpy()
+    np.testing.assert_array_equal(np.signbit(cols), np.signbit(np.stack([ref, ref], axis=1)))
+
+
 def test_errors_name_function_and_argument():
     x = nr.asarray(np.zeros((2, 3), np.float32))
     with pytest.raises(ValueError, match="npurt.cumulative_sum: argument 'axis': required for a 2-d array"):
