@@ -251,7 +251,8 @@ class AttnForward {
         AscendC::Adds(red, m, 0.0f, nl);  // subtract the unchanged reference
         AscendC::PipeBarrier<PIPE_ALL>();
       }
-      for (uint32_t r = 0; r < rows; ++r) AscendC::Adds(s[r * t_.tile], s[r * t_.tile], -red.GetValue(kLane * r), pitch);
+      for (uint32_t r = 0; r < rows; ++r)
+        AscendC::Adds(s[r * t_.tile], s[r * t_.tile], -red.GetValue(kLane * r), pitch);
     }
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::Exp(s, s, static_cast<int32_t>(rows * t_.tile));
