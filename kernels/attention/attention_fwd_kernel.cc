@@ -27,6 +27,7 @@
 // the per-row rescale of the accumulator. When the rows' references are close
 // (ShareReference) they become one shared value, subtracted by one whole-tile
 // instruction instead of one per row.
+#include "attention/attention_row_sums.h"
 #include "attention/attention_rows.h"
 #include "attention/attention_score_cube.h"
 #include "attention/attention_scores.h"
@@ -74,12 +75,15 @@ class AttnForward {
     pipe_.InitBuffer(accBuf_, td * 4);
     pipe_.InitBuffer(xBuf_, t.dp > t.tile ? td * 4 : 32);  // else P V lands in the S buffer
     pipe_.InitBuffer(outBuf_, kCast ? td * sizeof(T) : 32);
-    pipe_.InitBuffer(rowBuf_, kRowStats * 8 * t.tile * 4);
-    pipe_.InitBuffer(bitsBuf_, t.tile + 32);
+    pipe_.InitBuffer(rowBuf_, kRowStats * kLane * t.tile * 4);
+    pipe_.InitBuffer(bitsBuf_, kLane / 8 * t.tile + 32);
     pipe_.InitBuffer(workBuf_, 64 * 4);
     pipe_.InitBuffer(halfBuf_, kCast ? 32 : tt * 2);  // the max screen's scratch (16-bit types use P's)
     if (t.maskKind != static_cast<uint32_t>(AttnMask::kNone)) masker_.Init(pipe_, t.tile);
     if (t.causal) BuildCausalBits();
+    // AttnRowSums reads every lane of its scratch: define them once.
+    if (t.tile > 64) AscendC::Duplicate(Scratch(), 0.0f, static_cast<int32_t>(kLane * t.tile + 8));
+    AscendC::PipeBarrier<PIPE_ALL>();
   }
 
   __aicore__ void Process() {
@@ -107,9 +111,9 @@ class AttnForward {
     const uint32_t q0 = qt * t_.tile, rows = t_.sq - q0 < t_.tile ? t_.sq - q0 : t_.tile;
     AscendC::LocalTensor<float> acc = accBuf_.Get<float>(), rowv = rowBuf_.Get<float>();
     AscendC::Duplicate(acc, 0.0f, static_cast<int32_t>(rows * t_.dp));
-    AscendC::Duplicate(rowv, 0.0f, static_cast<int32_t>(kRowStats * 8 * t_.tile));  // l = 0, every lane defined
+    AscendC::Duplicate(rowv, 0.0f, static_cast<int32_t>(kRowStats * kLane * t_.tile));  // l = 0, every lane defined
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::Duplicate(Stat(kM), -kAttnInf, static_cast<int32_t>(8 * t_.tile));
+    AscendC::Duplicate(Stat(kM), -kAttnInf, static_cast<int32_t>(kLane * t_.tile));
     uint32_t kvEnd = t_.kvTiles;
     if (t_.causal && qt + 1 < kvEnd) kvEnd = qt + 1;  // tiles right of the diagonal are all masked
     pending_ = false;
@@ -202,15 +206,22 @@ class AttnForward {
   // acc row r *= alpha_r = exp(m_old - m_new) (the reference moved).
   __aicore__ void RescaleAcc(uint32_t rows) {
     AscendC::LocalTensor<float> acc = accBuf_.Get<float>(), alpha = Stat(kAlpha);
-    for (uint32_t r = 0; r < rows; ++r) AscendC::Muls(acc[r * t_.dp], acc[r * t_.dp], alpha.GetValue(8 * r), t_.dp);
+    for (uint32_t r = 0; r < rows; ++r) AscendC::Muls(acc[r * t_.dp], acc[r * t_.dp], alpha.GetValue(kLane * r), t_.dp);
     AscendC::PipeBarrier<PIPE_ALL>();
   }
 
-  // Row statistics live one per 32-B block (row r at element 8 r), so a
-  // per-row ReduceMax/ReduceSum writes straight into them and the online
-  // softmax updates are whole-vector ops over 8 * rows lanes (the lanes between
-  // are defined but unused).
-  __aicore__ AscendC::LocalTensor<float> Stat(uint32_t which) { return rowBuf_.Get<float>()[which * 8 * t_.tile]; }
+  // Row statistics live one per 64-B slot (row r at element kLane r), so a
+  // per-row ReduceMax and the row sums (AttnRowSums) write straight into
+  // them and the online softmax updates are whole-vector ops over kLane * rows
+  // lanes (the lanes between are defined but unused).
+  __aicore__ AscendC::LocalTensor<float> Stat(uint32_t which) { return rowBuf_.Get<float>()[which * kLane * t_.tile]; }
+
+  // Float scratch of tile * tile / 2 elements, free during the softmax: the
+  // max screen's halvings and the row sums' partials (16-bit types borrow P's
+  // buffer, which holds nothing until P is cast after the softmax).
+  __aicore__ AscendC::LocalTensor<float> Scratch() {
+    return std::is_same_v<T, float> ? halfBuf_.Get<float>() : pBuf_.Get<float>();
+  }
 
   // s (scaled, masked scores) -> exp(s - m) in place, l updated. Returns
   // whether the reference m moved (then alpha = exp(m_old - m_new) and l was
@@ -219,16 +230,16 @@ class AttnForward {
   __aicore__ bool OnlineSoftmax(const AscendC::LocalTensor<float>& s, uint32_t rows, bool first) {
     AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), alpha = Stat(kAlpha), red = Stat(kRed);
     AscendC::LocalTensor<float> work = workBuf_.Get<float>(), delta = Stat(kDelta);
-    const int32_t n8 = static_cast<int32_t>(8 * rows), pitch = static_cast<int32_t>(t_.tile);
+    const int32_t nl = static_cast<int32_t>(kLane * rows), pitch = static_cast<int32_t>(t_.tile);
     bool moved = first;
     if (first || !BelowReference(s, rows)) {
-      for (uint32_t r = 0; r < rows; ++r) AscendC::ReduceMax(red[8 * r], s[r * t_.tile], work, pitch);
+      for (uint32_t r = 0; r < rows; ++r) AscendC::ReduceMax(red[kLane * r], s[r * t_.tile], work, pitch);
       AscendC::PipeBarrier<PIPE_ALL>();
     }
     if (!moved && !screened_) {
-      AscendC::Sub(delta, red, m, n8);  // lanes between the rows hold 0 - 0
+      AscendC::Sub(delta, red, m, nl);  // lanes between the rows hold 0 - 0
       AscendC::PipeBarrier<PIPE_ALL>();
-      AscendC::ReduceMax(alpha, delta, work, n8);  // a NaN comes first; alpha is rewritten if moved
+      AscendC::ReduceMax(alpha, delta, work, nl);  // a NaN comes first; alpha is rewritten if moved
       AscendC::PipeBarrier<PIPE_ALL>();
       moved = !(alpha.GetValue(0) <= kAttnLazyRescale);
     }
@@ -237,21 +248,24 @@ class AttnForward {
       AscendC::Adds(s, s, -sharedRef_, static_cast<int32_t>(rows * t_.tile));  // one instruction, not one per row
     } else {
       if (!moved) {
-        AscendC::Adds(red, m, 0.0f, n8);  // subtract the unchanged reference
+        AscendC::Adds(red, m, 0.0f, nl);  // subtract the unchanged reference
         AscendC::PipeBarrier<PIPE_ALL>();
       }
-      for (uint32_t r = 0; r < rows; ++r) AscendC::Adds(s[r * t_.tile], s[r * t_.tile], -red.GetValue(8 * r), pitch);
+      for (uint32_t r = 0; r < rows; ++r)
+        AscendC::Adds(s[r * t_.tile], s[r * t_.tile], -red.GetValue(kLane * r), pitch);
     }
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::Exp(s, s, static_cast<int32_t>(rows * t_.tile));
     AscendC::PipeBarrier<PIPE_ALL>();
-    for (uint32_t r = 0; r < rows; ++r) AscendC::ReduceSum(red[8 * r], s[r * t_.tile], work, pitch);
-    AscendC::PipeBarrier<PIPE_ALL>();
+    // Row sums into delta (free here): 3 whole-tile instructions, not one
+    // ReduceSum per row. Its lanes between the rows get junk, which only
+    // reaches l's unused lanes (delta is rewritten whole before its next read).
+    AttnRowSums(delta, s, Scratch(), rows, t_.tile);
     if (moved) {
-      AscendC::Mul(l, l, alpha, n8);
+      AscendC::Mul(l, l, alpha, nl);
       AscendC::PipeBarrier<PIPE_ALL>();
     }
-    AscendC::Add(l, l, red, n8);
+    AscendC::Add(l, l, delta, nl);
     AscendC::PipeBarrier<PIPE_ALL>();
     return moved;
   }
@@ -261,24 +275,24 @@ class AttnForward {
   // so exp gives 0, not NaN).
   __aicore__ void MoveReference(const AscendC::LocalTensor<float>& red, uint32_t rows) {
     AscendC::LocalTensor<float> m = Stat(kM), alpha = Stat(kAlpha);
-    const int32_t n8 = static_cast<int32_t>(8 * rows);
-    AscendC::Max(red, red, m, n8);
-    AscendC::Adds(alpha, m, 0.0f, n8);
+    const int32_t nl = static_cast<int32_t>(kLane * rows);
+    AscendC::Max(red, red, m, nl);
+    AscendC::Adds(alpha, m, 0.0f, nl);
     AscendC::PipeBarrier<PIPE_ALL>();
     ShareReference(red, rows);
-    AscendC::Adds(m, red, 0.0f, n8);
+    AscendC::Adds(m, red, 0.0f, nl);
     AscendC::LocalTensor<uint8_t> bits = bitsBuf_.Get<uint8_t>();
-    AscendC::CompareScalar(bits, red, -kAttnInf, AscendC::CMPMODE::NE, static_cast<uint32_t>(n8));
+    AscendC::CompareScalar(bits, red, -kAttnInf, AscendC::CMPMODE::NE, static_cast<uint32_t>(nl));
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::Select(red, bits, red, 0.0f, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, static_cast<uint32_t>(n8));
+    AscendC::Select(red, bits, red, 0.0f, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, static_cast<uint32_t>(nl));
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::Sub(alpha, alpha, red, n8);
+    AscendC::Sub(alpha, alpha, red, nl);
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::Exp(alpha, alpha, n8);
+    AscendC::Exp(alpha, alpha, nl);
     AscendC::PipeBarrier<PIPE_ALL>();
     mMin_ = kAttnInf;  // a NaN reference is skipped (its row is NaN whatever P is)
     for (uint32_t r = 0; r < rows; ++r) {
-      const float v = m.GetValue(8 * r);
+      const float v = m.GetValue(kLane * r);
       if (v < mMin_) mMin_ = v;
     }
   }
@@ -293,7 +307,7 @@ class AttnForward {
     float lo = kAttnInf, hi = -kAttnInf;
     bool finite = true;
     for (uint32_t r = 0; r < rows; ++r) {
-      const float v = red.GetValue(8 * r);
+      const float v = red.GetValue(kLane * r);
       finite = finite && v > -kAttnInf && v < kAttnInf;  // NaN: false
       lo = v < lo ? v : lo;
       hi = v > hi ? v : hi;
@@ -301,7 +315,7 @@ class AttnForward {
     uniform_ = finite && hi - lo <= kAttnShareSpread<T>;
     if (!uniform_) return;
     sharedRef_ = hi;
-    AscendC::Duplicate(red, hi, static_cast<int32_t>(8 * rows));
+    AscendC::Duplicate(red, hi, static_cast<int32_t>(kLane * rows));
     AscendC::PipeBarrier<PIPE_ALL>();
   }
 
@@ -311,7 +325,7 @@ class AttnForward {
   __aicore__ bool BelowReference(const AscendC::LocalTensor<float>& s, uint32_t rows) {
     screened_ = false;
     if (!(mMin_ > -kAttnInf)) return false;  // a row still all -inf: its first finite max must move it
-    AscendC::LocalTensor<float> tmp = std::is_same_v<T, float> ? halfBuf_.Get<float>() : pBuf_.Get<float>();
+    AscendC::LocalTensor<float> tmp = Scratch();
     AscendC::LocalTensor<float> src = s, top = Stat(kDelta);
     uint32_t n = rows * t_.tile;
     while (n >= 512 && n % 16 == 0) {  // halves stay 32-B aligned
@@ -330,21 +344,22 @@ class AttnForward {
     AscendC::LocalTensor<float> acc = accBuf_.Get<float>();
     AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), lse = Stat(kAlpha);
     for (uint32_t r = 0; r < rows; ++r) {
-      const float lr = l.GetValue(8 * r);
+      const float lr = l.GetValue(kLane * r);
       const float inv = lr > 0 ? 1.0f / lr : (lr == 0 ? 0.0f : lr);  // fully masked row: zeros
       AscendC::Muls(acc[r * t_.dp], acc[r * t_.dp], inv, t_.dp);
     }
-    AscendC::Ln(lse, l, static_cast<int32_t>(8 * rows));
+    AscendC::Ln(lse, l, static_cast<int32_t>(kLane * rows));
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::Add(lse, lse, m, static_cast<int32_t>(8 * rows));
+    AscendC::Add(lse, lse, m, static_cast<int32_t>(kLane * rows));
     AscendC::PipeBarrier<PIPE_ALL>();
     StoreRowsFromFloat(out_[(uint64_t{bh} * t_.sq + q0) * t_.d], acc, outBuf_.Get<T>(), rows, t_.d, t_.dp);
-    AscendC::DataCopyExtParams lp(static_cast<uint16_t>(rows), 4, 0, 0, 0);  // lane 0 of each row's block
+    AscendC::DataCopyExtParams lp(static_cast<uint16_t>(rows), 4, kLane / 8 - 1, 0, 0);  // lane 0 of each row's slot
     AscendC::DataCopyPad(lse_[uint64_t{bh} * t_.sq + q0], lse, lp);
     AscendC::PipeBarrier<PIPE_ALL>();
   }
 
   static constexpr uint32_t kM = 0, kL = 1, kAlpha = 2, kRed = 3, kDelta = 4, kRowStats = 5;
+  static constexpr uint32_t kLane = kAttnStatLane;  // floats per row slot of a statistic
 
   AttnTiling t_{};
   GM_ADDR mask_ = nullptr;

@@ -32,11 +32,12 @@ void attention_infer(const OpContext& ctx) {
 
 // UB of the forward: S float + P (input type, not for float) squares; acc
 // float + out (input type, not for float) rects, the P V tile (float) in the S
-// buffer unless dp > tile; 5 row statistics at one per 32-B block; causal adds
+// buffer unless dp > tile; 5 row statistics at one per 64-B slot; causal adds
 // the diagonal tile's keep-bits (1 bit per [tile, tile] element).
 AttnUbPlan forward_ub(uint32_t es) {
   // float adds half a float square: the max screen's scratch (16-bit types reuse P's buffer)
-  return es == 4 ? AttnUbPlan{6.0, 4.0, 40, 4.0} : AttnUbPlan{4.0 + es, 4.0 + es, 40, 4.0};
+  constexpr uint32_t kRows = 5 * kAttnStatLane;  // AttnForward's kRowStats slots of kAttnStatLane floats
+  return es == 4 ? AttnUbPlan{6.0, 4.0, kRows, 4.0} : AttnUbPlan{4.0 + es, 4.0 + es, kRows, 4.0};
 }
 // S = Q K^T and the P V accumulator (kept across kv tiles) are separate CubeTiles.
 constexpr uint32_t kForwardCubes = 2;

@@ -17,6 +17,11 @@
 
 namespace npurt_kernels {
 
+// Floats per row slot of the forward's row statistics (m, l, ...): row r's value
+// at element kAttnStatLane * r, so the row sums of a 128-wide tile arrive
+// there from dense whole-tile reductions (attention_row_sums.h).
+constexpr uint32_t kAttnStatLane = 16;
+
 enum class AttnDType : uint32_t { kF32 = 0, kF16 = 1, kBF16 = 2 };
 // kNone: no mask; kBool: True = keep (uint8 0/1); the others: additive bias.
 enum class AttnMask : uint32_t { kNone = 0, kBool = 1, kF32 = 2, kF16 = 3, kBF16 = 4 };

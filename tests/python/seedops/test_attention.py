@@ -107,6 +107,22 @@ def test_forward_shapes(dtype, qshape, kvlen, causal):
     check_forward(rand(rng, qshape, dtype), rand(rng, kshape, dtype), rand(rng, kshape, dtype), causal=causal)
 
 
+# The row sums of a P tile (attention_row_sums.h) take one whole-tile path per
+# tile width: 16/32/64 (one WholeReduceSum), 128 (halves + Add, split at 64
+# rows); these lengths give last q tiles of 1, 15, 33, 63, 64, 65 and 127 rows.
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("qshape,kvlen", [
+    ((1, 33, 64), 33), ((1, 15, 64), 1023), ((1, 1023, 64), 1023), ((2, 1, 193, 64), 129),
+    ((1, 1, 192, 64), 256), ((1, 1, 129, 32), 33), ((1, 63, 16), 63),
+])
+@pytest.mark.parametrize("causal", [False, True])
+def test_forward_row_sum_paths(dtype, qshape, kvlen, causal):
+    rng = np.random.default_rng(sum(qshape) * 3 + kvlen)
+    kshape = qshape[:-2] + (kvlen, qshape[-1])
+    q, k, v = rand(rng, qshape, dtype), rand(rng, kshape, dtype), rand(rng, kshape, dtype)
+    check_forward(q * 2, k, v, causal=causal)  # scores up to ~40: row sums far from 1
+
+
 def test_forward_many_heads_use_several_blocks():
     rng = np.random.default_rng(3)
     q, k, v = (rand(rng, (4, 12, 70, 16), F32) for _ in range(3))
