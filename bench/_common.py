@@ -22,10 +22,21 @@ def import_torch(threads=2):
     return torch
 
 
-def median_time(fn, repeat, cpu=None, warmup=True):
-    """Median wall seconds of fn() over `repeat` runs after one warm-up (tiling
-    caches, pool, page faults). With a list `cpu`, also appends the median
-    process CPU seconds (all threads): the fairer figure on a loaded machine."""
+# Idle time before each implementation is timed. Peers timed in the same
+# process leave worker threads spinning after their last call (PyTorch's
+# libgomp threads burned 1.2-3.5 ms of CPU in the 2-50 ms after a
+# torch.softmax, measured 2026-11-30): on a 2-CPU host that takes one core
+# from whatever is timed next, e.g. npurt right after the previous case's torch.
+SETTLE_SECONDS = 0.05
+
+
+def median_time(fn, repeat, cpu=None, warmup=True, settle=SETTLE_SECONDS):
+    """Median wall seconds of fn() over `repeat` runs after a settle pause (the
+    previous peer's spinning threads go idle) and one warm-up (tiling caches,
+    pool, page faults). With a list `cpu`, also appends the median process CPU
+    seconds (all threads): the fairer figure on a loaded machine."""
+    if settle:
+        time.sleep(settle)
     if warmup:
         fn()
     times, cpus = [], []
