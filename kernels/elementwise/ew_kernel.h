@@ -19,7 +19,10 @@
 // stream one input like unary ops. Likewise an input with one value per
 // output row (tiling bit `row_scalar`: the (N, 1) of (N, 1) + (1, M)) is read
 // as one GM value per row, and VecS runs row by row on the other input's tile
-// (no Duplicate'd UB operand, one vector pass less). CopyOut writes
+// (no Duplicate'd UB operand, one vector pass less); when that other input
+// repeats every row as well (the (1, M)) and tiles are whole rows, every tile
+// of a core reads the same elements, so it is loaded once per core and kept
+// in its queue buffer (RepeatsEveryTile). CopyOut writes
 // the contiguous output, or rows of out_row columns out_pitch apart (EwTiling).
 #pragma once
 
@@ -91,6 +94,7 @@ class EwKernel {
     if constexpr (kScalarForm) {
       InitScalar(t.scalar & 3u);
       if (scalar_in_ < 0 && (t.row_scalar == 1u || t.row_scalar == 2u)) row_in_ = t.row_scalar == 1u ? 0 : 1;
+      if (row_in_ >= 0 && RepeatsEveryTile(1 - row_in_)) keep_in_ = 1 - row_in_;
     }
     if constexpr (kCalcTiles > 0) pipe_.InitBuffer(wide_, kCalcTiles * t.tile * static_cast<uint32_t>(sizeof(float)));
   }
@@ -99,8 +103,8 @@ class EwKernel {
     const uint32_t tile = t_->tile;
     for (uint64_t off = 0; off < count_; off += tile) {
       uint32_t n = static_cast<uint32_t>(count_ - off < tile ? count_ - off : tile);
-      if (scalar_in_ != 0 && row_in_ != 0) Load<0>(off, n);
-      if constexpr (N > 1) if (scalar_in_ != 1 && row_in_ != 1) Load<1>(off, n);
+      if (scalar_in_ != 0 && row_in_ != 0 && (keep_in_ != 0 || off == 0)) Load<0>(off, n);
+      if constexpr (N > 1) if (scalar_in_ != 1 && row_in_ != 1 && (keep_in_ != 1 || off == 0)) Load<1>(off, n);
       if constexpr (N > 2) Load<2>(off, n);
       if (scalar_in_ >= 0) ComputeScalar(n);
       else if (row_in_ >= 0) ComputeRows(begin_ + off, n);
@@ -110,6 +114,8 @@ class EwKernel {
       else Scatter(z, begin_ + off, n);
       qz_.FreeTensor(z);
     }
+    if (kept_) q_[keep_in_].FreeTensor(held_);
+    kept_ = false;
   }
 
  private:
@@ -163,6 +169,29 @@ class EwKernel {
     }
   }
 
+  // Input i (the other input of a row-scalar op) has stride 0 on every axis
+  // but the innermost and tiles are whole rows: output element k reads its
+  // element (k mod row), and every tile of this core starts at the same
+  // (begin_ mod row), so all tiles read the same elements (the last tile a
+  // prefix of them). The host rounds such tiles to whole rows (ew_ops.cc).
+  __aicore__ inline bool RepeatsEveryTile(int i) const {
+    const EwTiling& t = *t_;
+    if (t.contiguous & (1u << i)) return false;
+    for (uint32_t d = 0; d + 1 < t.ndim; ++d)
+      if (t.strides[i][d] != 0) return false;
+    const uint64_t row = static_cast<uint64_t>(t.shape[t.ndim - 1]);
+    return row > 0 && t.tile % row == 0;
+  }
+
+  // The other input's tile: dequeued from its queue, or the one loaded by the
+  // first tile and kept (keep_in_: never freed before Process ends, so the
+  // queue never hands its buffer out again).
+  __aicore__ inline AscendC::LocalTensor<T> OtherTile(int other) {
+    if (keep_in_ != other) return q_[other].template DeQue<T>();
+    if (!kept_) held_ = q_[other].template DeQue<T>(), kept_ = true;
+    return held_;
+  }
+
   // bits: the tiling's scalar bits of inputs 0 and 1. Exactly one one-element
   // input takes the tensor-scalar path (two would be a one-element output:
   // the general path is as fast there).
@@ -189,7 +218,7 @@ class EwKernel {
   __aicore__ inline void ComputeRows(uint64_t first, uint32_t n) {
     if constexpr (kScalarForm) {
       const int other = 1 - row_in_;
-      AscendC::LocalTensor<T> x = q_[other].template DeQue<T>();
+      AscendC::LocalTensor<T> x = OtherTile(other);
       AscendC::LocalTensor<TO> z = qz_.template AllocTensor<TO>();
       const uint64_t row = static_cast<uint64_t>(t_->shape[t_->ndim - 1]);
       for (uint32_t j = 0; j < n;) {
@@ -199,7 +228,7 @@ class EwKernel {
         j += run;
       }
       qz_.EnQue(z);
-      q_[other].FreeTensor(x);
+      if (keep_in_ != other) q_[other].FreeTensor(x);
     }
   }
 
@@ -275,7 +304,10 @@ class EwKernel {
   uint64_t begin_ = 0, count_ = 0;
   int scalar_in_ = -1;  // the input read once as a scalar (kScalarForm), or -1
   int row_in_ = -1;     // the input read once per output row (kScalarForm, tiling row_scalar), or -1
+  int keep_in_ = -1;    // the other input loaded once per core (RepeatsEveryTile), or -1
+  bool kept_ = false;   // held_ holds keep_in_'s tile
   T scalar_{};
+  AscendC::LocalTensor<T> held_;
   AscendC::TPipe pipe_;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> q_[N];
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> qz_;

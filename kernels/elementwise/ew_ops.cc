@@ -41,6 +41,18 @@ uint32_t row_scalar_bits(const EwTiling& t, uint64_t align) {
     if (t.strides[i][last] == 0 && t.strides[1 - i][last] != 0) return 1u << i;
   return 0;
 }
+
+// The other operand of a row-scalar op repeats every row (stride 0 on every
+// outer axis: the (1, M) of (N, 1) + (1, M)). With tiles of whole rows every
+// tile of a core then reads the same elements, and ew_kernel.h loads them once
+// per core instead of once per tile (same test there: RepeatsEveryTile).
+bool other_repeats_per_row(const EwTiling& t) {
+  if (t.row_scalar != 1u && t.row_scalar != 2u) return false;
+  const uint32_t other = t.row_scalar == 1u ? 1 : 0;
+  for (uint32_t d = 0; d + 1 < t.ndim; ++d)
+    if (t.strides[other][d] != 0) return false;
+  return true;
+}
 }  // namespace
 
 // Collapsed layout, cores, UB tile (every queue double-buffered).
@@ -78,6 +90,8 @@ void plan_ew(const OpContext& ctx, const Dims& out_shape, DType dtype, DType out
   t.per_core = split.per_core;
   t.tile = fit_tile(ub_budget(ctx.profile()), ub_per_item, align, split.per_core);
   if (t.tile == 0) ctx.fail(ctx.op().inputs[0].name.c_str(), "no UB tile fits this chip profile");
+  const uint64_t row = static_cast<uint64_t>(t.shape[t.ndim - 1]);
+  if (other_repeats_per_row(t) && t.tile > row) t.tile = static_cast<uint32_t>(t.tile / row * row);  // whole rows
   num_blocks = split.num_blocks;
 }
 

@@ -115,16 +115,12 @@ inline void prefetch_block(const uint8_t* p, uint64_t bytes) {
   for (uint64_t o = 0; o < bytes; o += 64) __builtin_prefetch(p + o, kForWrite, 3);
 }
 
-// memcpy for blocks that stay cached for the next kernel or for this one,
-// streaming stores for long blocks into large outputs (decided once per copy,
-// not per block).
-using BlockCopy = void (*)(uint8_t* dst, const uint8_t* src, uint64_t bytes);
-void plain_copy(uint8_t* dst, const uint8_t* src, uint64_t bytes) { std::memcpy(dst, src, bytes); }
-BlockCopy gm_store(CoreContext* c, const GmRef& dst, uint64_t block_bytes) {
-  return block_bytes >= kStreamMinBytes && gm_extent(dst) >= kStreamRegionBytes &&
-                 !in_workspace(c, dst.ptr)
-             ? stream_copy
-             : plain_copy;
+// Streaming stores (stream_copy.h) go to large outputs only: smaller blocks
+// stay cached for the next kernel or for this one, and the launch workspace is
+// read back soon. Contiguous copies stream from kStreamMinBytes on, the runs of
+// strided ones from kStreamRunMinBytes (decided once per copy, not per run).
+bool streaming_target(CoreContext* c, const GmRef& dst) {
+  return gm_extent(dst) >= kStreamRegionBytes && !in_workspace(c, dst.ptr);
 }
 
 }  // namespace
@@ -191,14 +187,20 @@ void copy_local_to_gm(CoreContext* c, const GmRef& dst, const LocalRef& src, con
   }
   if (contiguous(p)) {
     const uint64_t bytes = uint64_t{p.block_count} * p.block_bytes;
-    gm_store(c, dst, bytes)(dst.ptr, src.ptr, bytes);
+    if (bytes >= kStreamMinBytes && streaming_target(c, dst)) stream_copy(dst.ptr, src.ptr, bytes);
+    else std::memcpy(dst.ptr, src.ptr, bytes);
     return;
   }
-  const BlockCopy store = gm_store(c, dst, p.block_bytes);
-  for (uint32_t i = 0; i < p.block_count; ++i) {
-    if (store == plain_copy && i + kPrefetchAhead < p.block_count)  // streaming stores never read the lines
+  if (p.block_bytes >= kStreamRunMinBytes && streaming_target(c, dst)) {  // one fence for all runs
+    for (uint32_t i = 0; i < p.block_count; ++i)
+      stream_copy_unfenced(dst.ptr + i * p.dst_stride, src.ptr + i * p.src_stride, p.block_bytes);
+    stream_fence();
+    return;
+  }
+  for (uint32_t i = 0; i < p.block_count; ++i) {  // memcpy reads each line first: prefetch for write
+    if (i + kPrefetchAhead < p.block_count)
       prefetch_block<1>(dst.ptr + (i + kPrefetchAhead) * p.dst_stride, p.block_bytes);
-    store(dst.ptr + i * p.dst_stride, src.ptr + i * p.src_stride, p.block_bytes);
+    std::memcpy(dst.ptr + i * p.dst_stride, src.ptr + i * p.src_stride, p.block_bytes);
   }
 }
 

@@ -49,6 +49,13 @@ LineCopy pick_line_copy() {
 }  // namespace
 
 void stream_copy(uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+  stream_copy_unfenced(dst, src, bytes);
+  stream_fence();
+}
+
+void stream_fence() { _mm_sfence(); }  // order the weakly-ordered streaming stores before later stores
+
+void stream_copy_unfenced(uint8_t* dst, const uint8_t* src, uint64_t bytes) {
   static const LineCopy line_copy = pick_line_copy();
   const uint64_t head = (64 - (reinterpret_cast<uintptr_t>(dst) & 63)) & 63;
   if (bytes < head + 64) {
@@ -60,12 +67,13 @@ void stream_copy(uint8_t* dst, const uint8_t* src, uint64_t bytes) {
   line_copy(dst + head, src + head, lines);
   const uint64_t done = head + lines * 64;
   std::memcpy(dst + done, src + done, bytes - done);
-  _mm_sfence();  // order the weakly-ordered streaming stores before later stores
 }
 
 #else
 
 void stream_copy(uint8_t* dst, const uint8_t* src, uint64_t bytes) { std::memcpy(dst, src, bytes); }
+void stream_copy_unfenced(uint8_t* dst, const uint8_t* src, uint64_t bytes) { std::memcpy(dst, src, bytes); }
+void stream_fence() {}
 
 #endif
 

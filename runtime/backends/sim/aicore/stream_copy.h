@@ -27,9 +27,23 @@ constexpr uint64_t kStreamRegionBytes = uint64_t{16} << 20;
 // Copies below this size stay memcpy (the head/tail alignment and the sfence
 // are not worth it, and short rows would write partial lines).
 constexpr uint64_t kStreamMinBytes = 4096;
+// The runs of a strided copy (block_count blocks with gaps, e.g. a transposed
+// tile's 256-704 B rows) stream from this size on, with one fence per copy
+// rather than one per run: a 4096 x 4096 transpose copy took 17 % (float32)
+// and 12 % (float16) less CPU than with memcpy and write-prefetch (with a
+// fence per run it had taken 40 % more: docs/performance.md, "Bandwidth-bound
+// ops (wave 6)").
+constexpr uint64_t kStreamRunMinBytes = 256;
 
 // memcpy(dst, src, bytes) with streaming stores where the host has them
 // (x86-64: AVX-512F, AVX, else SSE2), plain memcpy elsewhere.
 void stream_copy(uint8_t* dst, const uint8_t* src, uint64_t bytes);
+
+// stream_copy without its closing fence, for a loop of many short blocks (the
+// strided runs of a transposed tile): a fence per block waits for every
+// write-combining buffer to drain, so the caller fences once after the loop
+// (stream_fence) before any later store of this thread.
+void stream_copy_unfenced(uint8_t* dst, const uint8_t* src, uint64_t bytes);
+void stream_fence();
 
 }  // namespace npurt::sim

@@ -275,4 +275,31 @@ TEST(AicoreDataCopyPrefetch, ScatterRowsWithGapsPastThePrefetchDistance) {
   }
 }
 
+// The same rows into a GM allocation of kStreamRegionBytes: runs of >= 256 B
+// (kStreamRunMinBytes) take the streaming stores with one fence per copy,
+// shorter ones memcpy; 20-B gaps put most row starts off 64-B lines (head and
+// tail of each run through memcpy). Rows exact, gaps and the rest of the
+// allocation untouched, at every check level.
+TEST(AicoreStreamCopy, StridedRunsIntoLargeOutputAreExact) {
+  for (auto level : all_levels())
+    for (uint16_t count : {13, 129})
+      for (uint32_t n : {15u, 64u, 65u, 128u}) {
+        const layout_kernels::ScatterTiling t{count, n, 20};
+        SimLaunch L(NPURT_SIM_ENTRY(layout_kernels::pad_scatter), "pad_scatter");
+        const uint32_t pitch = n + 5;
+        float* x = L.gm<float>(count * n);
+        float* z = L.gm<float>(kStreamFloats);
+        for (uint32_t i = 0; i < count * n; ++i) x[i] = 0.5f + static_cast<float>(i);
+        for (uint32_t i = 0; i < kStreamFloats; ++i) z[i] = -1.0f;
+        L.tiling(t);
+        npurt::Status s = L.run(1, level);
+        ASSERT_TRUE(s.is_ok()) << s.message();
+        for (uint32_t b = 0; b < count; ++b)
+          for (uint32_t e = 0; e < pitch; ++e)
+            ASSERT_EQ(z[b * pitch + e], e < n ? x[b * n + e] : -1.0f)
+                << level_name(level) << " count " << count << " n " << n << " row " << b << " element " << e;
+        for (uint32_t i = count * pitch; i < kStreamFloats; ++i) ASSERT_EQ(z[i], -1.0f) << "written past the rows: " << i;
+      }
+}
+
 }  // namespace
