@@ -41,8 +41,10 @@ struct Slot {
   long own_refs = 0;  // handles to out's Storage held by the slot itself
 };
 
-std::mutex g_mu;
-std::unique_ptr<Slot> g_slot;  // guarded by g_mu; heap-held so exit never frees device memory late
+// Never destroyed: a launch still deferred at exit is dropped (nobody can
+// observe it), and no static destructor frees device memory after the runtime.
+std::mutex& g_mu = *new std::mutex;
+std::unique_ptr<Slot>& g_slot = *new std::unique_ptr<Slot>;  // guarded by g_mu
 thread_local bool t_flushing = false;
 std::atomic<int> g_enabled{-1};
 std::atomic<uint64_t> g_fused{0};  // -1: not read from NPURT_DEFER yet

@@ -191,10 +191,10 @@ Tensor array_binary(int op, const Tensor& x1, const Tensor& x2) {
 void bind_operators(nb::module_& m) {
   m.def("_array_binary", &array_binary, nb::arg("op"), nb::arg("x1"), nb::arg("x2"),
         "npurt::array::binary(op, x1, x2) (op: BinaryOp's number).");
-  m.def("_set_deferred_fusion", &array::set_deferred_fusion, nb::arg("enabled"),
+  m.def("set_deferred_fusion", &array::set_deferred_fusion, nb::arg("enabled"),
         "npurt::array::set_deferred_fusion: turns the deferred elementwise fusion on or off (off flushes).");
-  m.def("_deferred_fusion_enabled", &array::deferred_fusion_enabled, "npurt::array::deferred_fusion_enabled.");
-  m.def("_flush_deferred", &array::flush_deferred, "npurt::array::flush_deferred.");
+  m.def("deferred_fusion_enabled", &array::deferred_fusion_enabled, "npurt::array::deferred_fusion_enabled.");
+  m.def("flush_deferred", &array::flush_deferred, "npurt::array::flush_deferred.");
   m.def("_deferred_fusion_count", &array::deferred_fusion_count, "npurt::array::deferred_fusion_count.");
   m.def("_array_reduce_plan", &array_reduce_plan, nb::arg("x"), nb::arg("axes").none(),
         "npurt::array::reduce_plan: (outer, len, inner, part_len, parts) of a reduction.");
