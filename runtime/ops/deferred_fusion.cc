@@ -166,14 +166,19 @@ uint64_t deferred_fusion_count() { return g_fused.load(std::memory_order_relaxed
 namespace deferral {
 
 bool candidate(BinaryOp op, const Tensor& x1, const Tensor& x2, const Tensor& out) {
-  return (op == BinaryOp::kAdd || op == BinaryOp::kSubtract || op == BinaryOp::kMultiply) && !out.defined() &&
-         x1.defined() && x2.defined() && x1.dtype() == DType::kFloat32 && x2.dtype() == DType::kFloat32 &&
-         deferred_fusion_enabled();
+  if (!(op == BinaryOp::kAdd || op == BinaryOp::kSubtract || op == BinaryOp::kMultiply) || out.defined() ||
+      !x1.defined() || !x2.defined() || x1.dtype() != DType::kFloat32 || x2.dtype() != DType::kFloat32)
+    return false;
+  // Tiny ops leave here: the broadcast output has at most n1 * n2 elements.
+  const int64_t n1 = x1.numel(), n2 = x2.numel();
+  if (n1 < kDeferMinElements && n2 < kDeferMinElements && n1 * n2 < kDeferMinElements) return false;
+  return deferred_fusion_enabled();
 }
 
 Tensor try_fuse(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& stream_in, bool x1_expiring,
                 bool x2_expiring) {
   if (detail::g_deferred_flush.load(std::memory_order_relaxed) == nullptr || t_flushing) return Tensor();
+  if (profiler::annotations_wanted()) return Tensor();  // a session started since: show the eager launches
   std::unique_ptr<Slot> d;
   int t_pos = 0;
   Stream stream;

@@ -64,8 +64,10 @@ const char* binary_op_name(BinaryOp op);
 // thread's call) enqueues the waiting launch first, so nothing can observe the
 // difference but the speed. "Temporary": the operands are taken by value, so a
 // prvalue argument (binary(op, binary(...), y)) fuses and a named Tensor does
-// not; `x1_expiring` / `x2_expiring` tell that one more handle the caller
-// passes (e.g. a Python object with no other reference) dies with the call.
+// not (a helper that forwards a temporary should take it by value and
+// std::move it on, as a const& parameter adds a handle); `x1_expiring` /
+// `x2_expiring` tell that one more handle the caller passes (e.g. a Python
+// object with no other reference) dies with the call.
 Tensor binary(BinaryOp op, Tensor x1, Tensor x2, const Stream& stream = Stream(), const Tensor& out = Tensor());
 Tensor binary(BinaryOp op, Tensor x1, Tensor x2, bool x1_expiring, bool x2_expiring);
 

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "npurt/array_ops.h"
@@ -62,7 +63,9 @@ void expect_bit_identical(const Chain& f, const Tensor& a, const Tensor& b, cons
   EXPECT_EQ(std::memcmp(on.data(), off.data(), on.size() * sizeof(float)), 0) << what;
 }
 
-Tensor mul(const Tensor& x, const Tensor& y) { return array::binary(BinaryOp::kMultiply, x, y); }
+// By value + std::move: a helper that forwards a temporary keeps it a
+// temporary (a const& parameter would add a handle and keep the call eager).
+Tensor mul(Tensor x, Tensor y) { return array::binary(BinaryOp::kMultiply, std::move(x), std::move(y)); }
 
 TEST(DeferredFusion, ChainsAreBitIdenticalAroundTheThreshold) {
   const Tensor two = f32({2.0f}, {});
