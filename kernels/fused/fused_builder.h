@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "fused_program.h"
@@ -27,6 +28,14 @@ class FusedProgramBuilder {
   int binary(FusedOpcode op, int a, int b) {
     const int dst = num_inputs_ + num_regs_++;
     code_.insert(code_.end(), {op, dst, a, b, 0});
+    return dst;
+  }
+  // dst = a op c for a constant form (kAdds, kMuls, kMaxs, kMins); returns dst.
+  int scalar(FusedOpcode op, int a, float c) {
+    int32_t bits;
+    std::memcpy(&bits, &c, sizeof bits);
+    const int dst = num_inputs_ + num_regs_++;
+    code_.insert(code_.end(), {op, dst, a, bits, 0});
     return dst;
   }
   // The attribute words with `result` as the output slot.

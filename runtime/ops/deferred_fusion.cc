@@ -11,6 +11,7 @@
 // behaviour (the deferred output is then computed and stays readable).
 #include "ops/deferred_fusion.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -39,6 +40,7 @@ struct Slot {
   Stream stream;
   std::unique_ptr<PreparedOp> prepared;
   long own_refs = 0;  // handles to out's Storage held by the slot itself
+  deferral::Constant constant;  // an operand known to hold a value (binary_with_constant)
 };
 
 // Never destroyed: a launch still deferred at exit is dropped (nobody can
@@ -124,15 +126,27 @@ bool read_env_switch() {
 // The single fused launch of slot op (x1, x2) -> t, then `op` with t at
 // position `t_pos` (0 or 1) and `other`.
 Tensor launch_fused(const Slot& d, BinaryOp op, int t_pos, const Tensor& other, const Stream& stream) {
-  fk::FusedProgramBuilder b(3);
-  const int t = b.binary(opcode_of(d.op), b.input(0), b.input(1));
-  const int r = t_pos == 0 ? b.binary(opcode_of(op), t, b.input(2)) : b.binary(opcode_of(op), b.input(2), t);
+  // x op c as a constant form: x * c and c * x are Muls, x + c and c + x Adds,
+  // x - c is Adds(-c) (IEEE defines x - c as x + (-c)); c - x reads the array.
+  const int cpos = d.constant.pos;
+  const bool use_const = cpos >= 0 && !(d.op == BinaryOp::kSubtract && cpos == 0);
+  fk::FusedProgramBuilder b(use_const ? 2 : 3);
+  int t;
+  if (use_const) {
+    const float c = d.op == BinaryOp::kSubtract ? -d.constant.value : d.constant.value;
+    t = b.scalar(d.op == BinaryOp::kMultiply ? fk::kMuls : fk::kAdds, b.input(0), c);
+  } else {
+    t = b.binary(opcode_of(d.op), b.input(0), b.input(1));
+  }
+  const int o = b.input(use_const ? 1 : 2);
+  const int r = t_pos == 0 ? b.binary(opcode_of(op), t, o) : b.binary(opcode_of(op), o, t);
   const AttrValue attrs[2] = {AttrValue(b.finish(r)), AttrValue(DType::kFloat32)};
-  const Tensor inputs[3] = {d.x1, d.x2, other};
+  const Tensor inputs[3] = {use_const ? (cpos == 0 ? d.x2 : d.x1) : d.x1, use_const ? other : d.x2, other};
+  const size_t n_in = use_const ? 2 : 3;
   Tensor result[1];
   t_flushing = true;  // nothing to flush: the slot was taken; skip the hook's lock
   try {
-    dispatch(fused_kernel(), Span<const Tensor>(inputs, 3), Span<const AttrValue>(attrs, 2), stream,
+    dispatch(fused_kernel(), Span<const Tensor>(inputs, n_in), Span<const AttrValue>(attrs, 2), stream,
              Span<Tensor>(result, 1));
   } catch (...) {
     t_flushing = false;
@@ -210,7 +224,7 @@ Tensor try_fuse(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& s
   }
 }
 
-Tensor try_defer(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& stream_in) {
+Tensor try_defer(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& stream_in, const Constant& constant) {
   Dims shape;
   if (!broadcast_shape(x1.shape(), x2.shape(), shape) || shape_numel(shape) < kDeferMinElements) return Tensor();
   if (profiler::annotations_wanted()) return Tensor();  // profiles and graphs show the eager launches
@@ -224,6 +238,7 @@ Tensor try_defer(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& 
   slot->x1 = x1;
   slot->x2 = x2;
   slot->stream = stream;
+  slot->constant = constant;
   slot->out = Tensor::empty(shape, DType::kFloat32, stream);
   const Tensor inputs[2] = {x1, x2};
   slot->prepared = PreparedOp::prepare(kernel_of(op), Span<const Tensor>(inputs, 2), Span<const AttrValue>(),

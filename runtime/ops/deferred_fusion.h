@@ -35,9 +35,16 @@ constexpr int64_t kDeferMinElements = int64_t{1} << 18;
 Tensor try_fuse(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& stream, bool x1_expiring,
                 bool x2_expiring);
 
+// Operand `pos` (0 or 1; -1: none) is a 0-d float32 array holding `value`
+// (binary_with_constant's promise): the fused program may use the value.
+struct Constant {
+  int pos = -1;
+  float value = 0.0f;
+};
+
 // The deferred output, or an undefined Tensor when the call is not deferrable
 // (the caller dispatches it eagerly). Errors are those of the eager call.
-Tensor try_defer(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& stream);
+Tensor try_defer(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& stream, const Constant& constant);
 
 // True when a binary call of these operands could be deferred or fused (cheap
 // pre-check on the hot path: dtype, op, size, switch).

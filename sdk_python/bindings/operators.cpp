@@ -188,7 +188,17 @@ Tensor array_binary(int op, const Tensor& x1, const Tensor& x2) {
   return array::binary(static_cast<BinaryOp>(op), x1, x2);
 }
 
+// binary_with_constant: operand `pos` is the cached 0-d constant of the
+// Python scalar `value` (_convert.constant), so a deferred op may fuse the value.
+Tensor array_binary_const(int op, const Tensor& x1, const Tensor& x2, int pos, double value) {
+  if (op < 0 || op >= array::kNumBinaryOps)
+    throw nb::value_error("npurt._array_binary_const: argument 'op': unknown operator");
+  return array::binary_with_constant(static_cast<BinaryOp>(op), x1, x2, pos, static_cast<float>(value));
+}
+
 void bind_operators(nb::module_& m) {
+  m.def("_array_binary_const", &array_binary_const, nb::arg("op"), nb::arg("x1"), nb::arg("x2"), nb::arg("pos"),
+        nb::arg("value"), "npurt::array::binary_with_constant (operand `pos` holds float32(value)).");
   m.def("_array_binary", &array_binary, nb::arg("op"), nb::arg("x1"), nb::arg("x2"),
         "npurt::array::binary(op, x1, x2) (op: BinaryOp's number).");
   m.def("set_deferred_fusion", &array::set_deferred_fusion, nb::arg("enabled"),

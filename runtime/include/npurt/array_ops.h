@@ -70,6 +70,12 @@ const char* binary_op_name(BinaryOp op);
 // object with no other reference) dies with the call.
 Tensor binary(BinaryOp op, Tensor x1, Tensor x2, const Stream& stream = Stream(), const Tensor& out = Tensor());
 Tensor binary(BinaryOp op, Tensor x1, Tensor x2, bool x1_expiring, bool x2_expiring);
+// Like binary(op, x1, x2), where operand `constant_pos` (0: x1, 1: x2) is a
+// 0-d float32 array that the caller guarantees holds exactly `value` (e.g. a
+// cached constant, as Python's scalar operands are): the eager launch reads
+// the array as usual; a deferred op may fuse the value into the program as a
+// constant (Adds / Muls) instead of reading the array.
+Tensor binary_with_constant(BinaryOp op, Tensor x1, Tensor x2, int constant_pos, float value);
 
 // The deferral switch (default on; NPURT_DEFER=0 in the environment turns it
 // off at start-up). Turning it off flushes.

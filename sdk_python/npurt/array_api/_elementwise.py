@@ -62,7 +62,13 @@ def _make_binary(name):
         if name in _BINARY_FLOAT and _dtypes.kind(a.dtype) not in "fc":
             a, b = _to_float(a), _to_float(b)
         if code is not None and a.dtype == _F32 and b.dtype == _F32:
-            return _npurt._array_binary(code, a, b)  # same kernel; errors already carry the public name
+            # Same kernel; errors already carry the public name. A Python scalar operand is the cached
+            # 0-d constant float32(value) (_convert.constant): say so, a fused program can embed it.
+            if type(x2) in (int, float) and b.ndim == 0:
+                return _npurt._array_binary_const(code, a, b, 1, float(x2))
+            if type(x1) in (int, float) and a.ndim == 0:
+                return _npurt._array_binary_const(code, a, b, 0, float(x1))
+            return _npurt._array_binary(code, a, b)
         return _run(name, kernel, a, b)
 
     if name != "pow":

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -85,6 +86,26 @@ TEST(DeferredFusion, ChainsAreBitIdenticalAroundTheThreshold) {
       return array::binary(BinaryOp::kSubtract, x, mul(y, two));
     }, a, b, c, big, "x-y*2");
   }
+}
+
+TEST(DeferredFusion, ConstantOperandsAreBitIdentical) {
+  const float cv = 0.1f;
+  const Tensor c = f32({cv}, {});
+  for (int64_t n : {kThr - 1, kThr + 33}) {
+    const Tensor a = f32(noise(n, 50), {n}), b = f32(noise(n, 51), {n}), unused = f32({0.0f}, {});
+    const bool big = n >= kThr;
+    for (BinaryOp op1 : {BinaryOp::kAdd, BinaryOp::kSubtract, BinaryOp::kMultiply})
+      for (int pos : {0, 1}) {
+        const std::string what = std::string(array::binary_op_name(op1)) + " const at " + std::to_string(pos);
+        expect_bit_identical([&](const Tensor& x, const Tensor& y, const Tensor&) {
+          Tensor t = pos == 1 ? array::binary_with_constant(op1, x, c, 1, cv) : array::binary_with_constant(op1, c, x, 0, cv);
+          return array::binary(BinaryOp::kSubtract, y, std::move(t));
+        }, a, b, unused, big, what.c_str());
+      }
+  }
+  EXPECT_THROW(array::binary_with_constant(BinaryOp::kAdd, c, c, 2, cv), InvalidArgument);
+  const Tensor v = f32({1.0f, 2.0f}, {2});
+  EXPECT_THROW(array::binary_with_constant(BinaryOp::kAdd, v, v, 1, cv), InvalidArgument);
 }
 
 TEST(DeferredFusion, MatchesAFloat32Reference) {
