@@ -221,6 +221,11 @@ Tensor try_fuse(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& s
     std::lock_guard<std::mutex> lock(g_mu);
     launch_locked(*d);
     return Tensor();
+  } catch (...) {
+    // Anything else (e.g. bad_alloc) propagates, but the deferred op still runs first.
+    std::lock_guard<std::mutex> lock(g_mu);
+    launch_locked(*d);
+    throw;
   }
 }
 
