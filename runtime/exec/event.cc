@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/runtime_internal.h"
+#include "exec/deferred_flush.h"
 #include "exec/graph_capture.h"
 #include "exec/stream_impl.h"
 #include "npurt/status.h"
@@ -51,6 +52,7 @@ Device Event::device() const { return impl_->device(); }
 bool Event::timing() const { return impl_->timing(); }
 
 void Event::synchronize() const {
+  detail::flush_deferred_work();  // a deferred array launch goes first (exec/deferred_flush.h)
   EventImpl& e = checked_event(*this, "npurt.Event.synchronize");
   capture_check_event_sync("npurt.Event.synchronize", e.backend().get());
   uint64_t gen = e.backend()->recorded_generation();
@@ -59,6 +61,7 @@ void Event::synchronize() const {
 }
 
 bool Event::query() const {
+  detail::flush_deferred_work();  // a deferred array launch goes first (exec/deferred_flush.h)
   EventImpl& e = checked_event(*this, "npurt.Event.query");
   capture_check_event_sync("npurt.Event.query", e.backend().get());
   return e.backend()->completed(e.backend()->recorded_generation());

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <thread>
 
+#include "exec/deferred_flush.h"
 #include "exec/graph_capture.h"
 #include "exec/graph_internal.h"
 #include "exec/profiler.h"
@@ -245,6 +246,7 @@ CaptureMode exchange_thread_capture_mode(CaptureMode mode) {
 }
 
 void Graph::begin_capture(const Stream& stream, CaptureMode mode, const GraphPoolHandle& pool) {
+  detail::flush_deferred_work();  // a deferred array launch goes first (exec/deferred_flush.h)
   const char* where = "npurt.Graph.begin_capture";
   StreamImpl* s = checked_stream(stream, where);
   if (s->is_default())

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/runtime_internal.h"
+#include "exec/deferred_flush.h"
 #include "exec/graph_capture.h"
 #include "exec/profiler.h"
 #include "exec/stream_impl.h"
@@ -43,6 +44,7 @@ StreamImpl::~StreamImpl() {
 }
 
 void StreamImpl::submit(Command&& cmd) {
+  detail::flush_deferred_work();  // a deferred array launch goes first (exec/deferred_flush.h)
   if (CaptureSink* sink = capture()) {
     sink->record(*this, std::move(cmd));
     return;
@@ -52,6 +54,7 @@ void StreamImpl::submit(Command&& cmd) {
 }
 
 Status StreamImpl::close() {
+  detail::flush_deferred_work();  // a deferred array launch goes first (exec/deferred_flush.h)
   closed_.store(true, std::memory_order_release);
   return backend_->synchronize();
 }
@@ -103,12 +106,14 @@ uint64_t Stream::id() const { return impl_ ? impl_->id() : 0; }
 bool Stream::is_default() const { return impl_ && impl_->is_default(); }
 
 void Stream::synchronize() const {
+  detail::flush_deferred_work();  // a deferred array launch goes first (exec/deferred_flush.h)
   StreamImpl* s = checked_stream(*this, "npurt.Stream.synchronize");
   capture_check_sync("npurt.Stream.synchronize", s);
   s->backend().synchronize().throw_if_error();
 }
 
 bool Stream::query() const {
+  detail::flush_deferred_work();  // a deferred array launch goes first (exec/deferred_flush.h)
   StreamImpl* s = checked_stream(*this, "npurt.Stream.query");
   capture_check_sync("npurt.Stream.query", s);
   Status err;
@@ -187,6 +192,7 @@ StreamGuard::~StreamGuard() {
 // ---- synchronize_device -------------------------------------------------------
 
 void synchronize_device(Device device) {
+  detail::flush_deferred_work();  // a deferred array launch goes first (exec/deferred_flush.h)
   capture_check_device_sync("npurt.synchronize_device", device);
   Status first;
   for (const Stream& s : device_context_impl(device).streams()) {

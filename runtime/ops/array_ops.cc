@@ -20,6 +20,7 @@
 #include "npurt/ops.h"
 #include "npurt/runtime.h"
 #include "npurt/status.h"
+#include "ops/deferred_fusion.h"
 
 namespace npurt {
 namespace array {
@@ -233,10 +234,24 @@ const char* reduce_op_name(ReduceOp op) {
   return i >= 0 && i < kNumReduceOps ? kReduceName[i] : "?";
 }
 
-Tensor binary(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& stream, const Tensor& out) {
+namespace {
+
+Tensor binary_call(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& stream, const Tensor& out,
+                   bool x1_expiring, bool x2_expiring, const deferral::Constant& constant = {}) {
   const int i = static_cast<int>(op);
   if (i < 0 || i >= kNumBinaryOps) throw_invalid_argument("npurt.array.binary", "op", "unknown operator");
   const BinaryInfo& info = kBinary[i];
+  if (deferral::candidate(op, x1, x2, out)) {
+    Tensor fused = deferral::try_fuse(op, x1, x2, stream, x1_expiring, x2_expiring);
+    if (fused.defined()) return fused;
+    try {
+      Tensor deferred = deferral::try_defer(op, x1, x2, stream, constant);
+      if (deferred.defined()) return deferred;
+    } catch (const InvalidArgument& e) {
+      rethrow_public(e, info.kernel, info.name);
+    }
+  }
+  flush_deferred();  // eager from here: the deferred launch goes first, even if this call fails its checks
   const std::string where = "npurt.";
   if (!x1.defined()) throw_invalid_argument(where + info.name, "x1", "undefined tensor");
   if (!x2.defined()) throw_invalid_argument(where + info.name, "x2", "undefined tensor");
@@ -259,6 +274,24 @@ Tensor binary(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& str
     rethrow_public(e, info.kernel, info.name);
   }
   return result[0];
+}
+
+}  // namespace
+
+Tensor binary(BinaryOp op, Tensor x1, Tensor x2, const Stream& stream, const Tensor& out) {
+  return binary_call(op, x1, x2, stream, out, false, false);
+}
+
+Tensor binary(BinaryOp op, Tensor x1, Tensor x2, bool x1_expiring, bool x2_expiring) {
+  return binary_call(op, x1, x2, Stream(), Tensor(), x1_expiring, x2_expiring);
+}
+
+Tensor binary_with_constant(BinaryOp op, Tensor x1, Tensor x2, int constant_pos, float value) {
+  const Tensor& c = constant_pos == 0 ? x1 : x2;
+  if ((constant_pos != 0 && constant_pos != 1) || !c.defined() || c.ndim() != 0 || c.dtype() != DType::kFloat32)
+    throw_invalid_argument("npurt.array.binary_with_constant", "constant_pos",
+                           "must name a 0-d float32 operand (0: x1, 1: x2)");
+  return binary_call(op, x1, x2, Stream(), Tensor(), false, false, deferral::Constant{constant_pos, value});
 }
 
 // Sorted, distinct axes in range (the public forms' axis checks).

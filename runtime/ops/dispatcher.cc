@@ -13,6 +13,7 @@
 #include "npurt/runtime.h"
 #include "npurt/status.h"
 #include "dispatch_checks.h"
+#include "exec/deferred_flush.h"
 #include "exec/profiler.h"
 #include "registry_internal.h"
 
@@ -162,6 +163,7 @@ void OpHandle::clear_tiling_cache() const { checked_op(*this, "npurt.OpHandle.cl
 
 void dispatch(const OpHandle& h, Span<const Tensor> inputs, Span<const AttrValue> attrs,
               const Stream& stream_in, Span<Tensor> outputs) {
+  detail::flush_deferred_work();  // a deferred array launch goes first (exec/deferred_flush.h)
   const RegisteredOp& op = checked_op(h, "npurt.dispatch");
   const size_t num_out = op.def.outputs.size();
   if (!outputs.empty() && outputs.size() != num_out)

@@ -88,8 +88,10 @@ nb::object binary_method(int slot, nb::handle self, nb::handle other) {
     const Tensor& b = *nb::inst_ptr<Tensor>(other);
     const BinaryOp op = kBinarySlots[slot].op;
     // divide of integers promotes to float first: the Python path does that.
+    // An operand whose Python object only the interpreter's stack holds dies
+    // with this call: its handle may be fused away (array_ops.h, deferred fusion).
     if (a.dtype() == b.dtype() && (op != BinaryOp::kDivide || floating_or_complex(a.dtype())))
-      return nb::cast(array::binary(op, a, b));
+      return nb::cast(array::binary(op, a, b, Py_REFCNT(self.ptr()) == 1, Py_REFCNT(other.ptr()) == 1));
   }
   PyObject* rest[1] = {other.ptr()};
   return call_fallback(g_binary_fallback[slot], self, rest, 1, nullptr);
@@ -177,7 +179,33 @@ nb::tuple array_reduce_plan(const Tensor& x, nb::handle axes) {
 
 }  // namespace
 
+// npurt::array::binary for add / subtract / multiply of one dtype from the
+// array-API functions (_elementwise.py): the same kernel as ops.<kernel>, but
+// deferrable, so `a * 2 + b` fuses like `a * x + y`.
+Tensor array_binary(int op, const Tensor& x1, const Tensor& x2) {
+  if (op < 0 || op >= array::kNumBinaryOps)
+    throw nb::value_error("npurt._array_binary: argument 'op': unknown operator");
+  return array::binary(static_cast<BinaryOp>(op), x1, x2);
+}
+
+// binary_with_constant: operand `pos` is the cached 0-d constant of the
+// Python scalar `value` (_convert.constant), so a deferred op may fuse the value.
+Tensor array_binary_const(int op, const Tensor& x1, const Tensor& x2, int pos, double value) {
+  if (op < 0 || op >= array::kNumBinaryOps)
+    throw nb::value_error("npurt._array_binary_const: argument 'op': unknown operator");
+  return array::binary_with_constant(static_cast<BinaryOp>(op), x1, x2, pos, static_cast<float>(value));
+}
+
 void bind_operators(nb::module_& m) {
+  m.def("_array_binary_const", &array_binary_const, nb::arg("op"), nb::arg("x1"), nb::arg("x2"), nb::arg("pos"),
+        nb::arg("value"), "npurt::array::binary_with_constant (operand `pos` holds float32(value)).");
+  m.def("_array_binary", &array_binary, nb::arg("op"), nb::arg("x1"), nb::arg("x2"),
+        "npurt::array::binary(op, x1, x2) (op: BinaryOp's number).");
+  m.def("set_deferred_fusion", &array::set_deferred_fusion, nb::arg("enabled"),
+        "npurt::array::set_deferred_fusion: turns the deferred elementwise fusion on or off (off flushes).");
+  m.def("deferred_fusion_enabled", &array::deferred_fusion_enabled, "npurt::array::deferred_fusion_enabled.");
+  m.def("flush_deferred", &array::flush_deferred, "npurt::array::flush_deferred.");
+  m.def("_deferred_fusion_count", &array::deferred_fusion_count, "npurt::array::deferred_fusion_count.");
   m.def("_array_reduce_plan", &array_reduce_plan, nb::arg("x"), nb::arg("axes").none(),
         "npurt::array::reduce_plan: (outer, len, inner, part_len, parts) of a reduction.");
   m.def("_array_reduce", &array_reduce, nb::arg("kind"), nb::arg("x"), nb::arg("axes").none(), nb::arg("keepdims"),

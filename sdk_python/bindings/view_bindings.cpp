@@ -25,6 +25,7 @@
 #include <string>
 
 #include "bindings.h"
+#include "npurt/array_ops.h"
 #include "npurt/copy.h"
 #include "npurt/status.h"
 #include "npurt/tensor.h"
@@ -193,6 +194,7 @@ nb::object dlpack_export(const Tensor& t, nb::handle max_version, nb::handle dl_
   {
     nb::gil_scoped_release release;
     const Stream& s = t.stream();
+    array::flush_deferred();  // a deferred launch writing t is enqueued even if the stream is closed
     if (s.valid() && !s.closed()) s.synchronize();  // pending writes land before the consumer reads
   }
   bool versioned = false;

@@ -100,3 +100,7 @@ _numpy_names.install_methods(ndarray)
 
 # Fused elementwise kernels (owner: fuse): @nr.fuse, one kernel per expression (sdk_python/npurt/fuse.py).
 from .fuse import fuse  # noqa: E402
+
+# Deferred elementwise fusion of float32 `a * x + y`-style pairs in npurt::array::binary (owner: lazy;
+# npurt/array_ops.h, docs/numpy-users.md). On by default; NPURT_DEFER=0 or set_deferred_fusion(False) turns it off.
+from ._npurt import set_deferred_fusion, deferred_fusion_enabled, flush_deferred  # noqa: E402,F401

@@ -54,8 +54,38 @@ const char* binary_op_name(BinaryOp op);
 // x1 <op> x2, broadcast; comparisons give bool. `out`, when given, receives
 // the result (contiguous, the broadcast shape and the result dtype). A null
 // stream means the inputs' current stream.
-Tensor binary(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& stream = Stream(),
-              const Tensor& out = Tensor());
+//
+// Deferred fusion: a float32 add / subtract / multiply of >= 256 Ki elements
+// (without `out`) is checked and its output allocated here, but its launch
+// waits in one global slot; when the next binary() call reads that output as a
+// temporary, ONE fused_elementwise launch computes both ops (bit-identical to
+// the two launches; the first output is never written). Anything else (any
+// other launch, copy, synchronize, query, event, DLPack export, another
+// thread's call) enqueues the waiting launch first, so nothing can observe the
+// difference but the speed. "Temporary": the operands are taken by value, so a
+// prvalue argument (binary(op, binary(...), y)) fuses and a named Tensor does
+// not (a helper that forwards a temporary should take it by value and
+// std::move it on, as a const& parameter adds a handle); `x1_expiring` /
+// `x2_expiring` tell that one more handle the caller passes (e.g. a Python
+// object with no other reference) dies with the call.
+Tensor binary(BinaryOp op, Tensor x1, Tensor x2, const Stream& stream = Stream(), const Tensor& out = Tensor());
+Tensor binary(BinaryOp op, Tensor x1, Tensor x2, bool x1_expiring, bool x2_expiring);
+// Like binary(op, x1, x2), where operand `constant_pos` (0: x1, 1: x2) is a
+// 0-d float32 array that the caller guarantees holds exactly `value` (e.g. a
+// cached constant, as Python's scalar operands are): the eager launch reads
+// the array as usual; a deferred op may fuse the value into the program as a
+// constant (Adds / Muls) instead of reading the array.
+Tensor binary_with_constant(BinaryOp op, Tensor x1, Tensor x2, int constant_pos, float value);
+
+// The deferral switch (default on; NPURT_DEFER=0 in the environment turns it
+// off at start-up). Turning it off flushes.
+void set_deferred_fusion(bool enabled);
+bool deferred_fusion_enabled();
+// Enqueues the deferred launch, if any (what every chokepoint calls).
+void flush_deferred();
+// Fused launches made so far by deferral (a process-wide counter, for tests
+// and benchmarks that must know the fusion happened).
+uint64_t deferred_fusion_count();
 
 enum class ReduceOp : uint8_t { kSum, kProd, kMax, kMin, kMean, kAny, kAll };
 const char* reduce_op_name(ReduceOp op);  // "sum", "prod", ...

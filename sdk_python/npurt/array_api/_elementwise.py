@@ -3,9 +3,11 @@ kernels (kernels/elementwise/): promotion here, broadcasting and strides in
 the kernel. Errors from the kernel's checks are re-raised under the public
 name ("npurt.add: argument 'x2': shapes (2,) and (3,) cannot be broadcast ...").
 """
+from .. import _npurt
 from .. import ops as _ops
 from . import _convert, _dtypes
 
+_F32 = _dtypes._D["float32"]
 _UNARY_FLOAT = "exp log sqrt reciprocal sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh " \
                "expm1 log1p log2 log10".split()
 _UNARY_SAME = "negative abs square sign".split()           # any numeric dtype, result of the same dtype
@@ -16,6 +18,9 @@ _BINARY_SAME = "subtract multiply maximum minimum floor_divide remainder pow bit
 _BINARY_FLOAT = "divide atan2 hypot copysign logaddexp nextafter".split()
 _COMPARE = "equal not_equal less less_equal greater greater_equal logical_and logical_or logical_xor".split()
 _KERNEL_NAME = {"add": "add_broadcast"}
+# npurt::array::BinaryOp numbers of the ops npurt::array::binary may defer and fuse (array_ops.h):
+# float32 operands of these go through it, so `a * 2 + b` fuses like `a * x + y`.
+_DEFERRABLE = {"add": 0, "subtract": 1, "multiply": 2}
 
 
 def _public_error(e, kernel, name):
@@ -50,11 +55,20 @@ def _make_unary(name):
 def _make_binary(name):
     where = f"npurt.{name}"
     kernel = _KERNEL_NAME.get(name, name)
+    code = _DEFERRABLE.get(name)
 
     def f(x1, x2, /):
         a, b = _convert.operands(where, x1, x2)
         if name in _BINARY_FLOAT and _dtypes.kind(a.dtype) not in "fc":
             a, b = _to_float(a), _to_float(b)
+        if code is not None and a.dtype == _F32 and b.dtype == _F32:
+            # Same kernel; errors already carry the public name. A Python scalar operand is the cached
+            # 0-d constant float32(value) (_convert.constant): say so, a fused program can embed it.
+            if type(x2) in (int, float) and b.ndim == 0:
+                return _npurt._array_binary_const(code, a, b, 1, float(x2))
+            if type(x1) in (int, float) and a.ndim == 0:
+                return _npurt._array_binary_const(code, a, b, 0, float(x1))
+            return _npurt._array_binary(code, a, b)
         return _run(name, kernel, a, b)
 
     if name != "pow":
