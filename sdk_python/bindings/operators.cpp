@@ -19,6 +19,7 @@
 #include "bindings.h"
 #include "npurt/array_ops.h"
 #include "npurt/tensor.h"
+#include "temporary_check.h"
 
 namespace npurt::python {
 namespace {
@@ -82,6 +83,13 @@ nb::object call_fallback(PyObject* name, nb::handle self, PyObject* const* rest,
 
 bool floating_or_complex(DType t) { return is_floating(t) || is_complex(t); }
 
+// The Python object dies with this call (temporary_check.h). Small arrays are
+// never deferred, so they skip the stack walk.
+bool expiring(nb::handle obj, const Tensor& t) {
+  constexpr int64_t kMinDeferrable = int64_t{1} << 18;  // deferred_fusion.h kDeferMinElements
+  return Py_REFCNT(obj.ptr()) == 1 && t.numel() >= kMinDeferrable && called_from_interpreter();
+}
+
 nb::object binary_method(int slot, nb::handle self, nb::handle other) {
   if (nb::isinstance<Tensor>(self) && nb::isinstance<Tensor>(other)) {
     const Tensor& a = *nb::inst_ptr<Tensor>(self);
@@ -91,7 +99,7 @@ nb::object binary_method(int slot, nb::handle self, nb::handle other) {
     // An operand whose Python object only the interpreter's stack holds dies
     // with this call: its handle may be fused away (array_ops.h, deferred fusion).
     if (a.dtype() == b.dtype() && (op != BinaryOp::kDivide || floating_or_complex(a.dtype())))
-      return nb::cast(array::binary(op, a, b, Py_REFCNT(self.ptr()) == 1, Py_REFCNT(other.ptr()) == 1));
+      return nb::cast(array::binary(op, a, b, expiring(self, a), expiring(other, b)));
   }
   PyObject* rest[1] = {other.ptr()};
   return call_fallback(g_binary_fallback[slot], self, rest, 1, nullptr);

@@ -106,6 +106,22 @@ def test_named_intermediate_stays_readable(defer):
     assert _same(np.asarray(w[0]), an * F32(2)) and _same(np.asarray(r), an * F32(2) + bn)
 
 
+def test_only_reference_held_by_foreign_c_code_is_not_fused_away(defer):
+    # ctypes calls PyNumber_Add from libffi with an array whose only reference is the py_object
+    # box (refcount 1), then the box still reads it: like a C extension owning a temporary. The
+    # stack walk (sdk_python/bindings/temporary_check.h) must refuse to treat it as expiring.
+    import ctypes
+    add = ctypes.pythonapi.PyNumber_Add
+    add.restype, add.argtypes = ctypes.py_object, [ctypes.py_object, ctypes.py_object]
+    an, bn = _data(THR + 3, 30), _data(THR + 3, 31)
+    a, b = nr.asarray(an), nr.asarray(bn)
+    before = _count()
+    box = ctypes.py_object(a * 2)
+    r = add(box, b)
+    assert _count() == before
+    assert _same(np.asarray(box.value), an * F32(2)) and _same(np.asarray(r), an * F32(2) + bn)
+
+
 def test_inplace_write_after_deferral(defer):
     an = _data(THR, 10)
     a = nr.asarray(an)
