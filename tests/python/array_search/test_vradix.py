@@ -97,3 +97,14 @@ def test_take_kernels_reject_bad_arguments():
     v, i = nr.ops.vsort_take(keys, x)  # the runtime stays usable; low digits of 0..199 are the values
     np.testing.assert_array_equal(i.numpy(), np.arange(200))
     np.testing.assert_array_equal(v.numpy(), np.arange(200))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint32"])
+def test_full_sim_check_is_clean(dtype):
+    host = digit_edges(dtype, 4500, seed=11).reshape(3, 1500)
+    with nr.debug.sim_check_level("full"):
+        v, i = searching.sort_last(nr.asarray(host), True, vchunk=256)
+        got_v, got_i = v.numpy(), i.numpy()
+    want_v, want_i = ref_sort(host, -1, True)
+    np.testing.assert_array_equal(got_i, want_i)
+    np.testing.assert_array_equal(got_v, want_v)
