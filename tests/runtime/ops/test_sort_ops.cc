@@ -138,6 +138,15 @@ TEST(SortPlan, UnitScoreChunkAndWidths) {
   EXPECT_EQ(plan({64}, DType::kInt8).score, DType::kFloat16);
   EXPECT_EQ(plan({64}, DType::kBool).score, DType::kFloat16);
   EXPECT_EQ(plan({64}, DType::kBFloat16).score, DType::kFloat32);
+  EXPECT_EQ(plan({64}, DType::kFloat32).digits, 1u);
+  for (DType d : {DType::kInt32, DType::kUInt32}) {  // two radix passes of float32-scored 16-bit digits
+    p = plan({5000}, d);
+    EXPECT_EQ(p.unit, SortUnit::kVector);
+    EXPECT_EQ(p.score, DType::kFloat32);
+    EXPECT_EQ(p.digits, 2u);
+    EXPECT_TRUE(array::vector_radix_dtype(d));
+  }
+  EXPECT_FALSE(array::vector_radix_dtype(DType::kInt64));
   // Short rows, empty arrays and 64-bit dtypes stay on the scalar unit.
   EXPECT_EQ(plan({5, 31}, DType::kFloat32).unit, SortUnit::kScalar);
   EXPECT_EQ(plan({0}, DType::kFloat32).unit, SortUnit::kScalar);
