@@ -94,7 +94,7 @@ struct VsortBlockTiling {
 constexpr uint32_t kVsortTakeSeg = 4096;
 
 struct VsortTakeTiling {
-  uint32_t dtype = 0;       // x's dtype (int32 or uint32)
+  uint32_t dtype = 0;       // x's dtype (int32, uint32 or uint16)
   uint32_t through = 0;     // 1: indices come from perm (the previous pass's indices)
   uint64_t rows = 0, n = 0;
   uint64_t segs = 0;        // per row: ceil(n / kVsortTakeSeg)

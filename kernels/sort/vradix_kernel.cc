@@ -88,6 +88,9 @@ __aicore__ inline void RunTake(GM_ADDR keys, GM_ADDR x, GM_ADDR perm, GM_ADDR va
   if (t.dtype == static_cast<uint32_t>(npurt::DType::kUInt32)) {
     VsortTake<uint32_t> k(keys, x, perm, vals, idx, t);
     k.Run();
+  } else if (t.dtype == static_cast<uint32_t>(npurt::DType::kUInt16)) {  // uint16's one pass
+    VsortTake<uint16_t> k(keys, x, perm, vals, idx, t);
+    k.Run();
   } else {
     VsortTake<int32_t> k(keys, x, perm, vals, idx, t);
     k.Run();

@@ -1,6 +1,6 @@
 // kernels/sort/vradix_ops.cc: host side of vsort_take / vsort_take_through
 // (vradix_kernel.cc), the gathers of the two-pass radix sort of int32/uint32
-// rows on the vector unit (npurt::array::sort_last chains them:
+// rows, and of the one pass of uint16 rows, on the vector unit (npurt::array::sort_last chains them:
 //   keys = vsort_block(x, digit=0) + vsort_merge...; (v1, p1) = vsort_take(keys, x)
 //   keys = vsort_block(v1, digit=1) + vsort_merge...; (values, indices) = vsort_take_through(keys, v1, p1)).
 // Contract: keys are the fully sorted keys of x's rows (x's shape, uint64);
@@ -19,7 +19,7 @@ extern const SimKernelEntry kVsortTakeThroughEntry;
 
 namespace {
 
-const DTypeMask kTakeTypes = dtype_mask({DType::kInt32, DType::kUInt32});
+const DTypeMask kTakeTypes = dtype_mask({DType::kInt32, DType::kUInt32, DType::kUInt16});
 
 void infer_take(const OpContext& ctx) {
   const TensorSpec &k = ctx.input(0), &x = ctx.input(1);

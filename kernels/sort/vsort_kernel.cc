@@ -35,7 +35,9 @@ __aicore__ inline void Sync() { AscendC::PipeBarrier<PIPE_ALL>(); }
 template <class T> constexpr uint32_t kPerKey = 8 / sizeof(T);  // T elements per 8-byte key
 constexpr uint32_t kSort32Span = 4096;                            // 128 Sort32 repeats
 // 32-bit integers sort by 16-bit digits, one exact float score per radix pass.
-template <class X> constexpr bool kIsDigitInput = std::is_same_v<X, int32_t> || std::is_same_v<X, uint32_t>;
+// uint16 is one (unsigned) digit: A2 has no Cast uint16 -> float, int16 -> float it has.
+template <class X>
+constexpr bool kIsDigitInput = std::is_same_v<X, int32_t> || std::is_same_v<X, uint32_t> || std::is_same_v<X, uint16_t>;
 template <class T> __aicore__ inline T Inf() { return static_cast<T>(std::numeric_limits<float>::infinity()); }
 
 // Score of a key read from GM (low bytes).
@@ -124,6 +126,10 @@ class VsortBlock {
   // then Cast int16 -> float (exact). Unsigned digits are lifted afterwards.
   __aicore__ void DigitScore(const LocalTensor<float>& score, uint32_t m) {
     LocalTensor<int16_t> halves = a_.template Get<int16_t>();
+    if constexpr (sizeof(X) == 2) {  // uint16: the value is its only digit
+      AscendC::Cast(score, halves, AscendC::RoundMode::CAST_NONE, m);
+      return;
+    }
     LocalTensor<int16_t> digit = halves[2 * static_cast<uint32_t>(t_.chunk)];  // A's bytes [4c, 6c)
     uint64_t kept = 0;
     AscendC::GatherMask(digit, halves, static_cast<uint8_t>(t_.digit == 0 ? 1 : 2), true, 2 * m,
@@ -271,6 +277,7 @@ extern "C" __global__ __aicore__ void npurt_vsort_block_kernel(GM_ADDR x, GM_ADD
   };
   if (t.dtype == static_cast<uint32_t>(npurt::DType::kInt32)) run(int32_t{}, float{});  // one digit a launch
   else if (t.dtype == static_cast<uint32_t>(npurt::DType::kUInt32)) run(uint32_t{}, float{});
+  else if (t.dtype == static_cast<uint32_t>(npurt::DType::kUInt16)) run(uint16_t{}, float{});
   else VisitVsortTypes(t.dtype, run);
 }
 

@@ -65,10 +65,12 @@ Tensor vector_keys(const Tensor& x, const SortPlan& plan, bool descending, int64
   return keys;
 }
 
-// int32/uint32: LSD radix over two 16-bit digits, each pass a stable vector sort.
+// int32/uint32: LSD radix over two 16-bit digits, each pass a stable vector
+// sort; uint16: the one (low) digit pass.
 Sorted radix_sort(const Tensor& x, const SortPlan& plan, bool descending, const Stream& stream) {
   const Tensor low[2] = {vector_keys(x, plan, descending, 0, stream), x};
   std::vector<Tensor> pass1 = dispatch(kernel(kVTake), low, {}, stream);
+  if (plan.digits == 1) return Sorted{pass1[0], pass1[1]};
   const Tensor high[3] = {vector_keys(pass1[0], plan, descending, 1, stream), pass1[0], pass1[1]};
   std::vector<Tensor> r = dispatch(kernel(kVTakeThrough), high, {}, stream);
   return Sorted{r[0], r[1]};
@@ -76,7 +78,10 @@ Sorted radix_sort(const Tensor& x, const SortPlan& plan, bool descending, const 
 
 }  // namespace
 
-bool vector_radix_dtype(DType d) { return d == DType::kInt32 || d == DType::kUInt32; }
+uint32_t vector_radix_digits(DType d) {
+  if (d == DType::kInt32 || d == DType::kUInt32) return 2;
+  return d == DType::kUInt16 ? 1 : 0;
+}
 
 bool vector_score_dtype(DType d, DType& score) {
   switch (d) {
@@ -109,7 +114,8 @@ SortPlan sort_plan(const Tensor& x, const SortArgs& args) {
   plan.n = static_cast<uint64_t>(x.shape().back());
   plan.rows = plan.n ? static_cast<uint64_t>(x.numel()) / plan.n : 0;
   DType score = DType::kFloat32;
-  const bool radix = vector_radix_dtype(d);
+  const uint32_t digits = vector_radix_digits(d);
+  const bool radix = digits > 0;
   const bool vector_ok = (radix || vector_score_dtype(d, score)) && x.numel() > 0;
   if (args.vchunk && !vector_ok)
     fail("vchunk", std::string("the vector unit does not sort ") + (x.numel() ? dtype_name(d) : "an empty array"));
@@ -120,7 +126,7 @@ SortPlan sort_plan(const Tensor& x, const SortArgs& args) {
                          " up to " + std::to_string(most) + " on " + p.name);
     plan.unit = SortUnit::kVector;
     plan.score = score;
-    plan.digits = radix ? 2 : 1;
+    plan.digits = digits;
     plan.chunk = args.vchunk ? args.vchunk : std::min(most, round_up(std::max<uint64_t>(plan.n, 1), kVsortChunkStep));
   } else {
     const uint64_t most = sort_block_chunk(p, d, ~uint64_t{0} >> 8);
@@ -137,7 +143,7 @@ SortPlan sort_plan(const Tensor& x, const SortArgs& args) {
 Sorted sort_last(const Tensor& x, const SortArgs& args, const Stream& stream) {
   const SortPlan plan = sort_plan(x, args);
   Sorted out;
-  if (plan.unit == SortUnit::kVector && plan.digits == 2) return radix_sort(x, plan, args.descending, stream);
+  if (plan.unit == SortUnit::kVector && plan.digits > 0) return radix_sort(x, plan, args.descending, stream);
   if (plan.unit == SortUnit::kVector) {
     const Tensor keys = vector_keys(x, plan, args.descending, -1, stream);
     const Tensor ex_in[2] = {keys, x};

@@ -25,6 +25,7 @@ def widths_for(chunk, n):
                                               ("bfloat16", "vector", "float32"), ("int16", "vector", "float32"),
                                               ("int8", "vector", "float16"), ("bool", "vector", "float16"),
                                               ("int32", "vector", "float32"), ("uint32", "vector", "float32"),
+                                              ("uint16", "vector", "float32"),
                                               ("float64", "scalar", None),
                                               ("int64", "scalar", None)])
 @pytest.mark.parametrize("n", [33, 1023, 8192, 70000])

@@ -1,6 +1,7 @@
 """int32/uint32 sort and argsort on the vector unit: an LSD radix sort of two
 16-bit digits, each an exact float32 score (vsort_block digit=0/1 +
-vsort_merge, then vsort_take / vsort_take_through gathers), against numpy's
+vsort_merge, then vsort_take / vsort_take_through gathers), and uint16 as
+its one digit (digit 0 + vsort_take), against numpy's
 stable sort. Covers INT32_MIN/MAX and UINT32_MAX, values that differ only in
 the low or only in the high digit (and across the low digit's sign bit),
 duplicates (stability), descending, empty / 1 / odd sizes, several chunks and
@@ -99,9 +100,19 @@ def test_take_kernels_reject_bad_arguments():
     np.testing.assert_array_equal(v.numpy(), np.arange(200))
 
 
-@pytest.mark.parametrize("dtype", ["int32", "uint32"])
+@pytest.mark.parametrize("n", [1, 15, 33, 1023, 4097, 20000])
+@pytest.mark.parametrize("descending", [False, True])
+def test_uint16_one_digit(n, descending):
+    check(data("uint16", (n,), seed=n), descending, vchunk=128 if n < 32 else 0)
+    host = digit_edges("uint32", n, seed=n).astype(np.uint16)  # 0, 1, 0x7FFF, 0x8000, 0x8001, 0xFFFF
+    check(host, descending, vchunk=128 if n < 32 else 0)
+    if n > 1000:
+        check(data("uint16", (3, n), seed=2, spread=40), descending, vchunk=128)  # duplicates, merge passes
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint32", "uint16"])
 def test_full_sim_check_is_clean(dtype):
-    host = digit_edges(dtype, 4500, seed=11).reshape(3, 1500)
+    host = digit_edges("uint32" if dtype == "uint16" else dtype, 4500, seed=11).astype(dtype).reshape(3, 1500)
     with nr.debug.sim_check_level("full"):
         v, i = searching.sort_last(nr.asarray(host), True, vchunk=256)
         got_v, got_i = v.numpy(), i.numpy()

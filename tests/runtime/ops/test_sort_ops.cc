@@ -138,15 +138,19 @@ TEST(SortPlan, UnitScoreChunkAndWidths) {
   EXPECT_EQ(plan({64}, DType::kInt8).score, DType::kFloat16);
   EXPECT_EQ(plan({64}, DType::kBool).score, DType::kFloat16);
   EXPECT_EQ(plan({64}, DType::kBFloat16).score, DType::kFloat32);
-  EXPECT_EQ(plan({64}, DType::kFloat32).digits, 1u);
+  EXPECT_EQ(plan({64}, DType::kFloat32).digits, 0u);
   for (DType d : {DType::kInt32, DType::kUInt32}) {  // two radix passes of float32-scored 16-bit digits
     p = plan({5000}, d);
     EXPECT_EQ(p.unit, SortUnit::kVector);
     EXPECT_EQ(p.score, DType::kFloat32);
     EXPECT_EQ(p.digits, 2u);
-    EXPECT_TRUE(array::vector_radix_dtype(d));
+    EXPECT_EQ(array::vector_radix_digits(d), 2u);
   }
-  EXPECT_FALSE(array::vector_radix_dtype(DType::kInt64));
+  p = plan({5000}, DType::kUInt16);  // one unsigned digit
+  EXPECT_EQ(p.unit, SortUnit::kVector);
+  EXPECT_EQ(p.digits, 1u);
+  EXPECT_EQ(array::vector_radix_digits(DType::kInt64), 0u);
+  EXPECT_EQ(array::vector_radix_digits(DType::kFloat32), 0u);
   // Short rows, empty arrays and 64-bit dtypes stay on the scalar unit.
   EXPECT_EQ(plan({5, 31}, DType::kFloat32).unit, SortUnit::kScalar);
   EXPECT_EQ(plan({0}, DType::kFloat32).unit, SortUnit::kScalar);
@@ -249,6 +253,7 @@ TEST(SortLast, Float16AndFloat64) {
 
 TEST(SortLast, Int32ExtremesDuplicatesAndChunks) { check_int_dtype<int32_t>(DType::kInt32, true); }
 TEST(SortLast, UInt32) { check_int_dtype<uint32_t>(DType::kUInt32, true); }
+TEST(SortLast, UInt16) { check_int_dtype<uint16_t>(DType::kUInt16, true); }
 TEST(SortLast, Int16Int8UInt8Int64) {
   check_int_dtype<int16_t>(DType::kInt16, true);
   check_int_dtype<int8_t>(DType::kInt8, true);
