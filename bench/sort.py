@@ -11,9 +11,9 @@ loaded machine).
 [-1000, 1000) so it has duplicates, int32 from [-2^30, 2^30)), npurt next to
 numpy and PyTorch, and the unique family on float32 with 1000 distinct values.
 
-float32/float16 sort on the simulated vector unit (Sort32/MrgSort); the rows
-marked "[scalar path]" force the scalar-unit kernels (sort_block/sort_merge)
-that the other dtypes use, in the same run, so the two paths compare side by
+float32/float16 sort on the simulated vector unit (Sort32/MrgSort), int32 too
+(two radix passes of 16-bit digits); the rows marked "[scalar path]" force the
+scalar-unit kernels (sort_block/sort_merge) that int64/float64 use, in the same run, so the two paths compare side by
 side; "unique_all f32 [scalar compact]" runs the scalar unique_count/
 unique_compact kernels after the vector sort (the path of the non-vector
 dtypes) next to the vector path of float32/float16. The figures say nothing about NPU speed.

@@ -78,11 +78,26 @@ constexpr uint32_t kVsortMergeSeg = 4064;   // MrgSort lists hold <= 4095 struct
 constexpr uint32_t kVsortExtractSeg = 4096;
 
 struct VsortBlockTiling {
-  uint32_t dtype = 0;       // npurt::DType (float32 or float16)
+  uint32_t dtype = 0;       // npurt::DType (a score dtype, one cast exactly to it, or int32/uint32 by digit)
   uint32_t descending = 0;
   uint64_t rows = 0, n = 0;
   uint64_t chunk = 0;       // multiple of kVsortChunkStep, <= kVsortMaxChunk
   uint64_t chunks = 0;      // per row
+  uint64_t units = 0, per_core = 0;
+  int32_t digit = -1;       // int32/uint32 only: 0 = low 16 bits, 1 = high 16 bits (the radix passes)
+  uint32_t pad = 0;
+};
+
+// The radix passes of 32-bit integers (vradix_kernel.cc): after a sort of a
+// row by one 16-bit digit, vsort_take gathers x[row, pos] and pos (or
+// perm[row, pos]) for every sorted key; a unit is one segment of a row.
+constexpr uint32_t kVsortTakeSeg = 4096;
+
+struct VsortTakeTiling {
+  uint32_t dtype = 0;       // x's dtype (int32, uint32 or uint16)
+  uint32_t through = 0;     // 1: indices come from perm (the previous pass's indices)
+  uint64_t rows = 0, n = 0;
+  uint64_t segs = 0;        // per row: ceil(n / kVsortTakeSeg)
   uint64_t units = 0, per_core = 0;
 };
 

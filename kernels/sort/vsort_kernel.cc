@@ -34,6 +34,10 @@ __aicore__ inline void Sync() { AscendC::PipeBarrier<PIPE_ALL>(); }
 
 template <class T> constexpr uint32_t kPerKey = 8 / sizeof(T);  // T elements per 8-byte key
 constexpr uint32_t kSort32Span = 4096;                            // 128 Sort32 repeats
+// 32-bit integers sort by 16-bit digits, one exact float score per radix pass.
+// uint16 is one (unsigned) digit: A2 has no Cast uint16 -> float, int16 -> float it has.
+template <class X>
+constexpr bool kIsDigitInput = std::is_same_v<X, int32_t> || std::is_same_v<X, uint32_t> || std::is_same_v<X, uint16_t>;
 template <class T> __aicore__ inline T Inf() { return static_cast<T>(std::numeric_limits<float>::infinity()); }
 
 // Score of a key read from GM (low bytes).
@@ -95,13 +99,15 @@ class VsortBlock {
     } else {  // staged in A (free until Sort32), then widened exactly
       CopyIn(a_.template Get<X>(), x_[row * t_.n + off], m);
       Sync();
-      ToScore(score, a_.template Get<X>(), m);
+      if constexpr (kIsDigitInput<X>) DigitScore(score, m);
+      else ToScore(score, a_.template Get<X>(), m);
     }
     Sync();
     // Padding sorts after everything: score -inf, the highest positions.
     for (uint32_t j = m; j < mp; ++j) score.SetValue(j, t_.descending ? -Inf<T>() : Inf<T>());
     Sync();
     LocalTensor<uint8_t> mask = mask_.template Get<uint8_t>();
+    if constexpr (kIsDigitInput<X>) LiftUnsignedDigit(score, mask, mp);
     AscendC::Compare(mask, score, score, AscendC::CMPMODE::EQ, mp);  // 0 bits: NaN
     AscendC::Select(score, mask, score, Inf<T>(), AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, mp);
     if (!t_.descending) AscendC::Muls(score, score, static_cast<T>(-1.0f), static_cast<int32_t>(mp));
@@ -112,6 +118,34 @@ class VsortBlock {
     const bool in_b = MergeRounds(a, b, mp);
     Sync();
     CopyOut(k_[row * t_.n + off], (in_b ? b_ : a_).template Get<uint64_t>(), m);
+  }
+
+  // The score of a 32-bit integer's 16-bit digit (int32/uint32 staged in A):
+  // GatherMask's built-in pattern 1 (even halves = the low digit, little
+  // endian) or 2 (odd = the high one) compacts the m digits behind the input,
+  // then Cast int16 -> float (exact). Unsigned digits are lifted afterwards.
+  __aicore__ void DigitScore(const LocalTensor<float>& score, uint32_t m) {
+    LocalTensor<int16_t> halves = a_.template Get<int16_t>();
+    if constexpr (sizeof(X) == 2) {  // uint16: the value is its only digit
+      AscendC::Cast(score, halves, AscendC::RoundMode::CAST_NONE, m);
+      return;
+    }
+    LocalTensor<int16_t> digit = halves[2 * static_cast<uint32_t>(t_.chunk)];  // A's bytes [4c, 6c)
+    uint64_t kept = 0;
+    AscendC::GatherMask(digit, halves, static_cast<uint8_t>(t_.digit == 0 ? 1 : 2), true, 2 * m,
+                        AscendC::GatherMaskParams(), kept);
+    AscendC::Cast(score, digit, AscendC::RoundMode::CAST_NONE, m);
+  }
+
+  // The low digit of every 32-bit integer, and the high one of a uint32, is
+  // unsigned: int16 read -32768..-1 stands for 32768..65535, so those scores
+  // get +65536 (exact in float; the +-inf padding stays +-inf).
+  __aicore__ void LiftUnsignedDigit(const LocalTensor<float>& score, const LocalTensor<uint8_t>& mask, uint32_t mp) {
+    if (t_.digit != 0 && std::is_signed_v<X>) return;
+    LocalTensor<float> lifted = a_.template Get<float>();  // A's bytes [0, 4c): the staged input is consumed
+    AscendC::Adds(lifted, score, 65536.0f, static_cast<int32_t>(mp));
+    AscendC::CompareScalar(mask, score, 0.0f, AscendC::CMPMODE::LT, mp);
+    AscendC::Select(score, mask, lifted, score, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, mp);
   }
 
   // 4-way MrgSort rounds over mp keys in `cur` (lists of 32 -> mp), ping-pong
@@ -237,10 +271,14 @@ extern "C" __global__ __aicore__ void npurt_vsort_block_kernel(GM_ADDR x, GM_ADD
   (void)workspace;
   using namespace npurt::kernels::sort;
   GET_TILING_DATA_WITH_STRUCT(VsortBlockTiling, t, tiling);
-  VisitVsortTypes(t.dtype, [&](auto xv, auto sv) {
+  auto run = [&](auto xv, auto sv) {
     VsortBlock<decltype(xv), decltype(sv)> k(x, keys, t);
     k.Run();
-  });
+  };
+  if (t.dtype == static_cast<uint32_t>(npurt::DType::kInt32)) run(int32_t{}, float{});  // one digit a launch
+  else if (t.dtype == static_cast<uint32_t>(npurt::DType::kUInt32)) run(uint32_t{}, float{});
+  else if (t.dtype == static_cast<uint32_t>(npurt::DType::kUInt16)) run(uint16_t{}, float{});
+  else VisitVsortTypes(t.dtype, run);
 }
 
 extern "C" __global__ __aicore__ void npurt_vsort_merge_kernel(GM_ADDR keys, GM_ADDR out, GM_ADDR workspace,

@@ -54,6 +54,14 @@ void block_tiling(const OpContext& ctx, TilingResult& r) {
   rows_and_len32(ctx, t.rows, t.n);
   t.dtype = static_cast<uint32_t>(ctx.input(0).dtype);
   t.descending = ctx.attr_bool("descending");
+  t.digit = static_cast<int32_t>(ctx.attr_int("digit"));
+  const DType d = ctx.input(0).dtype;
+  const bool by_digit = d == DType::kInt32 || d == DType::kUInt32, one_digit = d == DType::kUInt16;
+  if (by_digit ? (t.digit != 0 && t.digit != 1) : one_digit ? t.digit != 0 : t.digit != -1)
+    ctx.fail("digit", std::string(by_digit    ? "must be 0 (low 16 bits) or 1 (high 16 bits) for "
+                                  : one_digit ? "must be 0 (the one 16-bit digit) for "
+                                              : "must be -1 for ") +
+                          dtype_name(d) + ", got " + std::to_string(t.digit));
   const int64_t want = ctx.attr_int("chunk");
   const uint64_t most = max_chunk(ctx.profile());
   if (want <= 0 || want % kVsortChunkStep != 0 || static_cast<uint64_t>(want) > most)
@@ -124,11 +132,14 @@ std::vector<OpDefBuilder> vsort_defs() {
   std::vector<OpDefBuilder> defs;
   OpDefBuilder block("vsort_block");
   block.doc("Vector-unit sort, step 1: every chunk of `chunk` elements of each row (last axis) of x (float32/"
-            "float16, or int16/bfloat16/int8/uint8/bool cast exactly to a float32/float16 score) becomes sorted uint64 keys ((score, uint32 position) as Sort32 lays them out). Follow "
+            "float16, or int16/bfloat16/int8/uint8/bool cast exactly to a float32/float16 score; int32/uint32 by "
+            "one 16-bit `digit`, 0 = low, 1 = high, for the two radix passes; uint16 by digit 0) becomes sorted uint64 keys ((score, "
+            "uint32 position) as Sort32 lays them out). Follow "
             "with vsort_merge(width=chunk, 2*chunk, ...) and vsort_extract.");
-  block.input("x", kScoreTypes).output("keys")
+  block.input("x", kScoreTypes | dtype_mask({DType::kInt32, DType::kUInt32, DType::kUInt16})).output("keys")
       .attr("descending", AttrType::kBool, AttrValue(false))
       .attr("chunk", AttrType::kInt, AttrValue(int64_t{kVsortMaxChunk}))
+      .attr("digit", AttrType::kInt, AttrValue(int64_t{-1}))
       .infer(infer_keys).tiling(block_tiling).describe_tiling(describe<VsortBlockTiling>).cost(sort_cost)
       .sim_kernel("npurt_vsort_block_kernel", kVsortBlockEntry);
   defs.push_back(std::move(block));

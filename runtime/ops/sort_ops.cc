@@ -24,9 +24,10 @@ constexpr uint64_t kVsortMaxChunk = 8192;  // kernels/sort/sort_tiling.h (static
 constexpr uint64_t kVsortChunkStep = 128;
 constexpr uint64_t kUbReserve = 2048;      // TPipe bookkeeping + scratch, as the kernels' ub_budget
 
-enum Kernel { kVBlock, kVMerge, kVExtract, kSBlock, kSMerge, kNumKernels };
-constexpr const char* kKernelName[kNumKernels] = {"vsort_block", "vsort_merge", "vsort_extract", "sort_block",
-                                                  "sort_merge"};
+enum Kernel { kVBlock, kVMerge, kVExtract, kSBlock, kSMerge, kVTake, kVTakeThrough, kNumKernels };
+constexpr const char* kKernelName[kNumKernels] = {"vsort_block", "vsort_merge",        "vsort_extract",
+                                                  "sort_block",  "sort_merge",         "vsort_take",
+                                                  "vsort_take_through"};
 std::atomic<RegisteredOp*> g_ops[kNumKernels];
 
 OpHandle kernel(Kernel k) {
@@ -52,7 +53,35 @@ std::vector<uint64_t> merge_widths(uint64_t chunk, uint64_t n) {
   return w;
 }
 
+// Vector-unit keys of x sorted along the last axis: the block launch, then the merges.
+Tensor vector_keys(const Tensor& x, const SortPlan& plan, bool descending, int64_t digit, const Stream& stream) {
+  const AttrValue block_attrs[3] = {AttrValue(descending), AttrValue(static_cast<int64_t>(plan.chunk)),
+                                    AttrValue(digit)};
+  Tensor keys = dispatch(kernel(kVBlock), Span<const Tensor>(&x, 1), block_attrs, stream)[0];
+  for (uint64_t w : plan.widths) {
+    const AttrValue merge_attrs[2] = {AttrValue(static_cast<int64_t>(w)), AttrValue(plan.score)};
+    keys = dispatch(kernel(kVMerge), Span<const Tensor>(&keys, 1), merge_attrs, stream)[0];
+  }
+  return keys;
+}
+
+// int32/uint32: LSD radix over two 16-bit digits, each pass a stable vector
+// sort; uint16: the one (low) digit pass.
+Sorted radix_sort(const Tensor& x, const SortPlan& plan, bool descending, const Stream& stream) {
+  const Tensor low[2] = {vector_keys(x, plan, descending, 0, stream), x};
+  std::vector<Tensor> pass1 = dispatch(kernel(kVTake), low, {}, stream);
+  if (plan.digits == 1) return Sorted{pass1[0], pass1[1]};
+  const Tensor high[3] = {vector_keys(pass1[0], plan, descending, 1, stream), pass1[0], pass1[1]};
+  std::vector<Tensor> r = dispatch(kernel(kVTakeThrough), high, {}, stream);
+  return Sorted{r[0], r[1]};
+}
+
 }  // namespace
+
+uint32_t vector_radix_digits(DType d) {
+  if (d == DType::kInt32 || d == DType::kUInt32) return 2;
+  return d == DType::kUInt16 ? 1 : 0;
+}
 
 bool vector_score_dtype(DType d, DType& score) {
   switch (d) {
@@ -84,8 +113,10 @@ SortPlan sort_plan(const Tensor& x, const SortArgs& args) {
   SortPlan plan;
   plan.n = static_cast<uint64_t>(x.shape().back());
   plan.rows = plan.n ? static_cast<uint64_t>(x.numel()) / plan.n : 0;
-  DType score;
-  const bool vector_ok = vector_score_dtype(d, score) && x.numel() > 0;
+  DType score = DType::kFloat32;
+  const uint32_t digits = vector_radix_digits(d);
+  const bool radix = digits > 0;
+  const bool vector_ok = (radix || vector_score_dtype(d, score)) && x.numel() > 0;
   if (args.vchunk && !vector_ok)
     fail("vchunk", std::string("the vector unit does not sort ") + (x.numel() ? dtype_name(d) : "an empty array"));
   if (vector_ok && !scalar && (args.vchunk || plan.n >= kVectorMinRow)) {
@@ -95,6 +126,7 @@ SortPlan sort_plan(const Tensor& x, const SortArgs& args) {
                          " up to " + std::to_string(most) + " on " + p.name);
     plan.unit = SortUnit::kVector;
     plan.score = score;
+    plan.digits = digits;
     plan.chunk = args.vchunk ? args.vchunk : std::min(most, round_up(std::max<uint64_t>(plan.n, 1), kVsortChunkStep));
   } else {
     const uint64_t most = sort_block_chunk(p, d, ~uint64_t{0} >> 8);
@@ -111,13 +143,9 @@ SortPlan sort_plan(const Tensor& x, const SortArgs& args) {
 Sorted sort_last(const Tensor& x, const SortArgs& args, const Stream& stream) {
   const SortPlan plan = sort_plan(x, args);
   Sorted out;
+  if (plan.unit == SortUnit::kVector && plan.digits > 0) return radix_sort(x, plan, args.descending, stream);
   if (plan.unit == SortUnit::kVector) {
-    const AttrValue block_attrs[2] = {AttrValue(args.descending), AttrValue(static_cast<int64_t>(plan.chunk))};
-    Tensor keys = dispatch(kernel(kVBlock), Span<const Tensor>(&x, 1), block_attrs, stream)[0];
-    for (uint64_t w : plan.widths) {
-      const AttrValue merge_attrs[2] = {AttrValue(static_cast<int64_t>(w)), AttrValue(plan.score)};
-      keys = dispatch(kernel(kVMerge), Span<const Tensor>(&keys, 1), merge_attrs, stream)[0];
-    }
+    const Tensor keys = vector_keys(x, plan, args.descending, -1, stream);
     const Tensor ex_in[2] = {keys, x};
     const AttrValue ex_attrs[1] = {AttrValue(args.descending)};
     std::vector<Tensor> r = dispatch(kernel(kVExtract), ex_in, ex_attrs, stream);

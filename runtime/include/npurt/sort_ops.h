@@ -9,7 +9,10 @@
 // launches join neighbouring sorted runs of width w into 2w (w = chunk, 2*chunk,
 // ...) until one run covers the row. sort_plan() is the single place that
 // decides the unit (vector: Sort32/MrgSort on (score, index) keys; scalar),
-// the chunk and the merge widths; the kernels' tilings check the chunk with
+// the chunk and the merge widths; int32/uint32 rows sort on the vector unit
+// as an LSD radix sort of two 16-bit digits (each an exact float32 score:
+// a stable sort by the low digit, then by the high digit of the permuted row,
+// with a gather after each pass), uint16 as one such digit; the kernels' tilings check the chunk with
 // vsort_max_chunk() / sort_block_chunk() below, so the rule cannot drift.
 //
 // Invariants: the sort is stable (ties keep their order); NaNs go last (first
@@ -46,6 +49,8 @@ struct SortPlan {
   uint64_t rows = 0, n = 0;        // the [rows, n] view of the last axis
   uint64_t chunk = 0;              // elements of a row sorted in UB by the block launch
   std::vector<uint64_t> widths;    // the merge launches' run widths, in order
+  uint32_t digits = 0;             // vector unit: 16-bit radix passes (2: int32/uint32, 1: uint16; 0: the
+                                   // value is the score)
 };
 
 // Rows shorter than this stay on the scalar unit (which packs many short rows
@@ -58,8 +63,15 @@ SortPlan sort_plan(const Tensor& x, const SortArgs& args = SortArgs());
 
 // True when the vector unit sorts `d`, with `score` the dtype of its keys:
 // float32/float16 themselves, and the exact conversions int16/bfloat16 ->
-// float32, int8/uint8/bool -> float16. False: `d` sorts on the scalar unit.
+// float32, int8/uint8/bool -> float16. False: `d` has no exact score (see
+// vector_radix_digits for int32/uint32/uint16).
 bool vector_score_dtype(DType d, DType& score);
+
+// How many float32-scored 16-bit digit passes the vector unit sorts `d` by:
+// 2 for int32/uint32, 1 for uint16 (no A2 Cast to float: its bits are read as
+// int16 and lifted), 0 otherwise. int64/uint64/float64 (no score, 0 here and
+// in vector_score_dtype) sort on the scalar unit.
+uint32_t vector_radix_digits(DType d);
 
 // Largest vector-unit block chunk on `profile` (multiple of 128, <= 8192;
 // 20.125 UB bytes per element).

@@ -7,8 +7,9 @@ this layer only arranges the calls:
     contiguous with the copy kernel), call npurt::array::sort_last (C++,
     npurt/sort_ops.h: the one plan of chunks and merge passes; float32/float16
     and exact casts of int16/bfloat16/int8/uint8/bool on the vector unit with
-    Sort32 + MrgSort keys, other dtypes on the scalar unit's ``sort_block`` +
-    ``sort_merge``), and move the axis back. The sort is always stable (the
+    Sort32 + MrgSort keys, int32/uint32 there too as two radix passes over
+    16-bit digits, int64/uint64/uint16/float64 on the scalar unit's
+    ``sort_block`` + ``sort_merge``), and move the axis back. The sort is always stable (the
     ``stable`` flag only allows what we always do); NaNs go last, or first when
     descending; -0.0 and 0.0 are equal.
   * argmax/argmin run one kernel over the [outer, len, inner] view of the axis.

@@ -24,7 +24,9 @@ def widths_for(chunk, n):
 @pytest.mark.parametrize("dtype,unit,score", [("float32", "vector", "float32"), ("float16", "vector", "float16"),
                                               ("bfloat16", "vector", "float32"), ("int16", "vector", "float32"),
                                               ("int8", "vector", "float16"), ("bool", "vector", "float16"),
-                                              ("int32", "scalar", None), ("float64", "scalar", None),
+                                              ("int32", "vector", "float32"), ("uint32", "vector", "float32"),
+                                              ("uint16", "vector", "float32"),
+                                              ("float64", "scalar", None),
                                               ("int64", "scalar", None)])
 @pytest.mark.parametrize("n", [33, 1023, 8192, 70000])
 def test_unit_chunk_and_widths(dtype, unit, score, n):
@@ -67,8 +69,8 @@ def test_empty_and_errors():
         searching.sort_last(x, vchunk=100)
     with pytest.raises(ValueError, match=r"npurt.sort: argument 'chunk': 65 must be a multiple of 64"):
         searching.sort_last(x, chunk=65)
-    with pytest.raises(ValueError, match=r"npurt.sort: argument 'vchunk': the vector unit does not sort int32"):
-        searching.sort_last(nr.asarray(np.arange(5, dtype=np.int32)), vchunk=128)
+    with pytest.raises(ValueError, match=r"npurt.sort: argument 'vchunk': the vector unit does not sort int64"):
+        searching.sort_last(nr.asarray(np.arange(5, dtype=np.int64)), vchunk=128)
     with pytest.raises(ValueError, match=r"argument 'vchunk': the scalar path"):
         searching.sort_last(x, chunk=64, vchunk=128)
     with pytest.raises(ValueError, match=r"npurt.sort: argument 'x': complex64 values have no order"):

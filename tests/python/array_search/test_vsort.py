@@ -114,8 +114,12 @@ def test_kernels_reject_bad_arguments_naming_the_op():
         nr.ops.vsort_merge(nr.ops.vsort_block(x, chunk=128), width=128, dtype=nr.int32)
     with pytest.raises(ValueError, match="vsort_extract: argument 'x'"):
         nr.ops.vsort_extract(nr.ops.vsort_block(x, chunk=128), nr.asarray(np.ones(11, np.float32)))
-    with pytest.raises(ValueError, match="vsort_block: argument 'x': dtype int32 is not supported"):  # not exact
+    with pytest.raises(ValueError, match="vsort_block: argument 'x': dtype int64 is not supported"):  # not exact
+        nr.ops.vsort_block(nr.asarray(np.ones(10, np.int64)), chunk=128)
+    with pytest.raises(ValueError, match="vsort_block: argument 'digit'"):  # int32 sorts by 16-bit digits
         nr.ops.vsort_block(nr.asarray(np.ones(10, np.int32)), chunk=128)
+    with pytest.raises(ValueError, match="vsort_block: argument 'digit'"):
+        nr.ops.vsort_block(x, chunk=128, digit=0)
     check(data("float32", (9,)))  # the runtime stays usable
 
 
