@@ -198,6 +198,23 @@ double transposed_share(const MatmulTiling& t, uint32_t bm, uint32_t bn) {
   return share;
 }
 
+namespace {
+
+// Tiles with at least this many MACs (256 x 128 x K=512) run one per block.
+constexpr double kOwnBlockMacs = double(1 << 24);
+
+double largest_tile_macs(const MatmulTiling& t) {
+  double macs = 0.0;
+  for (uint32_t i = 0; i < t.nProblems; ++i) {
+    const MatmulProblem& p = t.p[i];
+    const double k = double(p.K) * double(std::max<uint64_t>(1, p.redCount));
+    macs = std::max(macs, double(std::min(t.baseM, p.M)) * std::min(t.baseN, p.N) * k);
+  }
+  return macs;
+}
+
+}  // namespace
+
 void choose_tiles(const OpContext& ctx, MatmulTiling& t, uint32_t es, npurt::TilingResult& r) {
   const npurt::ChipProfile& prof = ctx.profile();
   uint32_t maxM = 1, maxN = 1, maxK = 1;
@@ -244,7 +261,14 @@ void choose_tiles(const OpContext& ctx, MatmulTiling& t, uint32_t es, npurt::Til
   // the sim runs the blocks on the host's threads, where unequal blocks leave
   // one thread idle at the end).
   const uint64_t rounds = (tiles + cores - 1) / cores;
-  r.num_blocks = static_cast<uint32_t>(std::min<uint64_t>((tiles + rounds - 1) / rounds, 65535));
+  // Large tiles get a block each: the same rounds (ceil(tiles / cores) waves),
+  // and whichever core (sim: host thread) is free takes the next tile, so
+  // uneven tile times even out; grouped blocks of 6-7 such tiles (2048^3:
+  // 19 blocks) left one of the sim's two threads idle for 1-9 % of the run.
+  // Grouping only buys operand reuse between a block's consecutive tiles,
+  // which these tiles' 2 MiB row panels (256 x K=2048 float) no longer get.
+  const uint64_t per_block = largest_tile_macs(t) >= kOwnBlockMacs ? 1 : rounds;
+  r.num_blocks = static_cast<uint32_t>(std::min<uint64_t>((tiles + per_block - 1) / per_block, 65535));
   r.set_tiling(t);
 }
 
