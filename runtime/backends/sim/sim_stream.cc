@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "backends/sim/asymmetric_fence.h"
 #include "backends/sim/sim_backend.h"
 #include "backends/sim/sim_event.h"
 #include "backends/sim/spin_wait.h"
@@ -41,7 +42,8 @@ std::string hex(const void* p) {
 struct SimStream::State {
   SimBackend* backend;
   int device;
-  WorkQueue<Item> queue;            // producers: submit(); consumer: run()
+  const bool light_fence = asymmetric_fence_available();  // see the park handshake below
+  WorkQueue<Item> queue{light_fence};  // producers: submit(); consumer: run()
   std::mutex mu;                    // parking, waiting and the error; never taken per item
   std::condition_variable work_cv;  // worker parks here
   std::condition_variable done_cv;  // synchronize() blocks here
@@ -206,12 +208,16 @@ void SimStream::State::record_failure(const Item& item, const Status& st) {
 // (the idle worker's stub is the producers' tail) and then loads parked. All
 // four are seq_cst, so at least one side sees the other: either the worker
 // finds the new node, or the producer sees parked and notifies under mu
-// (which the worker holds from its check until it waits).
+// (which the worker holds from its check until it waits). Where the expedited
+// membarrier exists, the producer's store-load fence is only a compiler
+// barrier and the worker's side carries the cost (asymmetric_fence.h): the
+// producer's link store then needs no xchg on the line the worker polls.
 bool SimStream::State::wait_for_work() {
   auto ready = [&] { return queue.front(std::memory_order_seq_cst) || stop.load(std::memory_order_seq_cst); };
   if (!spin_until(ready)) {
     std::unique_lock<std::mutex> lk(mu);
     parked.store(true, std::memory_order_seq_cst);
+    if (light_fence) asymmetric_heavy_fence();
     while (!ready()) work_cv.wait(lk);
     parked.store(false, std::memory_order_relaxed);
   }
@@ -336,6 +342,7 @@ void SimStream::submit(Command&& cmd) {
   }
   const WorkQueue<Item>::Node* next = nullptr;
   s.queue.push(node, &next);
+  asymmetric_light_fence(s.light_fence);  // the link store above before the parked load
   if (s.parked.load(std::memory_order_seq_cst)) {
     std::lock_guard<std::mutex> lk(s.mu);
     s.work_cv.notify_one();

@@ -5,6 +5,8 @@
 // briefly when idle and then parks, and a producer takes the stream mutex only
 // to wake a parked worker. Finished nodes go back to the producers, so the
 // memory a command allocated on the caller is freed or reused on the caller.
+// The park handshake's store-load fence is asymmetric (asymmetric_fence.h):
+// free for the producer, a process-wide membarrier for a worker about to park.
 //
 // Invariants:
 //   - Commands run one at a time, in submit order, on the worker thread; any
