@@ -64,8 +64,7 @@ class WorkQueue {
   // seq_cst; the owner then orders it before its next load with an asymmetric
   // fence (asymmetric_fence.h) instead of an xchg on the consumer's line.
   explicit WorkQueue(bool asymmetric_link = false)
-      : head_(new Node), link_order_(asymmetric_link ? std::memory_order_release : std::memory_order_seq_cst),
-        tail_(head_) {}
+      : head_(new Node), asymmetric_link_(asymmetric_link), tail_(head_) {}
   WorkQueue(const WorkQueue&) = delete;
   WorkQueue& operator=(const WorkQueue&) = delete;
   ~WorkQueue() {  // no producer or consumer may be active
@@ -107,7 +106,11 @@ class WorkQueue {
     // is idle, tail_ is its head_, and this store is what it polls; the
     // stream's park protocol pairs it with the consumer's store of its parked
     // flag (a Dekker handshake, see sim_stream.cc).
-    tail_->next.store(n, link_order_);
+    // (A constant order per branch: a runtime order argument compiles to seq_cst.)
+    if (asymmetric_link_)
+      tail_->next.store(n, std::memory_order_release);
+    else
+      tail_->next.store(n, std::memory_order_seq_cst);
     tail_ = n;
     const uint64_t count = pushed_.load(std::memory_order_relaxed) + 1;
     pushed_.store(count, std::memory_order_release);
@@ -173,7 +176,7 @@ class WorkQueue {
 
   // Separate cache lines: the consumer's, the producers', and the retire stack.
   alignas(64) Node* head_;
-  const std::memory_order link_order_;  // read by producers only
+  const bool asymmetric_link_;  // read by producers only
   alignas(64) SpinMutex producer_mu_;
   Node* tail_;            // guarded by producer_mu_
   Node* spare_ = nullptr;  // guarded by producer_mu_: recycled nodes, linked by next
