@@ -64,7 +64,7 @@ std::string Command::describe() const {
     case Kind::kMemset:
       return "memset " + std::to_string(bytes) + " bytes";
     case Kind::kLaunch:
-      return std::string("launch ") + (launch && launch->kernel_name ? launch->kernel_name : "<null>");
+      return std::string("launch ") + (launch.kernel_name && *launch.kernel_name ? launch.kernel_name : "<unnamed kernel>");
     case Kind::kHostFunc: return "host function";
     case Kind::kEventRecord: return "event record";
     case Kind::kEventWait: return "event wait";

@@ -22,7 +22,7 @@ std::string graph_node_kind(const Command& c) {
 
 std::string graph_node_name(const Command& c) {
   switch (c.kind) {
-    case Command::Kind::kLaunch: return c.launch && c.launch->kernel_name ? c.launch->kernel_name : "<kernel>";
+    case Command::Kind::kLaunch: return c.launch.kernel_name && *c.launch.kernel_name ? c.launch.kernel_name : "<kernel>";
     case Command::Kind::kCopy: {
       static const char* const kNames[] = {"H2H", "H2D", "D2H", "D2D"};
       return kNames[static_cast<int>(c.copy_kind) & 3];
@@ -65,7 +65,7 @@ std::vector<GraphNodeInfo> Graph::nodes() const {
     info.lane = n.lane;
     info.stream_id = n.stream_id;
     info.bytes = n.cmd.kind == Command::Kind::kLaunch ? 0 : n.cmd.bytes;
-    info.num_blocks = n.cmd.kind == Command::Kind::kLaunch ? n.cmd.launch->num_blocks : 0;
+    info.num_blocks = n.cmd.kind == Command::Kind::kLaunch ? n.cmd.launch.num_blocks : 0;
     info.deps = n.deps;
     out.push_back(std::move(info));
   }

@@ -57,7 +57,7 @@ void validate_node(const GraphNode& node, size_t i) {
   std::string what = "npurt.Graph.end_capture: node " + std::to_string(i) + " (" + c.describe() + ")";
   switch (c.kind) {
     case Command::Kind::kLaunch:
-      if (!c.launch || (!c.launch->sim_entry && !c.launch->device_function))
+      if (!c.launch.sim_entry && !c.launch.device_function)
         throw CaptureError(what + ": kernel has no entry point for this backend");
       break;
     case Command::Kind::kCopy:
@@ -201,7 +201,6 @@ using Patches = std::vector<std::pair<uint32_t, Command>>;
 
 std::shared_ptr<Patches> build_patches(const GraphState& g, Span<const GraphBinding> bindings) {
   auto out = std::make_shared<Patches>();
-  std::vector<std::pair<uint32_t, std::shared_ptr<KernelLaunch>>> launches;
   auto command_for = [&](uint32_t node) -> Command& {
     for (auto& p : *out)
       if (p.first == node) return p.second;
@@ -212,13 +211,7 @@ std::shared_ptr<Patches> build_patches(const GraphState& g, Span<const GraphBind
     for (const PatchSite& site : g.slots[b.slot].sites) {
       Command& c = command_for(site.node);
       if (site.field == PatchSite::Field::kArg) {
-        auto it = std::find_if(launches.begin(), launches.end(), [&](auto& l) { return l.first == site.node; });
-        if (it == launches.end()) {
-          launches.emplace_back(site.node, std::make_shared<KernelLaunch>(*c.launch));
-          it = launches.end() - 1;
-          c.launch = it->second;
-        }
-        it->second->args[site.arg] = patch_pointer(site, b.tensor);
+        c.launch.args[site.arg] = patch_pointer(site, b.tensor);  // the patch's own copy of the launch
       } else if (site.field == PatchSite::Field::kDst) {
         c.dst = patch_pointer(site, b.tensor);
       } else {
@@ -296,7 +289,7 @@ uint32_t Graph::add_binding(const Tensor& captured) {
       slot.sites.push_back(PatchSite{i, f, arg, reinterpret_cast<uintptr_t>(p) - base});
     };
     if (c.kind == Command::Kind::kLaunch) {
-      const KernelLaunch& kl = *c.launch;
+      const KernelLaunch& kl = c.launch;
       for (uint32_t a = 0; a < kl.args.size(); ++a) {
         bool scalar = a < 64 && ((kl.scalar_arg_mask >> a) & 1u);
         if (!scalar && inside(kl.args[a])) site(PatchSite::Field::kArg, a, kl.args[a]);

@@ -154,9 +154,9 @@ uint64_t on_submit(const Command& cmd, uint64_t stream_id, Device device, std::s
   r.kind = cmd.kind;
   r.copy_kind = cmd.copy_kind;
   r.bytes = cmd.bytes;
-  if (cmd.kind == Command::Kind::kLaunch && cmd.launch) {
-    r.kernel = cmd.launch->kernel_name ? cmd.launch->kernel_name : "";
-    r.num_blocks = cmd.launch->num_blocks;
+  if (cmd.kind == Command::Kind::kLaunch) {
+    r.kernel = cmd.launch.kernel_name ? cmd.launch.kernel_name : "";
+    r.num_blocks = cmd.launch.num_blocks;
     r.op = op ? std::move(op) : std::move(t_pending_annotation);
     t_pending_annotation.reset();
   } else if (cmd.kind == Command::Kind::kHostFunc) {

@@ -147,17 +147,18 @@ void Stream::memset_async(void* dst, int value, size_t bytes) const {
   s->submit(std::move(c));
 }
 
-void Stream::launch(std::shared_ptr<const KernelLaunch> launch) const {
+void Stream::launch(KernelLaunch&& launch) const {
   const char* where = "npurt.Stream.launch";
   StreamImpl* s = checked_stream(*this, where);
-  if (!launch) throw_invalid_argument(where, "launch", "null KernelLaunch");
-  if (launch->num_blocks < 1 || launch->num_blocks > 65535)
-    throw_invalid_argument(where, "num_blocks", std::to_string(launch->num_blocks) + " is outside [1, 65535]");
+  if (launch.num_blocks < 1 || launch.num_blocks > 65535)
+    throw_invalid_argument(where, "num_blocks", std::to_string(launch.num_blocks) + " is outside [1, 65535]");
   Command c;
   c.kind = Command::Kind::kLaunch;
-  c.launch = std::move(launch);
+  c.launch = std::move(launch);  // inline args/tiling: a copy of their bytes, no allocation
   s->submit(std::move(c));
 }
+
+void Stream::launch(const KernelLaunch& l) const { launch(KernelLaunch(l)); }
 
 void Stream::host_func(std::function<void()> fn) const {
   StreamImpl* s = checked_stream(*this, "npurt.Stream.host_func");

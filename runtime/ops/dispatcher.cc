@@ -93,14 +93,14 @@ void enqueue_plan(const RegisteredOp& op, const TilingPlan& plan, Span<const Ten
                 op.where + ": no kernel of this op is loaded for the " +
                     device_type_name(stream.device().type) +
                     " backend (sim kernels run on sim devices; ascend kernels need a CANN build)");
-  auto launch = std::make_shared<KernelLaunch>();
-  launch->kernel_name = def.kernel.sim_kernel_name.c_str();
-  launch->sim_entry = def.kernel.sim_entry;
-  launch->num_blocks = plan.num_blocks;
+  KernelLaunch launch;  // a value: moved into the stream's queue node (inline args and tiling)
+  launch.kernel_name = def.kernel.sim_kernel_name.c_str();
+  launch.sim_entry = def.kernel.sim_entry;
+  launch.num_blocks = plan.num_blocks;
   std::vector<Tensor> temps;  // contiguous copies; freed stream-ordered after the launch
   for (size_t i = 0; i < def.inputs.size(); ++i) {
     if (i >= inputs.size() || !inputs[i].defined()) {
-      launch->args.push_back(nullptr);
+      launch.args.push_back(nullptr);
       continue;
     }
     const Tensor* t = &inputs[i];
@@ -110,17 +110,20 @@ void enqueue_plan(const RegisteredOp& op, const TilingPlan& plan, Span<const Ten
       t = &temps.back();
     }
     if (t->storage() && t->stream() != stream) t->storage()->record_stream(stream);
-    launch->args.push_back(t->data());
+    launch.args.push_back(t->data());
   }
-  for (const Tensor& o : outputs) launch->args.push_back(o.data());
-  launch->tiling = plan.tiling;
-  launch->workspace = workspace;
-  launch->workspace_bytes = static_cast<size_t>(ws_bytes);
-  launch->check_level = sim_check_level();
-  const KernelLaunch* raw = launch.get();
+  for (const Tensor& o : outputs) launch.args.push_back(o.data());
+  launch.tiling = plan.tiling;
+  launch.workspace = workspace;
+  launch.workspace_bytes = static_cast<size_t>(ws_bytes);
+  launch.check_level = sim_check_level();
   if (profiler::annotations_wanted()) annotate_for_profiler(op, plan, inputs, outputs);  // + graph capture
-  stream.launch(std::move(launch));
-  if (obs) notify_observer(obs, op, plan, inputs, outputs, raw, stream);
+  if (!obs) {
+    stream.launch(std::move(launch));
+    return;
+  }
+  stream.launch(static_cast<const KernelLaunch&>(launch));  // the observer sees the caller's copy
+  notify_observer(obs, op, plan, inputs, outputs, &launch, stream);
 }
 
 Device device_of_args(Span<const Tensor> inputs, Span<const Tensor> outputs) {

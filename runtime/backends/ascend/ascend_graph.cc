@@ -62,8 +62,8 @@ std::unique_ptr<BackendGraph> capture_ascend_graph(std::shared_ptr<AclContext> c
   if (!ascend_graph_unsupported_reason(api, nodes).empty()) return nullptr;
   ctx->bind_device(device);
   for (const Command* c : nodes)  // loads binaries now: not allowed inside the capture
-    if (c->kind == Command::Kind::kLaunch && !c->launch->device_function)
-      launcher->function_for(device, c->launch->kernel_name);
+    if (c->kind == Command::Kind::kLaunch && !c->launch.device_function)
+      launcher->function_for(device, c->launch.kernel_name);
   AscendStream stream(ctx, launcher, device);  // never the default stream (restriction 5)
   stream.set_name("graph capture stream on ascend:" + std::to_string(device));
   ctx->check("aclmdlRICaptureBegin",

@@ -97,8 +97,7 @@ void AscendStream::enqueue(Command& cmd) {
                   api.aclrtMemsetAsync(cmd.dst, cmd.bytes, cmd.memset_value, cmd.bytes, stream_));
       return;
     case Command::Kind::kLaunch:
-      if (!cmd.launch) throw_invalid_argument("ascend stream submit", "launch", "is null");
-      launcher_->launch(device_, stream_, *cmd.launch);
+      launcher_->launch(device_, stream_, cmd.launch);
       return;
     case Command::Kind::kHostFunc:
       enqueue_host_fn(std::move(cmd.host_fn));

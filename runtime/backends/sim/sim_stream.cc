@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "backends/sim/asymmetric_fence.h"
 #include "backends/sim/sim_backend.h"
 #include "backends/sim/sim_event.h"
 #include "backends/sim/spin_wait.h"
@@ -41,7 +42,8 @@ std::string hex(const void* p) {
 struct SimStream::State {
   SimBackend* backend;
   int device;
-  WorkQueue<Item> queue;            // producers: submit(); consumer: run()
+  const bool light_fence = asymmetric_fence_available();  // see the park handshake below
+  WorkQueue<Item> queue{light_fence};  // producers: submit(); consumer: run()
   std::mutex mu;                    // parking, waiting and the error; never taken per item
   std::condition_variable work_cv;  // worker parks here
   std::condition_variable done_cv;  // synchronize() blocks here
@@ -113,14 +115,18 @@ Status SimStream::State::prepare_launch(const KernelLaunch& kl, std::vector<GmRe
     r.what = "workspace";
     regions.push_back(std::move(r));
   }
-  if (!kl.tiling.empty()) {
-    GmRegion r;
-    r.begin = reinterpret_cast<uintptr_t>(kl.tiling.data());
-    r.end = r.begin + kl.tiling.size();
-    r.what = "tiling";
-    regions.push_back(std::move(r));
-  }
-  return Status();
+  return Status();  // the tiling region is added by submit(): inline tiling bytes move with the Command
+}
+
+// The launch's tiling bytes as a GM region; taken from the KernelLaunch inside
+// the queue node (its final address: inline bytes moved there with the Command).
+static void add_tiling_region(const KernelLaunch& kl, std::vector<GmRegion>& regions) {
+  if (kl.tiling.empty()) return;
+  GmRegion r;
+  r.begin = reinterpret_cast<uintptr_t>(kl.tiling.data());
+  r.end = r.begin + kl.tiling.size();
+  r.what = "tiling";
+  regions.push_back(std::move(r));
 }
 
 Status SimStream::State::prepare(Command& c, std::vector<GmRegion>& regions) {
@@ -141,9 +147,8 @@ Status SimStream::State::prepare(Command& c, std::vector<GmRegion>& regions) {
       if (c.bytes == 0) return Status();
       return resolve_range(c.dst, c.bytes, "destination", nullptr);
     case Command::Kind::kLaunch:
-      if (!c.launch) return Status(StatusCode::kInvalidArgument, "launch command without a KernelLaunch");
-      if (!c.launch->sim_entry) return Status(StatusCode::kUnimplemented, "kernel has no sim entry point");
-      return prepare_launch(*c.launch, regions);
+      if (!c.launch.sim_entry) return Status(StatusCode::kUnimplemented, "kernel has no sim entry point");
+      return prepare_launch(c.launch, regions);
     case Command::Kind::kEventRecord:
     case Command::Kind::kEventWait:
       if (!dynamic_cast<SimEvent*>(c.event.get()))
@@ -203,12 +208,16 @@ void SimStream::State::record_failure(const Item& item, const Status& st) {
 // (the idle worker's stub is the producers' tail) and then loads parked. All
 // four are seq_cst, so at least one side sees the other: either the worker
 // finds the new node, or the producer sees parked and notifies under mu
-// (which the worker holds from its check until it waits).
+// (which the worker holds from its check until it waits). Where the expedited
+// membarrier exists, the producer's store-load fence is only a compiler
+// barrier and the worker's side carries the cost (asymmetric_fence.h): the
+// producer's link store then needs no xchg on the line the worker polls.
 bool SimStream::State::wait_for_work() {
   auto ready = [&] { return queue.front(std::memory_order_seq_cst) || stop.load(std::memory_order_seq_cst); };
   if (!spin_until(ready)) {
     std::unique_lock<std::mutex> lk(mu);
     parked.store(true, std::memory_order_seq_cst);
+    if (light_fence) asymmetric_heavy_fence();
     while (!ready()) work_cv.wait(lk);
     parked.store(false, std::memory_order_relaxed);
   }
@@ -217,9 +226,10 @@ bool SimStream::State::wait_for_work() {
 
 // After an item ran: release what it holds that the program may observe
 // (host-function captures, staging buffers, events) before completion is
-// visible. The KernelLaunch and the region buffer stay in the node: they are
-// plain memory allocated by the producer, released or reused by the producer
-// when it recycles the node, so the worker does no cross-thread free.
+// visible. The KernelLaunch (a value inside the node's Command) and the region
+// buffer stay in the node: plain memory, overwritten by the producer that
+// recycles the node (which frees a heap-spilled args/tiling buffer, if any, on
+// its own thread), so the worker does no cross-thread free.
 void SimStream::State::finish(Item& item, const Status& st) {
   if (!st.is_ok()) record_failure(item, st);
   Command& c = item.cmd;
@@ -303,9 +313,11 @@ inline void prefetch_for_write(const void* p, size_t bytes) {
 // Fills a recycled node on the caller's thread. Everything that needs a lock
 // (the pool lookups of the launch's arguments) runs before the first store
 // into the node, into a per-thread scratch vector, so those locks do not wait
-// for the node's lines. Assigning the command drops the previous item's
-// KernelLaunch here (a same-thread free), and the node's region vector keeps
-// its capacity, so a steady stream of launches allocates nothing in the queue.
+// for the node's lines. The command, its KernelLaunch included, is moved into
+// the node (inline args and tiling: a copy of their bytes; a heap-spilled
+// buffer changes hands and the node's previous one is freed here, on a
+// producer), and the node's region vector keeps its capacity, so a steady
+// stream of launches allocates nothing from submit to completion.
 void SimStream::submit(Command&& cmd) {
   State& s = *st_;
   WorkQueue<Item>::Node* node = s.queue.acquire();
@@ -319,9 +331,10 @@ void SimStream::submit(Command&& cmd) {
     Status pre = s.prepare(cmd, regions);
     item.cmd = std::move(cmd);
     const bool launch = pre.is_ok() && item.cmd.kind == Command::Kind::kLaunch;
-    item.launch.launch = launch ? item.cmd.launch.get() : nullptr;
+    item.launch.launch = launch ? &item.cmd.launch : nullptr;
     item.launch.profile = launch ? &s.backend->profile(s.device) : nullptr;
     item.launch.regions.assign(regions.begin(), regions.end());
+    if (launch) add_tiling_region(item.cmd.launch, item.launch.regions);
     item.pre_error = std::move(pre);
   } catch (...) {
     s.queue.give_back(node);
@@ -329,6 +342,7 @@ void SimStream::submit(Command&& cmd) {
   }
   const WorkQueue<Item>::Node* next = nullptr;
   s.queue.push(node, &next);
+  asymmetric_light_fence(s.light_fence);  // the link store above before the parked load
   if (s.parked.load(std::memory_order_seq_cst)) {
     std::lock_guard<std::mutex> lk(s.mu);
     s.work_cv.notify_one();

@@ -5,6 +5,8 @@
 // briefly when idle and then parks, and a producer takes the stream mutex only
 // to wake a parked worker. Finished nodes go back to the producers, so the
 // memory a command allocated on the caller is freed or reused on the caller.
+// The park handshake's store-load fence is asymmetric (asymmetric_fence.h):
+// free for the producer, a process-wide membarrier for a worker about to park.
 //
 // Invariants:
 //   - Commands run one at a time, in submit order, on the worker thread; any
@@ -14,7 +16,10 @@
 //     monotonic timeline: the n-th push is the n-th command to run).
 //   - Host-function captures, keep-alive buffers and events of a command are
 //     released on the worker before its completion is counted; its
-//     KernelLaunch (plain memory) is released when its node is reused or freed.
+//     KernelLaunch (a value inside the node: plain memory) is overwritten when
+//     a producer reuses the node, or freed with it.
+//   - A launch's tiling region points at the tiling bytes inside the node
+//     (where the move put them), never at the submitter's Command.
 //   - The first failure is kept (later ones are dropped) until synchronize() or
 //     query() returns and clears it; its message is "<stream name>: <command>: <reason>".
 //   - Device pointers of copies and launches are resolved when submitted (on

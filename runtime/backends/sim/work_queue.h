@@ -60,7 +60,11 @@ class WorkQueue {
   };
   static constexpr uint64_t kMaxSpare = 256;
 
-  WorkQueue() : head_(new Node), tail_(head_) {}
+  // asymmetric_link: the producers' link store is a release store instead of
+  // seq_cst; the owner then orders it before its next load with an asymmetric
+  // fence (asymmetric_fence.h) instead of an xchg on the consumer's line.
+  explicit WorkQueue(bool asymmetric_link = false)
+      : head_(new Node), asymmetric_link_(asymmetric_link), tail_(head_) {}
   WorkQueue(const WorkQueue&) = delete;
   WorkQueue& operator=(const WorkQueue&) = delete;
   ~WorkQueue() {  // no producer or consumer may be active
@@ -98,10 +102,15 @@ class WorkQueue {
   uint64_t push(Node* n, const Node** next_spare = nullptr) {
     n->next.store(nullptr, std::memory_order_relaxed);
     std::lock_guard<SpinMutex> lk(producer_mu_);
-    // seq_cst: when the consumer is idle, tail_ is its head_, and this store is
-    // what it polls; the stream's park protocol pairs it with the consumer's
-    // store of its parked flag (a Dekker handshake, see sim_stream.cc).
-    tail_->next.store(n, std::memory_order_seq_cst);
+    // seq_cst (or release + the owner's asymmetric fence): when the consumer
+    // is idle, tail_ is its head_, and this store is what it polls; the
+    // stream's park protocol pairs it with the consumer's store of its parked
+    // flag (a Dekker handshake, see sim_stream.cc).
+    // (A constant order per branch: a runtime order argument compiles to seq_cst.)
+    if (asymmetric_link_)
+      tail_->next.store(n, std::memory_order_release);
+    else
+      tail_->next.store(n, std::memory_order_seq_cst);
     tail_ = n;
     const uint64_t count = pushed_.load(std::memory_order_relaxed) + 1;
     pushed_.store(count, std::memory_order_release);
@@ -167,6 +176,7 @@ class WorkQueue {
 
   // Separate cache lines: the consumer's, the producers', and the retire stack.
   alignas(64) Node* head_;
+  const bool asymmetric_link_;  // read by producers only
   alignas(64) SpinMutex producer_mu_;
   Node* tail_;            // guarded by producer_mu_
   Node* spare_ = nullptr;  // guarded by producer_mu_: recycled nodes, linked by next

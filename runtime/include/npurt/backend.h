@@ -59,7 +59,10 @@ struct AscendLaunchAttrs {
   uint64_t timeout_us = 0;        // ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US
 };
 
-// One kernel launch, fully resolved (tiling already computed).
+// One kernel launch, fully resolved (tiling already computed). A value type:
+// up to 8 arguments and 128 tiling bytes live inside the object (more spill to
+// the heap), so building one, moving it into a Command and from there into a
+// stream's queue node allocates nothing in the usual case.
 struct KernelLaunch {
   const char* kernel_name = "";          // static lifetime (from the registry)
   SimKernelEntry sim_entry = nullptr;    // sim backend
@@ -77,6 +80,8 @@ struct KernelLaunch {
 };
 
 // A unit of stream work. Graph capture records Commands instead of submitting them.
+// Commands are values: a backend's submit() moves the whole Command (launch
+// description included) into its own queue, so the submitter keeps nothing alive.
 struct Command {
   enum class Kind : uint8_t { kCopy, kMemset, kLaunch, kHostFunc, kEventRecord, kEventWait };
   Kind kind = Kind::kHostFunc;
@@ -86,8 +91,8 @@ struct Command {
   size_t bytes = 0;
   CopyKind copy_kind = CopyKind::kDeviceToDevice;
   int memset_value = 0;
-  // kLaunch
-  std::shared_ptr<const KernelLaunch> launch;
+  // kLaunch: held by value (no shared ownership, no heap allocation for small launches)
+  KernelLaunch launch;
   // kHostFunc: runs on the stream in order; a thrown npurt::Error becomes the stream error.
   std::function<void()> host_fn;
   // kEventRecord / kEventWait

@@ -9,7 +9,8 @@
 // as soon as the launch is queued; kernel faults surface at synchronize.
 //
 // Hot path (tiling-cache hit): no string is built, no map is searched by name,
-// and the only heap allocations are the outputs and the launch object.
+// and the only heap allocations are the outputs: the KernelLaunch is a value
+// moved into the stream's queue node (see Stream::launch).
 //
 // Invariants:
 //   - An OpHandle is resolved once (by name) and stays valid forever.

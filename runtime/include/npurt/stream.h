@@ -55,7 +55,12 @@ class Stream {
   // Async work. Host pointers must stay valid until the work ran (synchronize or an event).
   void memcpy_async(void* dst, const void* src, size_t bytes, CopyKind kind) const;
   void memset_async(void* dst, int value, size_t bytes) const;
-  void launch(std::shared_ptr<const KernelLaunch> launch) const;
+  // The stream takes the launch description by value: the rvalue overload moves
+  // it (through a Command) into the stream's queue, the other copies it, so the
+  // caller may reuse or destroy its KernelLaunch as soon as launch() returns.
+  // Throws InvalidArgument (nothing enqueued) when num_blocks is outside [1, 65535].
+  void launch(KernelLaunch&& launch) const;
+  void launch(const KernelLaunch& launch) const;
   void host_func(std::function<void()> fn) const;
 
   // Marks the stream closed (later use throws InvalidArgument "stream is closed"),

@@ -15,12 +15,10 @@ namespace npurt::profiler {
 namespace {
 
 Command launch_cmd(const char* kernel, uint32_t blocks) {
-  auto kl = std::make_shared<KernelLaunch>();
-  kl->kernel_name = kernel;
-  kl->num_blocks = blocks;
   Command c;
   c.kind = Command::Kind::kLaunch;
-  c.launch = kl;
+  c.launch.kernel_name = kernel;
+  c.launch.num_blocks = blocks;
   return c;
 }
 

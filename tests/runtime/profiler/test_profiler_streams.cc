@@ -40,10 +40,10 @@ TEST(ProfilerStreams, RecordsLaunchCopiesMemsetEventsAndPool) {
   DataPtr buf = pool.allocate(host.size() * sizeof(float), s);
   s.memcpy_async(buf.get(), host.data(), host.size() * sizeof(float), CopyKind::kHostToDevice);
   s.memset_async(buf.get(), 0, 1024);
-  auto kl = std::make_shared<KernelLaunch>();
-  kl->kernel_name = "spin_kernel";
-  kl->sim_entry = &spin_kernel;
-  kl->num_blocks = 4;
+  KernelLaunch kl;
+  kl.kernel_name = "spin_kernel";
+  kl.sim_entry = &spin_kernel;
+  kl.num_blocks = 4;
   g_blocks_run = 0;
   s.launch(kl);
   Event e(dev);

@@ -54,14 +54,14 @@ class FakeAscendBackend : public ::testing::TestWithParam<const char*> {
     return p;
   }
 
-  std::shared_ptr<KernelLaunch> add_one(void* in, void* out, uint64_t n, float addend, uint32_t blocks) {
-    auto l = std::make_shared<KernelLaunch>();
-    l->kernel_name = "fake_add_one";
-    l->num_blocks = blocks;
-    l->args.push_back(in);
-    l->args.push_back(out);
+  KernelLaunch add_one(void* in, void* out, uint64_t n, float addend, uint32_t blocks) {
+    KernelLaunch l;
+    l.kernel_name = "fake_add_one";
+    l.num_blocks = blocks;
+    l.args.push_back(in);
+    l.args.push_back(out);
     AddOneTiling t{n, addend, 0};
-    l->tiling.assign(reinterpret_cast<uint8_t*>(&t), reinterpret_cast<uint8_t*>(&t) + sizeof t);
+    l.tiling.assign(reinterpret_cast<uint8_t*>(&t), reinterpret_cast<uint8_t*>(&t) + sizeof t);
     return l;
   }
 
@@ -74,7 +74,7 @@ class FakeAscendBackend : public ::testing::TestWithParam<const char*> {
     c.copy_kind = k;
     return c;
   }
-  static Command launch(std::shared_ptr<KernelLaunch> l) {
+  static Command launch(KernelLaunch l) {
     Command c;
     c.kind = Command::Kind::kLaunch;
     c.launch = std::move(l);

@@ -77,8 +77,8 @@ TEST_P(FakeAscendGraph, CapturedGraphReplaysOnAnotherStream) {
 // A fault inside the replayed graph is the error of the stream that replayed it.
 TEST_P(FakeAscendGraph, FaultInReplayIsTheReplayStreamsError) {
   if (!full()) GTEST_SKIP() << "the minimal fake has no aclmdlRI entry points";
-  auto bad = std::make_shared<KernelLaunch>();
-  bad->kernel_name = "fake_fail";
+  KernelLaunch bad;
+  bad.kernel_name = "fake_fail";
   std::vector<Command> cmds;
   cmds.push_back(launch(bad));
   std::unique_ptr<BackendGraph> graph = backend_->instantiate_graph(0, ptrs(cmds));
@@ -123,8 +123,8 @@ TEST_P(FakeAscendGraph, HostSideNodesGetNoNativeGraph) {
 // otherwise be loaded inside the capture).
 TEST_P(FakeAscendGraph, UnknownKernelFailsBeforeCapture) {
   if (!full()) GTEST_SKIP() << "the minimal fake has no aclmdlRI entry points";
-  auto l = std::make_shared<KernelLaunch>();
-  l->kernel_name = "no_such_kernel";
+  KernelLaunch l;
+  l.kernel_name = "no_such_kernel";
   std::vector<Command> cmds;
   cmds.push_back(launch(l));
   const long captures = counter("captures");

@@ -116,8 +116,8 @@ TEST_P(FakeAscendBackend, HostFunctionErrorBecomesStreamErrorOnce) {
 
 TEST_P(FakeAscendBackend, DeviceFaultSurfacesWithAclCodeAndLaterWorkRuns) {
   auto stream = backend_->create_stream(0);
-  auto bad = std::make_shared<KernelLaunch>();
-  bad->kernel_name = "fake_fail";
+  KernelLaunch bad;
+  bad.kernel_name = "fake_fail";
   stream->submit(launch(bad));
   Status s = stream->synchronize();
   EXPECT_EQ(s.code(), StatusCode::kKernelFault);
@@ -139,8 +139,8 @@ TEST_P(FakeAscendBackend, DeviceFaultSurfacesWithAclCodeAndLaterWorkRuns) {
 
 TEST_P(FakeAscendBackend, UnknownKernelIsNotFoundOnTheStream) {
   auto stream = backend_->create_stream(0);
-  auto l = std::make_shared<KernelLaunch>();
-  l->kernel_name = "no_such_kernel";
+  KernelLaunch l;
+  l.kernel_name = "no_such_kernel";
   stream->submit(launch(l));
   Status s = stream->synchronize();
   EXPECT_EQ(s.code(), StatusCode::kNotFound);

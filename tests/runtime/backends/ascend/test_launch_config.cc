@@ -71,9 +71,9 @@ TEST_P(FakeLaunchConfig, AttributesReachTheLaunchCall) {
   stream->submit(launch(l));
   ASSERT_TRUE(stream->synchronize().is_ok());
   EXPECT_EQ(counter("cfg_attrs"), -1);  // no attribute: null config
-  auto with = std::make_shared<KernelLaunch>(*l);
-  with->ascend.dyn_ubuf_bytes = 2048;
-  with->ascend.timeout_us = 5000000;
+  KernelLaunch with = l;
+  with.ascend.dyn_ubuf_bytes = 2048;
+  with.ascend.timeout_us = 5000000;
   stream->submit(launch(with));
   Status s = stream->synchronize();
   ASSERT_TRUE(s.is_ok()) << s.message();
@@ -81,8 +81,8 @@ TEST_P(FakeLaunchConfig, AttributesReachTheLaunchCall) {
   EXPECT_EQ(counter("cfg_attr_2"), 2048);
   EXPECT_EQ(counter("cfg_attr_8"), 5000000);
   EXPECT_EQ(counter("cfg_attr_3"), 0);  // engine not set: not passed
-  auto bad = std::make_shared<KernelLaunch>(*l);
-  bad->ascend.engine = 5;
+  KernelLaunch bad = l;
+  bad.ascend.engine = 5;
   stream->submit(launch(bad));
   s = stream->synchronize();
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);

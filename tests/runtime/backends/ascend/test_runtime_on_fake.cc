@@ -50,13 +50,13 @@ TEST(RuntimeOnFakeAscend, PoolStreamsAndLaunchThroughThePublicApi) {
 
   std::vector<float> host(n), result(n, 0.0f);
   for (size_t i = 0; i < n; ++i) host[i] = static_cast<float>(i) - 100.0f;
-  auto launch = std::make_shared<KernelLaunch>();
-  launch->kernel_name = "fake_add_one";
-  launch->num_blocks = 3;
-  launch->args.push_back(in.get());
-  launch->args.push_back(out.get());
+  KernelLaunch launch;
+  launch.kernel_name = "fake_add_one";
+  launch.num_blocks = 3;
+  launch.args.push_back(in.get());
+  launch.args.push_back(out.get());
   AddOneTiling t{n, 0.5f, 0};
-  launch->tiling.assign(reinterpret_cast<uint8_t*>(&t), reinterpret_cast<uint8_t*>(&t) + sizeof t);
+  launch.tiling.assign(reinterpret_cast<uint8_t*>(&t), reinterpret_cast<uint8_t*>(&t) + sizeof t);
   stream.memcpy_async(in.get(), host.data(), n * 4, CopyKind::kHostToDevice);
   stream.launch(launch);
   stream.memcpy_async(result.data(), out.get(), n * 4, CopyKind::kDeviceToHost);
