@@ -74,3 +74,42 @@ def test_doc_python_examples_run(doc, tmp_path, monkeypatch):
     exec(compile(COMMON + PRELUDES.get(doc.name, ""), f"<prelude {doc.name}>", "exec"), ns)
     for i, block in enumerate(_python_blocks(doc)):
         exec(compile(block, f"<{doc.name} python block {i + 1}>", "exec"), ns)
+
+
+# The C++ and C snippets of docs/embedding.md are fragments of one function:
+# they are compiled (syntax and types only, against runtime/include) inside a
+# function whose parameters are the few names the text takes for granted.
+CPP_FRAME = ("#include <vector>\n{includes}\n#include <npurt/array_ops.h>\n#include <npurt/dispatch.h>\n"
+             "#include <npurt/tensor.h>\n"
+             "void doc_example(std::vector<float>& host, std::vector<float>& out, npurt::Tensor gamma,"
+             " npurt::Tensor beta) {{\n{body}\n}}\n")
+C_FRAME = ("#include <stdio.h>\n#include <stdint.h>\n#include <npurt/npurt.h>\n"
+           "void doc_example(const int64_t* shape, const float* host, float* out, size_t bytes) {{\n{body}\n}}\n")
+
+
+def _blocks(doc, lang):
+    return re.findall(rf"^```{lang}\n(.*?)^```", (ROOT / "docs" / doc).read_text(encoding="utf-8"), flags=re.S | re.M)
+
+
+@pytest.mark.parametrize("lang", ["cpp", "c"])
+def test_embedding_snippets_compile(lang, tmp_path):
+    import shutil
+    import subprocess
+
+    compiler = shutil.which("c++" if lang == "cpp" else "cc")
+    if compiler is None or not (ROOT / "runtime" / "include" / "npurt" / "npurt.h").is_file():
+        pytest.skip("no compiler or no runtime/include")
+    blocks = _blocks("embedding.md", lang)
+    assert blocks, f"docs/embedding.md has no {lang} example"
+    lines = [line for b in blocks for line in b.splitlines()]
+    if lang == "cpp":
+        src = CPP_FRAME.format(includes="\n".join(x for x in lines if x.startswith("#include")),
+                               body="\n".join(x for x in lines if not x.startswith("#include")))
+    else:
+        src = C_FRAME.format(body="\n".join(lines))
+    path = tmp_path / f"embedding_example.{'cc' if lang == 'cpp' else 'c'}"
+    path.write_text(src)
+    std = "-std=c++17" if lang == "cpp" else "-std=c11"
+    r = subprocess.run([compiler, std, "-fsyntax-only", "-Wall", "-Werror", f"-I{ROOT / 'runtime' / 'include'}",
+                        str(path)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr + "\n--- source ---\n" + src
