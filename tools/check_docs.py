@@ -6,6 +6,7 @@ Checks, over every Markdown file of docs/ plus README.md:
     file or folder of the checkout -- as written, under one of the usual roots
     (runtime/, kernels/, the sim AI core folder, ...), or, for a bare file
     name, anywhere in the tree;
+  * Bazel: every `//pkg:target` label names a target of that package's BUILD file;
   * CLI: every `python -m npurt <command>` names a command the parser knows;
   * Python names: every `nr.xxx` / `npurt.xxx` (and `nr.xxx.yyy`) resolves
     as an attribute of the installed package.
@@ -134,6 +135,35 @@ def check_paths(root):
     return problems
 
 
+def bazel_label_exists(root, label, dirs):
+    """//pkg:name (or //pkg): the package's BUILD file declares name, or, for the generated
+    gtest targets of //tests, a folder tests/<path> with name == path with '/' -> '_'."""
+    pkg, _, name = label[2:].partition(":")
+    name = name or pkg.rsplit("/", 1)[-1]
+    build = next((os.path.join(root, pkg, b) for b in ("BUILD.bazel", "BUILD")
+                  if os.path.isfile(os.path.join(root, pkg, b))), None)
+    if build is None:
+        return False
+    with open(build, encoding="utf-8") as fh:
+        if f'name = "{name}"' in fh.read():
+            return True
+    return pkg == "tests" and any(d.startswith("tests/runtime/") and d[len("tests/"):].replace("/", "_") == name
+                                  for d in dirs)
+
+
+def check_bazel(root):
+    _, dirs, _ = tree(root)
+    problems = []
+    for doc in doc_files(root):
+        with open(doc, encoding="utf-8") as fh:
+            text = fh.read()
+        for lineno, span in prose_code_spans(text):
+            if re.fullmatch(r"//[\w/.-]*(:[\w/.-]+)?", span) and span != "//" and "..." not in span:
+                if not bazel_label_exists(root, span, dirs):
+                    problems.append(f"{os.path.relpath(doc, root)}:{lineno}: no Bazel target `{span}`")
+    return problems
+
+
 def check_cli(root):
     from npurt.__main__ import _parser
 
@@ -173,7 +203,7 @@ def check_names(root):
 
 def main(argv):
     root = os.path.abspath(argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
-    problems = check_paths(root) + check_cli(root) + check_names(root)
+    problems = check_paths(root) + check_bazel(root) + check_cli(root) + check_names(root)
     for p in problems:
         print(p)
     return 1 if problems else 0

@@ -48,7 +48,8 @@ def _docs_with_python():
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="needs a git checkout (git ls-files)")
 def test_docs_name_only_what_exists():
     checker = _load_checker()
-    problems = checker.check_paths(str(ROOT)) + checker.check_cli(str(ROOT)) + checker.check_names(str(ROOT))
+    root = str(ROOT)
+    problems = checker.check_paths(root) + checker.check_bazel(root) + checker.check_cli(root) + checker.check_names(root)
     assert problems == [], "\n".join(problems)
 
 
@@ -58,11 +59,16 @@ def test_checker_catches_a_stale_reference(tmp_path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "README.md").write_text("")
     (tmp_path / "docs" / "x.md").write_text(
-        "See `runtime/core/no_such_file.cc`, run `python -m npurt no-such-cmd`, call `nr.no_such_fn`.\n")
+        "See `runtime/core/no_such_file.cc`, run `python -m npurt no-such-cmd`, call `nr.no_such_fn`,\n"
+        "build `//:no_such_target` and `//:kept`, read `kept.h`.\n")
+    (tmp_path / "BUILD.bazel").write_text('cc_library(\n    name = "kept",\n)\n')
     (tmp_path / "kept.h").write_text("")
     os.system(f"cd {tmp_path} && git init -q && git add -A")
-    out = checker.check_paths(str(tmp_path)) + checker.check_cli(str(tmp_path)) + checker.check_names(str(tmp_path))
+    out = (checker.check_paths(str(tmp_path)) + checker.check_bazel(str(tmp_path)) + checker.check_cli(str(tmp_path))
+           + checker.check_names(str(tmp_path)))
     assert any("no_such_file.cc" in p for p in out)
+    assert any("//:no_such_target" in p for p in out)
+    assert not any("kept" in p for p in out), out  # existing file and target: no false positive
     assert any("no-such-cmd" in p for p in out)
     assert any("nr.no_such_fn" in p for p in out)
 
