@@ -7,6 +7,7 @@ Checks, over every Markdown file of docs/ plus README.md:
     (runtime/, kernels/, the sim AI core folder, ...), or, for a bare file
     name, anywhere in the tree;
   * Bazel: every `//pkg:target` label names a target of that package's BUILD file;
+  * gtest binaries: every `npurt_test_<folder>` matches a folder of tests/runtime;
   * CLI: every `python -m npurt <command>` names a command the parser knows;
   * Python names: every `nr.xxx` / `npurt.xxx` (and `nr.xxx.yyy`) resolves
     as an attribute of the installed package.
@@ -164,6 +165,20 @@ def check_bazel(root):
     return problems
 
 
+def check_gtest_binaries(root):
+    """Every `npurt_test_<x>` names the gtest binary of a folder tests/runtime/<x with '_' for '/'>."""
+    _, dirs, _ = tree(root)
+    known = {"npurt_test_" + d[len("tests/runtime/"):].replace("/", "_") for d in dirs if d.startswith("tests/runtime/")}
+    problems = []
+    for doc in doc_files(root):
+        with open(doc, encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                for name in re.findall(r"(?<![\w/])npurt_test_[a-z0-9_]+(?![\w.<])", line):
+                    if name not in known:
+                        problems.append(f"{os.path.relpath(doc, root)}:{lineno}: no gtest binary `{name}`")
+    return problems
+
+
 def check_cli(root):
     from npurt.__main__ import _parser
 
@@ -203,7 +218,8 @@ def check_names(root):
 
 def main(argv):
     root = os.path.abspath(argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
-    problems = check_paths(root) + check_bazel(root) + check_cli(root) + check_names(root)
+    problems = (check_paths(root) + check_bazel(root) + check_gtest_binaries(root) + check_cli(root)
+                + check_names(root))
     for p in problems:
         print(p)
     return 1 if problems else 0

@@ -8,9 +8,10 @@ takes for granted (e.g. `actual`, `desired`).  The checks need the source tree
 package is available (Bazel runfiles without the docs).
 """
 import importlib.util
-import os
 import pathlib
 import re
+import shutil
+import subprocess
 
 import pytest
 
@@ -49,7 +50,8 @@ def _docs_with_python():
 def test_docs_name_only_what_exists():
     checker = _load_checker()
     root = str(ROOT)
-    problems = checker.check_paths(root) + checker.check_bazel(root) + checker.check_cli(root) + checker.check_names(root)
+    problems = (checker.check_paths(root) + checker.check_bazel(root) + checker.check_gtest_binaries(root)
+                + checker.check_cli(root) + checker.check_names(root))
     assert problems == [], "\n".join(problems)
 
 
@@ -60,12 +62,18 @@ def test_checker_catches_a_stale_reference(tmp_path):
     (tmp_path / "README.md").write_text("")
     (tmp_path / "docs" / "x.md").write_text(
         "See `runtime/core/no_such_file.cc`, run `python -m npurt no-such-cmd`, call `nr.no_such_fn`,\n"
-        "build `//:no_such_target` and `//:kept`, read `kept.h`.\n")
+        "build `//:no_such_target` and `//:kept`, read `kept.h`, run npurt_test_nothing and npurt_test_core.\n")
+    (tmp_path / "tests" / "runtime" / "core").mkdir(parents=True)
+    (tmp_path / "tests" / "runtime" / "core" / "test_x.cc").write_text("")
     (tmp_path / "BUILD.bazel").write_text('cc_library(\n    name = "kept",\n)\n')
     (tmp_path / "kept.h").write_text("")
-    os.system(f"cd {tmp_path} && git init -q && git add -A")
-    out = (checker.check_paths(str(tmp_path)) + checker.check_bazel(str(tmp_path)) + checker.check_cli(str(tmp_path))
-           + checker.check_names(str(tmp_path)))
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+    t = str(tmp_path)
+    out = (checker.check_paths(t) + checker.check_bazel(t) + checker.check_gtest_binaries(t) + checker.check_cli(t)
+           + checker.check_names(t))
+    assert any("npurt_test_nothing" in p for p in out)
+    assert not any("npurt_test_core" in p for p in out), out
     assert any("no_such_file.cc" in p for p in out)
     assert any("//:no_such_target" in p for p in out)
     assert not any("kept" in p for p in out), out  # existing file and target: no false positive
@@ -99,9 +107,6 @@ def _blocks(doc, lang):
 
 @pytest.mark.parametrize("lang", ["cpp", "c"])
 def test_embedding_snippets_compile(lang, tmp_path):
-    import shutil
-    import subprocess
-
     compiler = shutil.which("c++" if lang == "cpp" else "cc")
     if compiler is None or not (ROOT / "runtime" / "include" / "npurt" / "npurt.h").is_file():
         pytest.skip("no compiler or no runtime/include")
