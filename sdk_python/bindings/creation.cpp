@@ -12,6 +12,7 @@
 #include "bindings.h"
 #include "host_transfer.h"
 #include "npurt/copy.h"
+#include "npurt/ops.h"
 #include "npurt/status.h"
 #include "npurt/tensor.h"
 
@@ -56,8 +57,9 @@ nb::object asarray_from_tensor(nb::handle obj, nb::handle dtype, nb::handle devi
     Tensor out = Tensor::empty(t.shape(), t.dtype(), stream.is_none() ? t.stream() : nb::cast<const Stream&>(stream));
     if (out.nbytes() == 0) return nb::cast(std::move(out));
     if (!t.is_contiguous()) {
-      throw Error(StatusCode::kUnimplemented, std::string(where) + ": argument 'obj': copying a non-contiguous view "
-                                                                   "needs the strided copy kernel");
+      // Not a plain memcpy: the strided copy kernel gathers the view on the device.
+      ops::copy(t, out.stream(), out);
+      return nb::cast(std::move(out));
     }
     copy_device_to_device(out, t, out.stream());
     return nb::cast(std::move(out));

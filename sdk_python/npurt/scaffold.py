@@ -90,7 +90,9 @@ extern "C" __global__ __aicore__ void ${name}_kernel(GM_ADDR x, GM_ADDR y, GM_AD
   }
 }
 
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (a CANN device build keeps only the __global__ entry)
 npurt::SimKernelEntry ${name}_entry() { return NPURT_SIM_ENTRY(${name}_kernel); }
+#endif  // NPURT_ASCEND_DEVICE_BUILD
 """
 
 _OP_CC = """\

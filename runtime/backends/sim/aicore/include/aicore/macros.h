@@ -46,8 +46,9 @@
 
 #define GM_ADDR __gm__ uint8_t*
 
-// The simulated core is a vector core (AIV): vector code runs, cube-only code
-// guarded by ASCEND_IS_AIC does not (the cube unit is not simulated yet).
+// The simulated core presents itself as a vector core (AIV): code guarded by
+// ASCEND_IS_AIC does not run. The cube APIs (aicore/cube.h) are simulated and
+// callable from the same core: there is no AIC/AIV split and no MIX mode.
 #define ASCEND_IS_AIV (true)
 #define ASCEND_IS_AIC (false)
 
