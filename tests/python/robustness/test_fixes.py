@@ -39,3 +39,12 @@ def test_op_int_attribute_beyond_int64(nr, value):
     with pytest.raises(nr.InvalidArgumentError, match=r"npurt\.ops\.fill: argument 'shape': int -?\d+ does not fit"):
         nr.ops.fill(shape=(1, value), dtype=nr.float32, value=1.0)
     usable(nr)
+
+
+@pytest.mark.parametrize("n", [3, 4, 2**40])
+def test_diff_huge_n_is_empty_not_a_hang(nr, n):
+    # n = 2**40 looped 2**40 times (a hang); numpy: past shape[axis] the result is empty
+    host = np.arange(3, dtype=np.float32)
+    got = nr.diff(nr.asarray(host), n=n)
+    assert got.shape == np.diff(host, n=min(n, 10)).shape == (0,)
+    usable(nr)
