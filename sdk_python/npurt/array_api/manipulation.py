@@ -11,9 +11,11 @@ Invariants:
     naming the function, the argument and the valid range.
 """
 import builtins
+import operator
 
 from .. import _npurt
 from .indexing import assign, basic_view, view_of
+from . import _convert
 
 __all__ = ["AxisError", "normalize_axis", "normalize_axes", "reshape", "permute_dims", "matrix_transpose",
            "expand_dims", "squeeze", "broadcast_to", "broadcast_shapes", "broadcast_arrays", "flip", "moveaxis",
@@ -25,8 +27,10 @@ class AxisError(ValueError, IndexError):
 
 
 def normalize_axis(axis, ndim, where, arg="axis"):
+    # operator.index, not int(): 1.5, "0", nan and inf are not axes (int() truncated, parsed or
+    # raised ValueError/OverflowError without naming the function).
     try:
-        a = int(axis) if not isinstance(axis, builtins.bool) else None
+        a = operator.index(axis) if not isinstance(axis, builtins.bool) else None
     except TypeError:
         a = None
     if a is None:
@@ -385,3 +389,9 @@ def install(cls=_npurt.ndarray):
 
 
 install()
+
+
+# Robustness (tests/python/robustness): a non-array x is a TypeError naming the function.
+for _name in ['broadcast_to', 'expand_dims', 'flip', 'matrix_transpose', 'moveaxis', 'permute_dims', 'repeat', 'reshape', 'roll', 'squeeze', 'tile', 'unstack']:
+    globals()[_name] = _convert.checks_array(globals()[_name], "npurt." + _name)
+del _name

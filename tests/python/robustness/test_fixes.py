@@ -48,3 +48,43 @@ def test_diff_huge_n_is_empty_not_a_hang(nr, n):
     got = nr.diff(nr.asarray(host), n=n)
     assert got.shape == np.diff(host, n=min(n, 10)).shape == (0,)
     usable(nr)
+
+
+@pytest.mark.parametrize("axis", [1.5, "0", float("nan"), float("inf")])
+@pytest.mark.parametrize("fn", ["sum", "flip", "argmax", "cumulative_sum", "concat"])
+def test_axis_must_be_an_integer(nr, fn, axis):
+    # int(axis) truncated 1.5, parsed "0", and raised a bare ValueError/OverflowError for nan/inf
+    x = nr.asarray(np.ones((2, 3), np.float32))
+    call = (lambda: nr.concat([x, x], axis=axis)) if fn == "concat" else (lambda: getattr(nr, fn)(x, axis=axis))
+    with pytest.raises(TypeError, match=rf"npurt\.{fn}: argument 'axis': expected an integer"):
+        call()
+    usable(nr)
+
+
+def test_axis_numpy_integer_still_accepted(nr):
+    x = nr.asarray(np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert np.array_equal(nr.sum(x, axis=np.int64(1)).numpy(), np.array([3.0, 12.0], np.float32))
+
+
+@pytest.mark.parametrize("bad", [None, [1.0, 2.0], "x", np.ones(3, np.float32)], ids=["None", "list", "str", "numpy"])
+@pytest.mark.parametrize("fn", ["all", "any", "count_nonzero", "max", "mean", "min", "prod", "std", "sum", "var",
+                                "broadcast_to", "expand_dims", "flip", "matrix_transpose", "moveaxis", "permute_dims",
+                                "repeat", "reshape", "roll", "squeeze", "tile", "unstack"])
+def test_non_array_x_is_a_type_error(nr, fn, bad):
+    # was AttributeError("'list' object has no attribute 'dtype'") from inside the function
+    extra = {"broadcast_to": ((3,),), "moveaxis": (0, 0), "permute_dims": ((0,),), "repeat": (1,),
+             "reshape": ((3,),), "roll": (1,), "tile": ((1,),)}.get(fn, ())
+    with pytest.raises(TypeError, match=rf"npurt\.{fn}: argument 'x': expected an npurt\.ndarray"):
+        getattr(nr, fn)(bad, *extra)
+    usable(nr)
+
+
+@pytest.mark.parametrize("fn", ["full", "ones", "arange", "linspace"])
+@pytest.mark.parametrize("dtype", ["float32", 1.0, object()])
+def test_dtype_must_be_an_npurt_dtype(nr, fn, dtype):
+    # was AttributeError("'str' object has no attribute 'name'")
+    call = {"full": lambda: nr.full((2,), 1.0, dtype=dtype), "ones": lambda: nr.ones((2,), dtype=dtype),
+            "arange": lambda: nr.arange(3, dtype=dtype), "linspace": lambda: nr.linspace(0, 1, 3, dtype=dtype)}[fn]
+    with pytest.raises(TypeError, match=r"argument 'dtype': expected an npurt\.dtype"):
+        call()
+    usable(nr)
