@@ -68,9 +68,18 @@ def _strides(x):
     return _npurt._elem_strides(x)
 
 
+def _integer(v, where, arg):
+    """operator.index(v) as a TypeError naming the function (int() truncated 2.5 and raised
+    a bare ValueError/OverflowError for NaN/inf)."""
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"{where}: argument '{arg}': expected integers, got {type(v).__name__}") from None
+
+
 def _resolve_shape(shape, size, where):
     shape = (shape,) if not isinstance(shape, (tuple, list)) else tuple(shape)
-    shape = tuple(int(s) for s in shape)
+    shape = tuple(_integer(s, where, "shape") for s in shape)
     unknown = [i for i, s in enumerate(shape) if s == -1]
     if len(unknown) > 1 or any(s < -1 for s in shape):
         raise ValueError(f"{where}: argument 'shape': {shape} may hold one -1 and otherwise sizes >= 0")
@@ -353,7 +362,7 @@ def roll(x, /, shift, *, axis=None):
     for s, ax in zip(shifts, axes):
         a = normalize_axis(ax, x.ndim, where)
         n = out.shape[a]
-        k = int(s) % n if n else 0
+        k = _integer(s, where, "shift") % n if n else 0
         if k == 0:
             out = _copy(out) if out is x else out
             continue

@@ -88,3 +88,15 @@ def test_dtype_must_be_an_npurt_dtype(nr, fn, dtype):
     with pytest.raises(TypeError, match=r"argument 'dtype': expected an npurt\.dtype"):
         call()
     usable(nr)
+
+
+@pytest.mark.parametrize("call", ["reshape_inf", "reshape_float", "roll_nan"])
+def test_shape_and_shift_must_be_integers(nr, call):
+    # int() raised a bare OverflowError for inf / ValueError for nan, and truncated 2.0
+    x = nr.asarray(np.arange(6, dtype=np.float32))
+    f = {"reshape_inf": lambda: nr.reshape(x, float("inf")), "reshape_float": lambda: nr.reshape(x, (2.0, 3)),
+         "roll_nan": lambda: nr.roll(x, float("nan"))}[call]
+    with pytest.raises(TypeError, match=r"npurt\.(reshape|roll): argument '(shape|shift)': expected integers"):
+        f()
+    assert nr.reshape(x, (np.int64(2), 3)).shape == (2, 3)
+    usable(nr)
