@@ -39,6 +39,15 @@ const Tensor& tensor_arg(nb::handle h, const std::string& where, const std::stri
   return *t;
 }
 
+// A Python int outside int64 is a clear error naming the attribute (nb::cast throws std::bad_cast).
+int64_t int64_attr(nb::handle h, const AttrDef& def, const std::string& where) {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+  if (overflow != 0) throw_invalid_argument(where, def.name, "int " + nb::cast<std::string>(nb::str(h)) +
+                                                                 " does not fit in int64");
+  return static_cast<int64_t>(v);
+}
+
 AttrValue attr_arg(nb::handle h, const AttrDef& def, const std::string& where) {
   auto wrong = [&](const char* want) {
     throw_invalid_argument(where, def.name, std::string("expected ") + want + ", got " +
@@ -47,7 +56,7 @@ AttrValue attr_arg(nb::handle h, const AttrDef& def, const std::string& where) {
   switch (def.type) {
     case AttrType::kInt:
       if (PyBool_Check(h.ptr()) || !PyLong_Check(h.ptr())) wrong("int");
-      return AttrValue(nb::cast<int64_t>(h));
+      return AttrValue(int64_attr(h, def, where));
     case AttrType::kFloat:
       if (PyBool_Check(h.ptr()) || !(PyFloat_Check(h.ptr()) || PyLong_Check(h.ptr()))) wrong("float");
       return AttrValue(nb::cast<double>(h));
@@ -62,7 +71,7 @@ AttrValue attr_arg(nb::handle h, const AttrDef& def, const std::string& where) {
       std::vector<int64_t> v;
       for (nb::handle item : nb::iter(h)) {
         if (PyBool_Check(item.ptr()) || !PyLong_Check(item.ptr())) wrong("a sequence of ints");
-        v.push_back(nb::cast<int64_t>(item));
+        v.push_back(int64_attr(item, def, where));
       }
       return AttrValue(v);
     }
@@ -127,7 +136,14 @@ nb::object call_op(const OpFunction& f, nb::args args, nb::kwargs kwargs) {
     }
   }
   Stream stream;
-  if (stream_h.is_valid() && !stream_h.is_none()) stream = nb::cast<Stream>(stream_h);
+  if (stream_h.is_valid() && !stream_h.is_none()) {
+    // Checked here so the error names this op and 'stream' (a bare cast throws std::bad_cast).
+    if (!nb::isinstance<Stream>(stream_h))
+      throw_invalid_argument(f.where, "stream", "expected an npurt.Stream, got " +
+                                                       std::string(nb::type_name(stream_h.type()).c_str()));
+    stream = nb::cast<Stream>(stream_h);
+    check_stream_open(stream, f.where.c_str());
+  }
   dispatch(f.op, Span<const Tensor>(inputs, num_in), Span<const AttrValue>(attrs.data(), attrs.size()), stream,
            Span<Tensor>(outputs, num_out));
   // out= given as one array: return that very object, as numpy does (and skip

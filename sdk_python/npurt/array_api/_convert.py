@@ -4,6 +4,7 @@ kernel, then broadcast by the elementwise kernels: never materialised at the
 operand's shape), arrays are promoted with the `cast`/`astype` kernels.
 """
 import builtins
+import functools
 
 from .. import _npurt
 from .. import ops as _ops
@@ -96,3 +97,14 @@ def array(where, x, arg="x"):
     if not isinstance(x, ndarray):
         raise TypeError(f"{where}: argument '{arg}': expected an npurt.ndarray, got {type(x).__name__}")
     return x
+
+
+def checks_array(fn, where):
+    """fn with its first argument checked to be an npurt.ndarray: a list, None or numpy array
+    passed as x gets a TypeError naming the function and 'x', not an AttributeError from inside."""
+    @functools.wraps(fn)
+    def checked(x, /, *args, **kwargs):
+        if not isinstance(x, ndarray):
+            raise TypeError(f"{where}: argument 'x': expected an npurt.ndarray, got {type(x).__name__}")
+        return fn(x, *args, **kwargs)
+    return checked

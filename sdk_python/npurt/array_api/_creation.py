@@ -24,9 +24,16 @@ def _shape(shape):
     return (shape,) if isinstance(shape, int) else tuple(shape)
 
 
+def _dtype_arg(dtype, where):
+    """dtype= must be an npurt.dtype or None (anything else failed later as an AttributeError)."""
+    if dtype is not None and not isinstance(dtype, _npurt.dtype):
+        raise TypeError(f"{where}: argument 'dtype': expected an npurt.dtype, got {type(dtype).__name__}")
+    return dtype
+
+
 def _fill_dtype(value, dtype):
     if dtype is not None:
-        return dtype
+        return _dtype_arg(dtype, "npurt.full")
     return _dtypes.scalar_dtype(value)
 
 
@@ -131,6 +138,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
         start, stop = 0, start
     stop = _real_scalar(stop, where, "stop")
     n = _arange_length(start, stop, step, where)
+    _dtype_arg(dtype, where)
     integral = all(isinstance(v, int) for v in (start, stop, step))
     dt = dtype if dtype is not None else (_dtypes.DEFAULT_INT if integral else _dtypes.DEFAULT_FLOAT)
     if _dtypes.kind(dt) == "c":
@@ -150,7 +158,7 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     _check_device(device, where)
     num = _count(num, where, "num")
     if isinstance(start, complex) or isinstance(stop, complex) or \
-            (dtype is not None and _dtypes.kind(dtype) == "c"):
+            (_dtype_arg(dtype, where) is not None and _dtypes.kind(dtype) == "c"):
         return _complex_linspace(start, stop, num, dtype, builtins.bool(endpoint))
     start = _real_scalar(start, where, "start")
     stop = _real_scalar(stop, where, "stop")

@@ -105,7 +105,8 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
     if len(parts) > 1:
         parts = [_convert.array(where, p, "prepend/append") for p in parts]
         x = concat(parts, axis=axis)
-    for _ in range(n):
+    # Past shape[axis] differences the result is empty along axis: a huge n must not loop n times.
+    for _ in range(min(n, x.shape[axis])):
         hi = tuple(slice(1, None) if d == axis else slice(None) for d in range(x.ndim))
         lo = tuple(slice(None, -1) if d == axis else slice(None) for d in range(x.ndim))
         x = npurt.not_equal(x[hi], x[lo]) if str(x.dtype) == "bool" else npurt.subtract(x[hi], x[lo])

@@ -11,9 +11,11 @@ Invariants:
     naming the function, the argument and the valid range.
 """
 import builtins
+import operator
 
 from .. import _npurt
 from .indexing import assign, basic_view, view_of
+from . import _convert
 
 __all__ = ["AxisError", "normalize_axis", "normalize_axes", "reshape", "permute_dims", "matrix_transpose",
            "expand_dims", "squeeze", "broadcast_to", "broadcast_shapes", "broadcast_arrays", "flip", "moveaxis",
@@ -25,8 +27,10 @@ class AxisError(ValueError, IndexError):
 
 
 def normalize_axis(axis, ndim, where, arg="axis"):
+    # operator.index, not int(): 1.5, "0", nan and inf are not axes (int() truncated, parsed or
+    # raised ValueError/OverflowError without naming the function).
     try:
-        a = int(axis) if not isinstance(axis, builtins.bool) else None
+        a = operator.index(axis) if not isinstance(axis, builtins.bool) else None
     except TypeError:
         a = None
     if a is None:
@@ -64,9 +68,18 @@ def _strides(x):
     return _npurt._elem_strides(x)
 
 
+def _integer(v, where, arg):
+    """operator.index(v) as a TypeError naming the function (int() truncated 2.5 and raised
+    a bare ValueError/OverflowError for NaN/inf)."""
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"{where}: argument '{arg}': expected integers, got {type(v).__name__}") from None
+
+
 def _resolve_shape(shape, size, where):
     shape = (shape,) if not isinstance(shape, (tuple, list)) else tuple(shape)
-    shape = tuple(int(s) for s in shape)
+    shape = tuple(_integer(s, where, "shape") for s in shape)
     unknown = [i for i, s in enumerate(shape) if s == -1]
     if len(unknown) > 1 or any(s < -1 for s in shape):
         raise ValueError(f"{where}: argument 'shape': {shape} may hold one -1 and otherwise sizes >= 0")
@@ -349,7 +362,7 @@ def roll(x, /, shift, *, axis=None):
     for s, ax in zip(shifts, axes):
         a = normalize_axis(ax, x.ndim, where)
         n = out.shape[a]
-        k = int(s) % n if n else 0
+        k = _integer(s, where, "shift") % n if n else 0
         if k == 0:
             out = _copy(out) if out is x else out
             continue
@@ -385,3 +398,9 @@ def install(cls=_npurt.ndarray):
 
 
 install()
+
+
+# Robustness (tests/python/robustness): a non-array x is a TypeError naming the function.
+for _name in ['broadcast_to', 'expand_dims', 'flip', 'matrix_transpose', 'moveaxis', 'permute_dims', 'repeat', 'reshape', 'roll', 'squeeze', 'tile', 'unstack']:
+    globals()[_name] = _convert.checks_array(globals()[_name], "npurt." + _name)
+del _name

@@ -24,6 +24,7 @@ import builtins
 from .. import _npurt
 from .indexing import device_astype
 from .manipulation import normalize_axes
+from . import _convert
 
 __all__ = ["sum", "prod", "max", "min", "mean", "any", "all", "var", "std", "count_nonzero"]
 
@@ -171,3 +172,9 @@ def install(cls=_npurt.ndarray):
 
 
 install()
+
+
+# Robustness (tests/python/robustness): a non-array x is a TypeError naming the function.
+for _name in ['all', 'any', 'count_nonzero', 'max', 'mean', 'min', 'prod', 'std', 'sum', 'var']:
+    globals()[_name] = _convert.checks_array(globals()[_name], "npurt." + _name)
+del _name
