@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import import_torch, median_time  # noqa: E402
 
 import npurt as nr  # noqa: E402
+from npurt.benchmarks import QUICK_ENV, report  # noqa: E402
 
 torch = import_torch(2)
 
@@ -75,6 +76,17 @@ def cases(n, dt):
     return out
 
 
+def agrees(name, dn, got, want):
+    """A timing of a wrong result means nothing: loose check against numpy (the tests hold the tolerances)."""
+    got = got.numpy()
+    tol = 1e-2 if dn == "float16" else 1e-4
+    with np.errstate(all="ignore"):
+        ok = np.allclose(got.astype(np.float64), np.asarray(want).astype(np.float64), rtol=tol, atol=tol,
+                         equal_nan=True)
+    if not ok:
+        raise SystemExit(f"math_functions: {name} {dn} disagrees with numpy")
+
+
 def ratio(peer, mine):
     return f"{peer / mine:7.2f}x" if peer else "       -"
 
@@ -85,7 +97,10 @@ def main():
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--dtypes", default="float32,float16")
     p.add_argument("--only", default="", help="comma list of function names (e.g. 'tanh,x ** 3')")
+    p.add_argument("--quick", action="store_true", help=f"64 Ki elements, 1 repeat (also {QUICK_ENV}=1)")
     args = p.parse_args()
+    if args.quick or os.environ.get(QUICK_ENV) == "1":
+        args.n, args.repeat = 1 << 16, 1
     only = [o for o in args.only.split(",") if o]
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; n={args.n}; "
           f"torch {torch.__version__ if torch else 'not installed'} at 2 threads; medians of {args.repeat}")
@@ -97,19 +112,22 @@ def main():
             if only and name not in only:
                 continue
 
-            def synced(f=f_nr):
-                f()
-                s.synchronize()
             try:
-                t_nr = median_time(synced, args.repeat) * 1e3
+                agrees(name, dn, f_nr(), f_np())
             except nr.InvalidArgumentError as e:  # e.g. nextafter has no float16 kernel: say so, go on
                 print(f"{name + ' ' + dn:22s} not supported: {e}", flush=True)
                 continue
+
+            def synced(f=f_nr):
+                f()
+                s.synchronize()
+            t_nr = median_time(synced, args.repeat) * 1e3
             t_np = median_time(f_np, args.repeat) * 1e3
             t_t = median_time(f_t, args.repeat) * 1e3 if f_t else None
             tt = f"{t_t:9.2f}" if t_t is not None else "        -"
             print(f"{name + ' ' + dn:22s} {t_nr:9.2f} {t_np:9.2f} {tt} {ratio(t_np, t_nr)} "
                   f"{ratio(t_t, t_nr)}", flush=True)
+            report("math_functions", f"{name} {dn}", t_nr / 1e3, peer="numpy", peer_seconds=t_np / 1e3)
 
 
 if __name__ == "__main__":
