@@ -75,9 +75,18 @@ def _make_binary(name):
         return f
 
     def pow_(x1, x2, /):
-        if type(x2) in (int, float) and x2 == 2 and isinstance(x1, _convert.ndarray) and \
-                _dtypes.kind(x1.dtype) in ("iuf" if type(x2) is int else "f"):
-            return _run(name, "square", x1)  # x * x: the same single rounding as pow(x, 2), on the vector unit
+        # Small number exponents take the vector unit instead of the scalar pow loop (~40x slower
+        # on sim, bench/math_functions.py), as numpy does for 2 and -1.
+        if type(x2) in (int, float) and x2 in (2, 3, -1) and isinstance(x1, _convert.ndarray):
+            kind = _dtypes.kind(x1.dtype)
+            if x2 == 2 and kind in ("iuf" if type(x2) is int else "f"):
+                return _run(name, "square", x1)  # x * x: the same single rounding as pow(x, 2)
+            if x2 == 3 and kind in ("iuf" if type(x2) is int else "f"):
+                # (x * x) * x: exact wherever x**3 is representable (then x**2 is too), integers wrap
+                # alike, otherwise within one more rounding of pow (the pow tests' tolerance).
+                return _run(name, "multiply", _run(name, "square", x1), x1)
+            if x2 == -1 and kind == "f":
+                return _run(name, "reciprocal", x1)  # 1 / x is pow(x, -1) correctly rounded, signed 0/inf alike
         return f(x1, x2)
     return pow_
 
