@@ -71,7 +71,7 @@ class EwKernel {
                                       std::is_same<TO, T>::value &&
                                       (D == DType::kFloat16 || D == DType::kBFloat16);
   // Comparisons (bool out) and where of float16/float32 on the vector unit (CmpTile / WhereTile).
-  static constexpr bool kCmpVector = (Op::kCmpVec & bit(D)) != 0 && N == 2 && std::is_same<TO, Bool8>::value;
+  static constexpr bool kCmpVector = (Op::kCmpVec & bit(D)) != 0 && N <= 2 && std::is_same<TO, Bool8>::value;
   static constexpr bool kWhereVector = Op::kCondFirst && (Op::kWhereVec & bit(D)) != 0 && std::is_same<TO, T>::value;
   static constexpr bool kScalarForm = (kVector || kCmpVector) && N == 2 && Op::kScalarVec;
   // Float scratch tiles of the UB calc buffer: the N widened operands and the widened
@@ -294,7 +294,7 @@ class EwKernel {
     if constexpr (N > 2) q_[2].FreeTensor(c);
   }
 
-  // z = (a MODE b) as bool 0/1, b a tile or (kScalarB) the scalar s, s first when
+  // z = (a MODE b) as bool 0/1 (unary predicates: Op::Mask of a), b a tile or (kScalarB) the scalar s, s first when
   // swapped. Compare needs count * sizeof(T) a multiple of 256 bytes: the vector
   // unit takes that prefix, the scalar unit the rest. UB reuse (no scratch):
   // the mask goes to z's first bytes, the 1/0 halves to a's buffer (a is no
@@ -308,7 +308,8 @@ class EwKernel {
       const uint32_t nv = n / kAlign * kAlign;
       if (nv > 0) {
         AscendC::LocalTensor<uint8_t> mask = z.template ReinterpretCast<uint8_t>();
-        if constexpr (kScalarB) AscendC::CompareScalar(mask, a, s, swapped ? Swapped(Op::kCmpMode) : Op::kCmpMode, nv);
+        if constexpr (N == 1) Op::Mask(mask, a, nv);  // isnan / isinf / isfinite
+        else if constexpr (kScalarB) AscendC::CompareScalar(mask, a, s, swapped ? Swapped(Op::kCmpMode) : Op::kCmpMode, nv);
         else AscendC::Compare(mask, a, b, Op::kCmpMode, nv);
         AscendC::LocalTensor<half> ones = a.template ReinterpretCast<half>();
         AscendC::Duplicate(ones, static_cast<half>(1.0f), static_cast<int32_t>(nv));
@@ -320,8 +321,12 @@ class EwKernel {
       AscendC::WaitFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
       for (uint32_t j = nv; j < n; ++j) {
         const auto x = Wide<T>(a.GetValue(j));
-        const auto y = kScalarB ? Wide<T>(s) : Wide<T>(b.GetValue(j));
-        z.SetValue(j, Bool8(swapped ? Op::F(y, x) : Op::F(x, y)));
+        if constexpr (N == 1) {
+          z.SetValue(j, Bool8(Op::F(x)));
+        } else {
+          const auto y = kScalarB ? Wide<T>(s) : Wide<T>(b.GetValue(j));
+          z.SetValue(j, Bool8(swapped ? Op::F(y, x) : Op::F(x, y)));
+        }
       }
       AscendC::SetFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
       AscendC::WaitFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
