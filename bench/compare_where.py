@@ -36,8 +36,8 @@ def cases(xn, yn, cn):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--large", type=int, default=1 << 24)
-    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--large", type=int, default=1 << (20 if os.environ.get("NPURT_BENCH_QUICK") else 24))
+    ap.add_argument("--repeat", type=int, default=3 if os.environ.get("NPURT_BENCH_QUICK") else 7)
     ap.add_argument("--dtypes", default="float32,float16")
     args = ap.parse_args()
     print(f"# {args.large} elements, medians of {args.repeat}, loadavg {os.getloadavg()[0]:.2f}")
