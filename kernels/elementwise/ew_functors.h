@@ -29,6 +29,11 @@ struct OpBase {
   // Binary functors with a tensor-scalar vector form VecS(z, x, s, scalar_first, n):
   // z = Op(s, x) when scalar_first, else Op(x, s) (ew_kernel.h uses it for one-element inputs).
   static constexpr bool kScalarVec = false;
+  // Comparisons (bool out) with a Compare/CompareScalar + Select form for these dtypes, in mode kCmpMode.
+  static constexpr uint32_t kCmpVec = kNone;
+  static constexpr AscendC::CMPMODE kCmpMode = AscendC::CMPMODE::EQ;
+  // where(cond, x, y) with a Cast + CompareScalar + Select form for these dtypes.
+  static constexpr uint32_t kWhereVec = kNone;
 };
 
 // -s with wrap-around for integers (no signed-overflow UB for INT_MIN); exact for floats.
@@ -233,12 +238,26 @@ struct NextAfterF : OpBase {
     static constexpr bool kBoolOut = true;                                    \
     template <class W> static bool F(W a, W b) { return EXPR; }               \
   };
-NPURT_EW_PREDICATE2(EqualF, kAll, a == b)
-NPURT_EW_PREDICATE2(NotEqualF, kAll, a != b)
-NPURT_EW_PREDICATE2(LessF, kAll, a < b)
-NPURT_EW_PREDICATE2(LessEqualF, kAll, a <= b)
-NPURT_EW_PREDICATE2(GreaterF, kAll, a > b)
-NPURT_EW_PREDICATE2(GreaterEqualF, kAll, a >= b)
+// The six comparisons also have a vector form for float16/float32 (ew_kernel.h
+// CmpTile): Compare -> bit mask, Select 1/0 halves, Cast half -> uint8. The
+// vector unit compares in IEEE like F: NaN compares false (!= true), -0 == +0.
+#define NPURT_EW_COMPARE(NAME, MODE, EXPR)                                    \
+  struct NAME : OpBase {                                                      \
+    static constexpr int kArity = 2;                                          \
+    static constexpr uint32_t kDTypes = kAll;                                 \
+    static constexpr bool kBoolOut = true;                                    \
+    static constexpr uint32_t kCmpVec = kVecFloat;                            \
+    static constexpr AscendC::CMPMODE kCmpMode = AscendC::CMPMODE::MODE;      \
+    static constexpr bool kScalarVec = true;                                  \
+    template <class W> static bool F(W a, W b) { return EXPR; }               \
+  };
+NPURT_EW_COMPARE(EqualF, EQ, a == b)
+NPURT_EW_COMPARE(NotEqualF, NE, a != b)
+NPURT_EW_COMPARE(LessF, LT, a < b)
+NPURT_EW_COMPARE(LessEqualF, LE, a <= b)
+NPURT_EW_COMPARE(GreaterF, GT, a > b)
+NPURT_EW_COMPARE(GreaterEqualF, GE, a >= b)
+#undef NPURT_EW_COMPARE
 NPURT_EW_PREDICATE2(LogicalAndF, kAll, (a != 0) && (b != 0))
 NPURT_EW_PREDICATE2(LogicalOrF, kAll, (a != 0) || (b != 0))
 NPURT_EW_PREDICATE2(LogicalXorF, kAll, (a != 0) != (b != 0))
@@ -284,6 +303,7 @@ struct WhereF : OpBase {
   static constexpr int kArity = 3;
   static constexpr uint32_t kDTypes = kAll;
   static constexpr bool kCondFirst = true;
+  static constexpr uint32_t kWhereVec = kVecFloat;  // Select moves half/float bit patterns exactly
   template <class W> static W F(bool c, W a, W b) { return c ? a : b; }
 };
 

@@ -70,7 +70,10 @@ class EwKernel {
   static constexpr bool kWideVector = Op::kWidenVec && !Op::kCondFirst && (Op::kVec & bit(DType::kFloat32)) != 0 &&
                                       std::is_same<TO, T>::value &&
                                       (D == DType::kFloat16 || D == DType::kBFloat16);
-  static constexpr bool kScalarForm = kVector && N == 2 && Op::kScalarVec;
+  // Comparisons (bool out) and where of float16/float32 on the vector unit (CmpTile / WhereTile).
+  static constexpr bool kCmpVector = (Op::kCmpVec & bit(D)) != 0 && N <= 2 && std::is_same<TO, Bool8>::value;
+  static constexpr bool kWhereVector = Op::kCondFirst && (Op::kWhereVec & bit(D)) != 0 && std::is_same<TO, T>::value;
+  static constexpr bool kScalarForm = (kVector || kCmpVector) && N == 2 && Op::kScalarVec;
   // Float scratch tiles of the UB calc buffer: the N widened operands and the widened
   // result, then the functor's own (Op::kScratch, e.g. gelu's erfc); the host
   // reserves them (plan_ew's extra UB).
@@ -93,7 +96,7 @@ class EwKernel {
     pipe_.InitBuffer(qz_, 2, t.tile * static_cast<uint32_t>(sizeof(TO)));
     if constexpr (kScalarForm) {
       InitScalar(t.scalar & 3u);
-      if (scalar_in_ < 0 && (t.row_scalar == 1u || t.row_scalar == 2u)) row_in_ = t.row_scalar == 1u ? 0 : 1;
+      if (kVector && scalar_in_ < 0 && (t.row_scalar == 1u || t.row_scalar == 2u)) row_in_ = t.row_scalar == 1u ? 0 : 1;
       if (row_in_ >= 0 && RepeatsEveryTile(1 - row_in_)) keep_in_ = 1 - row_in_;
     }
     if constexpr (kCalcTiles > 0) pipe_.InitBuffer(wide_, kCalcTiles * t.tile * static_cast<uint32_t>(sizeof(float)));
@@ -206,7 +209,8 @@ class EwKernel {
       const int other = 1 - scalar_in_;
       AscendC::LocalTensor<T> x = q_[other].template DeQue<T>();
       AscendC::LocalTensor<TO> z = qz_.template AllocTensor<TO>();
-      Op::VecS(z, x, scalar_, scalar_in_ == 0, static_cast<int32_t>(n));
+      if constexpr (kCmpVector) CmpTile<true>(z, x, x, scalar_, scalar_in_ == 0, n);
+      else Op::VecS(z, x, scalar_, scalar_in_ == 0, static_cast<int32_t>(n));
       qz_.EnQue(z);
       q_[other].FreeTensor(x);
     }
@@ -216,7 +220,7 @@ class EwKernel {
   // row-scalar input's value of that row). Rows are whole 32-B blocks and tiles
   // start aligned (host rule), so every run starts aligned in UB.
   __aicore__ inline void ComputeRows(uint64_t first, uint32_t n) {
-    if constexpr (kScalarForm) {
+    if constexpr (kScalarForm && kVector) {  // comparisons never take the row form (Init)
       const int other = 1 - row_in_;
       AscendC::LocalTensor<T> x = OtherTile(other);
       AscendC::LocalTensor<TO> z = qz_.template AllocTensor<TO>();
@@ -259,6 +263,10 @@ class EwKernel {
       if constexpr (N > 2) AscendC::Cast(w[2 * tile], c, AscendC::RoundMode::CAST_NONE, n);
       VecCall(w[N * tile], w, w[tile], w[2 * tile], w[(N + 1) * tile], n);
       AscendC::Cast(z, w[N * tile], AscendC::RoundMode::CAST_RINT, n);
+    } else if constexpr (kCmpVector) {
+      CmpTile<false>(z, a, b, T{}, false, n);
+    } else if constexpr (kWhereVector) {
+      WhereTile(z, a, b, c, n);
     } else if constexpr (kVector) {
       AscendC::LocalTensor<float> scratch;
       if constexpr (Op::kScratch > 0) scratch = wide_.template Get<float>();
@@ -284,6 +292,81 @@ class EwKernel {
     q_[0].FreeTensor(a);
     if constexpr (N > 1) q_[1].FreeTensor(b);
     if constexpr (N > 2) q_[2].FreeTensor(c);
+  }
+
+  // z = (a MODE b) as bool 0/1 (unary predicates: Op::Mask of a), b a tile or (kScalarB) the scalar s, s first when
+  // swapped. Compare needs count * sizeof(T) a multiple of 256 bytes: the vector
+  // unit takes that prefix, the scalar unit the rest. UB reuse (no scratch):
+  // the mask goes to z's first bytes, the 1/0 halves to a's buffer (a is no
+  // longer needed; 2 bytes <= sizeof(T) per element), Select in place, then
+  // Cast half -> uint8 overwrites z (mask consumed). Bool8 is one uint8 0/1.
+  template <bool kScalarB>
+  __aicore__ inline void CmpTile(const AscendC::LocalTensor<TO>& z, const AscendC::LocalTensor<T>& a,
+                                 const AscendC::LocalTensor<T>& b, T s, bool swapped, uint32_t n) {
+    if constexpr (kCmpVector) {
+      constexpr uint32_t kAlign = 256 / sizeof(T);
+      const uint32_t nv = n / kAlign * kAlign;
+      if (nv > 0) {
+        AscendC::LocalTensor<uint8_t> mask = z.template ReinterpretCast<uint8_t>();
+        if constexpr (N == 1) Op::Mask(mask, a, nv);  // isnan / isinf / isfinite
+        else if constexpr (kScalarB) AscendC::CompareScalar(mask, a, s, swapped ? Swapped(Op::kCmpMode) : Op::kCmpMode, nv);
+        else AscendC::Compare(mask, a, b, Op::kCmpMode, nv);
+        AscendC::LocalTensor<half> ones = a.template ReinterpretCast<half>();
+        AscendC::Duplicate(ones, static_cast<half>(1.0f), static_cast<int32_t>(nv));
+        AscendC::Select(ones, mask, ones, static_cast<half>(0.0f), AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, nv);
+        AscendC::Cast(mask, ones, AscendC::RoundMode::CAST_NONE, nv);
+      }
+      if (nv == n) return;
+      AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID0);  // the tail's scalar reads/writes follow V
+      AscendC::WaitFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
+      for (uint32_t j = nv; j < n; ++j) {
+        const auto x = Wide<T>(a.GetValue(j));
+        if constexpr (N == 1) {
+          z.SetValue(j, Bool8(Op::F(x)));
+        } else {
+          const auto y = kScalarB ? Wide<T>(s) : Wide<T>(b.GetValue(j));
+          z.SetValue(j, Bool8(swapped ? Op::F(y, x) : Op::F(x, y)));
+        }
+      }
+      AscendC::SetFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
+      AscendC::WaitFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
+    }
+  }
+
+  // s MODE x == x Swapped(MODE) s.
+  static __aicore__ inline AscendC::CMPMODE Swapped(AscendC::CMPMODE m) {
+    switch (m) {
+      case AscendC::CMPMODE::LT: return AscendC::CMPMODE::GT;
+      case AscendC::CMPMODE::GT: return AscendC::CMPMODE::LT;
+      case AscendC::CMPMODE::LE: return AscendC::CMPMODE::GE;
+      case AscendC::CMPMODE::GE: return AscendC::CMPMODE::LE;
+      default: return m;
+    }
+  }
+
+  // z = c ? x : y: the bool tile Cast to halves (in z's buffer: 2 bytes <=
+  // sizeof(T) per element), CompareScalar != 0 -> mask (in c's buffer, c is
+  // consumed), Select tensor-tensor into z. Prefix of 128 elements (the half
+  // Compare's 256-byte rule) on the vector unit, the rest scalar.
+  template <class C>
+  __aicore__ inline void WhereTile(const AscendC::LocalTensor<TO>& z, const AscendC::LocalTensor<C>& c,
+                                   const AscendC::LocalTensor<T>& x, const AscendC::LocalTensor<T>& y, uint32_t n) {
+    if constexpr (kWhereVector) {
+      const uint32_t nv = n / 128 * 128;
+      if (nv > 0) {
+        AscendC::LocalTensor<uint8_t> cb = c.template ReinterpretCast<uint8_t>();
+        AscendC::LocalTensor<half> ch = z.template ReinterpretCast<half>();
+        AscendC::Cast(ch, cb, AscendC::RoundMode::CAST_NONE, nv);
+        AscendC::CompareScalar(cb, ch, static_cast<half>(0.0f), AscendC::CMPMODE::NE, nv);
+        AscendC::Select(z, cb, x, y, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, nv);
+      }
+      if (nv == n) return;
+      AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
+      AscendC::WaitFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
+      for (uint32_t j = nv; j < n; ++j) z.SetValue(j, bool(c.GetValue(j)) ? x.GetValue(j) : y.GetValue(j));
+      AscendC::SetFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
+      AscendC::WaitFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
+    }
   }
 
   // Op::Vec with the operands of its arity, plus its float scratch tiles when it has some.

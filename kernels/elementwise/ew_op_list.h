@@ -64,13 +64,13 @@
   X(log1p, Log1pF, 1, "log(1 + x), accurate near 0.")                                           \
   X(log2, Log2F, 1, "Base-2 logarithm.")                                                        \
   X(log10, Log10F, 1, "Base-10 logarithm.")                                                     \
-  X(ceil, CeilF, 1, "Smallest integral value >= x.")                                            \
-  X(floor, FloorF, 1, "Largest integral value <= x.")                                           \
-  X(trunc, TruncF, 1, "Integral part of x, towards 0.")                                         \
-  X(round, RoundF, 1, "Nearest integral value, ties to even.")                                  \
-  X(isnan, IsNanF, 1, "x is NaN (bool).")                                                       \
-  X(isinf, IsInfF, 1, "x is +-inf (bool).")                                                     \
-  X(isfinite, IsFiniteF, 1, "x is neither NaN nor +-inf (bool).")                               \
+  X(ceil, CeilVF, 1, "Smallest integral value >= x.")                                            \
+  X(floor, FloorVF, 1, "Largest integral value <= x.")                                           \
+  X(trunc, TruncVF, 1, "Integral part of x, towards 0.")                                         \
+  X(round, RoundVF, 1, "Nearest integral value, ties to even.")                                  \
+  X(isnan, IsNanVF, 1, "x is NaN (bool).")                                                       \
+  X(isinf, IsInfVF, 1, "x is +-inf (bool).")                                                     \
+  X(isfinite, IsFiniteVF, 1, "x is neither NaN nor +-inf (bool).")                               \
   X(signbit, SignBitF, 1, "The sign bit of x is set (bool).")                                   \
   X(logical_not, LogicalNotF, 1, "not x (bool).")
 
