@@ -17,7 +17,7 @@
 // limits, NaN gives NaN. Where an exp-based formula cancels (|x| small) a
 // polynomial is chosen per lane by CompareScalar + Select. Accuracy (float32,
 // tests/python/array_api/test_transcendental_vec.py vs float64 numpy): tanh,
-// expm1, sinh, cosh, log1p within 4 ulp.
+// expm1, sinh, cosh, log1p, atan within 4 ulp.
 #pragma once
 
 #include <cstdint>
@@ -147,6 +147,33 @@ inline void Log1p(const LT<float>& z, const LT<float>& x, const LT<float>& s, ui
   AscendC::Mul(l, l, t, n);
   AscendC::CompareScalar(m, u, 1.0f, AscendC::CMPMODE::EQ, static_cast<uint32_t>(n64));
   AscendC::Select(z, m, x, l, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, static_cast<uint32_t>(n));
+}
+
+// atan (Cephes atanf): |x| <= tan(pi/8): the odd polynomial on x itself (keeps -0);
+// tan(pi/8) < |x| <= tan(3pi/8): pi/4 + atan((|x| - 1) / (|x| + 1)); above: pi/2 + atan(-1/|x|)
+// (inf: pi/2 - 0); the two reduced branches get the sign of x back by Select.
+inline void Atan(const LT<float>& z, const LT<float>& x, const LT<float>& s, uint32_t tile, int32_t n) {
+  const LT<float> a = s, y = s[tile], t = s[2 * tile], p = s[3 * tile];
+  const LT<uint8_t> m = s[4 * tile].ReinterpretCast<uint8_t>();
+  const int32_t n64 = Round64(n);
+  constexpr float kP[] = {8.05374449538e-2f, -1.38776856032e-1f, 1.99777106478e-1f, -3.33329491539e-1f};
+  AscendC::Abs(a, x, n64);
+  AscendC::Duplicate(p, -1.0f, n);
+  AscendC::Div(t, p, a, n);            // -1 / |x|
+  AscendC::Adds(p, a, -1.0f, n);
+  AscendC::Adds(y, a, 1.0f, n);
+  AscendC::Div(y, p, y, n);            // (|x| - 1) / (|x| + 1)
+  AscendC::CompareScalar(m, a, 2.414213562373095f, AscendC::CMPMODE::GT, static_cast<uint32_t>(n64));
+  AscendC::Select(t, m, t, y, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, static_cast<uint32_t>(n));
+  AscendC::Duplicate(p, 1.57079632679489661923f, n);
+  AscendC::Select(y, m, p, 0.78539816339744830962f, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE,
+                  static_cast<uint32_t>(n));  // the offset: pi/2 or pi/4
+  OddSeries(p, t, z, kP, n);
+  AscendC::Add(p, p, y, n);
+  CopySignOf(p, x, y, m, n);
+  AscendC::CompareScalar(m, a, 0.4142135623730950f, AscendC::CMPMODE::LE, static_cast<uint32_t>(n64));
+  OddSeries(y, x, t, kP, n);
+  AscendC::Select(z, m, y, p, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, static_cast<uint32_t>(n));
 }
 
 }  // namespace npurt::kernels::ew::transvec

@@ -1,11 +1,11 @@
-"""The vector forms of tanh, expm1, sinh, cosh and log1p (kernels/elementwise/
+"""The vector forms of tanh, expm1, sinh, cosh, log1p and atan (kernels/elementwise/
 ew_trans_vec.h) against numpy in float64 (the reference, tests only).
 
 Tolerances: float32 <= 4 ulp of the float64 result rounded to float32, over
 ~1e6 points spread log-uniformly across magnitudes 2^-40 .. 2^7 (|x| < 2^-12
 is where exp-based formulas cancel) plus the branch thresholds; float16
 (computed in float32, rounded once) <= 1 ulp. Special values exact, with the
-sign of zero: +-0, +-inf, NaN, +-1e-30, the overflow edges. Odd sizes and
+sign of zero: +-0, +-inf, NaN, +-1e-30, the overflow edges, atan(+-inf) = +-pi/2. Odd sizes and
 non-contiguous views exercise the partial last tile (masks cover 64 lanes).
 """
 import numpy as np
@@ -13,7 +13,7 @@ import pytest
 
 import npurt as nr
 
-FUNCS = ["tanh", "expm1", "sinh", "cosh", "log1p"]
+FUNCS = ["tanh", "expm1", "sinh", "cosh", "log1p", "arctan"]
 F32_ULP = 4.0
 F16_ULP = 1.0
 
