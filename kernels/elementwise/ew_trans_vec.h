@@ -17,7 +17,7 @@
 // limits, NaN gives NaN. Where an exp-based formula cancels (|x| small) a
 // polynomial is chosen per lane by CompareScalar + Select. Accuracy (float32,
 // tests/python/array_api/test_transcendental_vec.py vs float64 numpy): tanh,
-// expm1, sinh, cosh, log1p, atan within 4 ulp.
+// expm1, sinh, cosh, log1p, atan, asinh within 4 ulp.
 #pragma once
 
 #include <cstdint>
@@ -174,6 +174,41 @@ inline void Atan(const LT<float>& z, const LT<float>& x, const LT<float>& s, uin
   AscendC::CompareScalar(m, a, 0.4142135623730950f, AscendC::CMPMODE::LE, static_cast<uint32_t>(n64));
   OddSeries(y, x, t, kP, n);
   AscendC::Select(z, m, y, p, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, static_cast<uint32_t>(n));
+}
+
+// asinh: |x| < 0.125: x (1 + x^2 P(x^2)), the series to x^9 (next term 2.4e-11
+// relative; keeps -0); |x| < 2: log1p(c + c^2 / (1 + sqrt(1 + c^2))) (no cancellation);
+// |x| <= 4096: ln(c + sqrt(c^2 + 1)); above: ln|x| + ln 2 (c = min(|x|, 4096): c^2 stays
+// finite); sign by Select; NaN lanes take x (Mins' NaN result is not relied on).
+inline void Asinh(const LT<float>& z, const LT<float>& x, const LT<float>& s, uint32_t tile, int32_t n) {
+  const LT<float> a = s, w = s[tile], t = s[2 * tile], b = s[8 * tile];
+  const LT<uint8_t> m = s[3 * tile].ReinterpretCast<uint8_t>();
+  const uint32_t n64 = static_cast<uint32_t>(Round64(n));
+  constexpr auto kTT = AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE;
+  AscendC::Abs(a, x, static_cast<int32_t>(n64));
+  AscendC::Mins(t, a, 4096.0f, n);
+  AscendC::Mul(w, t, t, n);
+  AscendC::Adds(z, w, 1.0f, n);
+  AscendC::Sqrt(z, z, n);
+  AscendC::Add(b, z, t, n);
+  AscendC::Ln(b, b, n);                                          // |x| in [2, 4096]
+  AscendC::Adds(z, z, 1.0f, n);
+  AscendC::Div(w, w, z, n);
+  AscendC::Add(w, w, t, n);
+  Log1p(z, w, s[4 * tile], tile, n);                             // |x| < 2 (tiles 4..7)
+  AscendC::CompareScalar(m, a, 2.0f, AscendC::CMPMODE::GE, n64);
+  AscendC::Select(z, m, b, z, kTT, static_cast<uint32_t>(n));
+  AscendC::Ln(t, a, n);
+  AscendC::Adds(t, t, 0.69314718055994530942f, n);
+  AscendC::CompareScalar(m, a, 4096.0f, AscendC::CMPMODE::GT, n64);
+  AscendC::Select(z, m, t, z, kTT, static_cast<uint32_t>(n));
+  CopySignOf(z, x, t, m, n);
+  constexpr float kC[] = {35.0f / 1152.0f, -5.0f / 112.0f, 3.0f / 40.0f, -1.0f / 6.0f};
+  OddSeries(t, x, b, kC, n);
+  AscendC::CompareScalar(m, a, 0.125f, AscendC::CMPMODE::LT, n64);
+  AscendC::Select(z, m, t, z, kTT, static_cast<uint32_t>(n));
+  AscendC::Compare(m, x, x, AscendC::CMPMODE::NE, n64);
+  AscendC::Select(z, m, x, z, kTT, static_cast<uint32_t>(n));
 }
 
 }  // namespace npurt::kernels::ew::transvec

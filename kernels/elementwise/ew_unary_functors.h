@@ -1,7 +1,7 @@
 // kernels/elementwise/ew_unary_functors.h: the unary rows of the elementwise
 // functor table (see ew_functors.h for the contract). Float math the vector
 // unit lacks is either composed from vector instructions (tanh, expm1, sinh,
-// cosh, log1p, atan: ew_trans_vec.h) or the scalar form only (sin, asinh ...: sim-only dtypes).
+// cosh, log1p, atan, asinh: ew_trans_vec.h) or the scalar form only (sin, cos ...: sim-only dtypes).
 #pragma once
 
 #include <cmath>
@@ -74,7 +74,6 @@ NPURT_EW_FLOAT_UNARY(CosF, std::cos(a))
 NPURT_EW_FLOAT_UNARY(TanF, std::tan(a))
 NPURT_EW_FLOAT_UNARY(AsinF, std::asin(a))
 NPURT_EW_FLOAT_UNARY(AcosF, std::acos(a))
-NPURT_EW_FLOAT_UNARY(AsinhF, std::asinh(a))
 NPURT_EW_FLOAT_UNARY(AcoshF, std::acosh(a))
 NPURT_EW_FLOAT_UNARY(AtanhF, std::atanh(a))
 NPURT_EW_FLOAT_UNARY(Log2F, std::log2(a))
@@ -106,6 +105,7 @@ NPURT_EW_TRANS_VEC(SinhF, std::sinh(a), Sinh, 4)
 NPURT_EW_TRANS_VEC(CoshF, std::cosh(a), Cosh, 2)
 NPURT_EW_TRANS_VEC(Log1pF, std::log1p(a), Log1p, 4)
 NPURT_EW_TRANS_VEC(AtanF, std::atan(a), Atan, 5)
+NPURT_EW_TRANS_VEC(AsinhF, std::asinh(a), Asinh, 9)
 #undef NPURT_EW_TRANS_VEC
 
 #define NPURT_EW_PREDICATE1(NAME, MASK, EXPR, INT_EXPR)                               \
