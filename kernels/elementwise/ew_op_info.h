@@ -35,7 +35,7 @@ struct EwOpInfo {
   namespace npurt::kernels::ew {                                                                  \
   extern const EwOpInfo kInfo_##name; /* external linkage: ew_ops.cc reads it */                  \
   const EwOpInfo kInfo_##name = {NPURT_SIM_ENTRY(npurt_ew_##name##_kernel), arity,                \
-                                 EwFunctor<Op>::kDTypes, EwFunctor<Op>::kVec,                     \
+                                 EwFunctor<Op>::kDTypes, EwVecDTypes<EwFunctor<Op>>(),            \
                                  EwFunctor<Op>::kBoolOut, EwFunctor<Op>::kCondFirst,              \
                                  HasRealOut<EwFunctor<Op>>::value, EwFunctor<Op>::kScratch,       \
                                  EwFunctor<Op>::kWidenVec};                                       \
