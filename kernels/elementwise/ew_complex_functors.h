@@ -25,6 +25,13 @@ namespace npurt::kernels::ew {
 template <class Op> struct ComplexExt { using type = Op; };
 template <class Op> using EwFunctor = typename ComplexExt<Op>::type;
 
+// The dtypes a functor computes on the vector unit (EwOpInfo::vec_dtypes): its kVec,
+// plus float16 and bfloat16 when it runs the float32 form on widened UB tiles (kWidenVec).
+template <class F> constexpr uint32_t EwVecDTypes() {
+  return F::kVec | (F::kWidenVec && (F::kVec & bit(DType::kFloat32)) != 0
+                        ? bit(DType::kFloat16) | bit(DType::kBFloat16) : 0u);
+}
+
 // Op's real forms plus Part's complex forms.
 template <class Op, class Part>
 struct WithComplex : Op, Part {

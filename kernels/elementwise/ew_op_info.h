@@ -18,6 +18,8 @@ struct EwOpInfo {
   bool bool_out;
   bool cond_first;
   bool real_out = false;  // complex inputs give the real part's dtype (abs, real, imag)
+  uint32_t scratch = 0;   // the functor's float UB scratch tiles (kScratch; tiles then a multiple of 64)
+  bool widen = false;     // 16-bit floats run the float32 vector form through float UB tiles (kWidenVec)
 };
 
 }  // namespace npurt::kernels::ew
@@ -34,8 +36,10 @@ struct EwOpInfo {
   extern const EwOpInfo kInfo_##name; /* external linkage: ew_ops.cc reads it */                  \
   const EwOpInfo kInfo_##name = {NPURT_SIM_ENTRY(npurt_ew_##name##_kernel), arity,                \
                                  EwFunctor<Op>::kDTypes,                                           \
-                                 EwFunctor<Op>::kVec | EwFunctor<Op>::kCmpVec | EwFunctor<Op>::kWhereVec, \
+                                 EwVecDTypes<EwFunctor<Op>>() | EwFunctor<Op>::kCmpVec |           \
+                                     EwFunctor<Op>::kWhereVec,                                     \
                                  EwFunctor<Op>::kBoolOut, EwFunctor<Op>::kCondFirst,              \
-                                 HasRealOut<EwFunctor<Op>>::value};                               \
+                                 HasRealOut<EwFunctor<Op>>::value, EwFunctor<Op>::kScratch,       \
+                                 EwFunctor<Op>::kWidenVec};                                       \
   }
 #endif  // NPURT_ASCEND_DEVICE_BUILD

@@ -146,6 +146,20 @@ void tiling_ew(const OpContext& ctx, TilingResult& r) {
   r.set_tiling(t);
 }
 
+// Functors with float scratch tiles (EwKernel::kCalcTiles: the widened operands for
+// 16-bit floats, then kScratch) get that UB reserved, and a tile that is a multiple of
+// 64 elements: their CompareScalar masks cover n rounded up to 64 lanes (256 bytes).
+void tiling_ew_calc(const OpContext& ctx, TilingResult& r, const EwOpInfo& info) {
+  const int n_in = static_cast<int>(ctx.num_inputs());
+  const TensorSpec& out = ctx.output(0);
+  const bool wide = info.widen && itemsize(out.dtype) == 2;
+  const uint64_t calc = ((wide ? n_in + 1u : 0u) + info.scratch) * sizeof(float);
+  EwTiling t;
+  plan_ew(ctx, out.shape, ctx.input(0).dtype, out.dtype, &ctx.input(0), n_in, t, r.num_blocks, calc);
+  t.tile = t.tile >= 64 ? t.tile / 64 * 64 : 64;  // < 64 only for small arrays: 64 lanes always fit
+  r.set_tiling(t);
+}
+
 
 void add_input(OpDefBuilder& b, const char* name, uint32_t dtypes, uint32_t vec) {
   b.input(name, dtypes).strided();  // complex: never in vec, so sim-only below
@@ -166,7 +180,10 @@ OpDefBuilder make_def(const char* name, const char* doc, const EwOpInfo& info) {
   const EwOpInfo* p = &info;
   b.output("y")
       .infer([p](const OpContext& ctx) { infer_ew(ctx, *p); })
-      .tiling(tiling_ew)
+      .tiling([p](const OpContext& ctx, TilingResult& r) {
+        if (p->scratch > 0 && p->arity == 1 && !p->cond_first) tiling_ew_calc(ctx, r, *p);
+        else tiling_ew(ctx, r);
+      })
       .describe_tiling(describe_ew)
       .cost(cost_ew)
       .sim_kernel(std::string("npurt_ew_") + name + "_kernel", info.entry);

@@ -1,6 +1,7 @@
 // kernels/elementwise/ew_unary_functors.h: the unary rows of the elementwise
 // functor table (see ew_functors.h for the contract). Float math the vector
-// unit lacks (sin, tanh, expm1 ...) is the scalar form only: sim-only dtypes.
+// unit lacks is either composed from vector instructions (tanh, expm1, sinh,
+// cosh, log1p, atan, asinh: ew_trans_vec.h) or the scalar form only (sin, cos ...: sim-only dtypes).
 #pragma once
 
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <type_traits>
 
 #include "elementwise/ew_functors.h"
+#include "elementwise/ew_trans_vec.h"
 
 namespace npurt::kernels::ew {
 
@@ -72,15 +74,8 @@ NPURT_EW_FLOAT_UNARY(CosF, std::cos(a))
 NPURT_EW_FLOAT_UNARY(TanF, std::tan(a))
 NPURT_EW_FLOAT_UNARY(AsinF, std::asin(a))
 NPURT_EW_FLOAT_UNARY(AcosF, std::acos(a))
-NPURT_EW_FLOAT_UNARY(AtanF, std::atan(a))
-NPURT_EW_FLOAT_UNARY(SinhF, std::sinh(a))
-NPURT_EW_FLOAT_UNARY(CoshF, std::cosh(a))
-NPURT_EW_FLOAT_UNARY(TanhF, std::tanh(a))
-NPURT_EW_FLOAT_UNARY(AsinhF, std::asinh(a))
 NPURT_EW_FLOAT_UNARY(AcoshF, std::acosh(a))
 NPURT_EW_FLOAT_UNARY(AtanhF, std::atanh(a))
-NPURT_EW_FLOAT_UNARY(Expm1F, std::expm1(a))
-NPURT_EW_FLOAT_UNARY(Log1pF, std::log1p(a))
 NPURT_EW_FLOAT_UNARY(Log2F, std::log2(a))
 NPURT_EW_FLOAT_UNARY(Log10F, std::log10(a))
 NPURT_EW_FLOAT_UNARY(CeilF, std::ceil(a))
@@ -88,6 +83,30 @@ NPURT_EW_FLOAT_UNARY(FloorF, std::floor(a))
 NPURT_EW_FLOAT_UNARY(TruncF, std::trunc(a))
 NPURT_EW_FLOAT_UNARY(RoundF, std::nearbyint(a))  // half to even, like numpy.round
 #undef NPURT_EW_FLOAT_UNARY
+
+// Transcendentals with a float32 vector form (ew_trans_vec.h; float16/bfloat16 through
+// float UB tiles, rounded once), SCRATCH float tiles; float64 keeps the scalar libm form.
+#define NPURT_EW_TRANS_VEC(NAME, EXPR, FN, SCRATCH)                                                \
+  struct NAME : OpBase {                                                                           \
+    static constexpr int kArity = 1;                                                               \
+    static constexpr uint32_t kDTypes = kFloats;                                                   \
+    static constexpr uint32_t kVec = bit(DType::kFloat32);                                         \
+    static constexpr bool kWidenVec = true;                                                        \
+    static constexpr uint32_t kScratch = SCRATCH;                                                  \
+    template <class W> static W F(W a) { return EXPR; }                                            \
+    template <class T>                                                                             \
+    static void Vec(const LT<T>& z, const LT<T>& x, const LT<float>& s, uint32_t tile, int32_t n) { \
+      transvec::FN(z, x, s, tile, n);                                                              \
+    }                                                                                              \
+  };
+NPURT_EW_TRANS_VEC(TanhF, std::tanh(a), Tanh, 4)
+NPURT_EW_TRANS_VEC(Expm1F, std::expm1(a), Expm1, 3)
+NPURT_EW_TRANS_VEC(SinhF, std::sinh(a), Sinh, 4)
+NPURT_EW_TRANS_VEC(CoshF, std::cosh(a), Cosh, 2)
+NPURT_EW_TRANS_VEC(Log1pF, std::log1p(a), Log1p, 4)
+NPURT_EW_TRANS_VEC(AtanF, std::atan(a), Atan, 5)
+NPURT_EW_TRANS_VEC(AsinhF, std::asinh(a), Asinh, 9)
+#undef NPURT_EW_TRANS_VEC
 
 #define NPURT_EW_PREDICATE1(NAME, MASK, EXPR, INT_EXPR)                               \
   struct NAME : OpBase {                                                      \
