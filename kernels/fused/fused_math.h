@@ -53,8 +53,8 @@ __aicore__ inline void VecTanh(const AscendC::LocalTensor<float>& dst, const Asc
   constexpr float kTanhP[] = {-5.70498872745e-3f, 2.06390887954e-2f, -5.37397155531e-2f, 1.33314422036e-1f,
                               -3.33332819422e-1f};
   VecHornerTimesZ(s0, s2, kTanhP, n);             // z P(z)
-  AscendC::Mul(s0, s0, src, n);                   // x z P(z)
-  AscendC::Add(s0, s0, src, n);                   // x + x z P(z)
+  AscendC::Adds(s0, s0, 1.0f, n);                 // x (1 + z P(z)), not x + x z P(z): at x = -0, z P(z) is -0
+  AscendC::Mul(s0, s0, src, n);                   // and -0 + (-0 * -0) would give +0; this keeps tanh(-0) = -0
   AscendC::Select(dst, w.mask, s0, s1, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
 }
 
