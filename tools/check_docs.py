@@ -165,18 +165,22 @@ def check_bazel(root):
     return problems
 
 
+def doc_lines(root):
+    """(doc path relative to root, line number, line) over every line of every doc."""
+    for doc in doc_files(root):
+        rel = os.path.relpath(doc, root)
+        with open(doc, encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                yield rel, lineno, line
+
+
 def check_gtest_binaries(root):
     """Every `npurt_test_<x>` names the gtest binary of a folder tests/runtime/<x with '_' for '/'>."""
     _, dirs, _ = tree(root)
     known = {"npurt_test_" + d[len("tests/runtime/"):].replace("/", "_") for d in dirs if d.startswith("tests/runtime/")}
-    problems = []
-    for doc in doc_files(root):
-        with open(doc, encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                for name in re.findall(r"(?<![\w/])npurt_test_[a-z0-9_]+(?![\w.<])", line):
-                    if name not in known:
-                        problems.append(f"{os.path.relpath(doc, root)}:{lineno}: no gtest binary `{name}`")
-    return problems
+    return [f"{rel}:{lineno}: no gtest binary `{name}`"
+            for rel, lineno, line in doc_lines(root)
+            for name in re.findall(r"(?<![\w/])npurt_test_[a-z0-9_]+(?![\w.<])", line) if name not in known]
 
 
 def check_cli(root):
@@ -184,36 +188,32 @@ def check_cli(root):
 
     sub = next(a for a in _parser()._actions if a.dest == "command")
     known = set(sub.choices) | {"--cmake-dir", "cmake-dir", "--help", "-h"}
-    problems = []
-    for doc in doc_files(root):
-        with open(doc, encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                for cmd in re.findall(r"python -m npurt ([-\w]+)", line):
-                    if cmd not in known:
-                        problems.append(f"{os.path.relpath(doc, root)}:{lineno}: unknown command `python -m npurt {cmd}`")
-    return problems
+    return [f"{rel}:{lineno}: unknown command `python -m npurt {cmd}`"
+            for rel, lineno, line in doc_lines(root)
+            for cmd in re.findall(r"python -m npurt ([-\w]+)", line) if cmd not in known]
+
+
+def missing_name(npurt, dotted, full):
+    """True when `full` (nr.a.b) names nothing: only modules and classes are checked (instance
+    attributes are not visible here); file names such as npurt.h are not names."""
+    parts = dotted.split(".")
+    if parts[-1] in ("h", "py", "md", "so", "cc"):
+        return False
+    obj = npurt
+    for p in parts:
+        if not hasattr(obj, p):
+            return isinstance(obj, (type(npurt), type)) and full not in NAMES_ALLOWED
+        obj = getattr(obj, p)
+    return False
 
 
 def check_names(root):
     import npurt
 
-    problems = []
-    for doc in doc_files(root):
-        with open(doc, encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                for m in re.finditer(r"(?<![\w.])(?:nr|npurt)\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)", line):
-                    parts = m.group(1).split(".")
-                    if parts[-1] in ("h", "py", "md", "so", "cc"):  # a file name such as npurt.h
-                        continue
-                    obj = npurt
-                    for p in parts:
-                        if not hasattr(obj, p):
-                            # only modules and classes are checked: instance attributes are not visible here
-                            if isinstance(obj, (type(npurt), type)) and m.group(0) not in NAMES_ALLOWED:
-                                problems.append(f"{os.path.relpath(doc, root)}:{lineno}: npurt has no `{m.group(0)}`")
-                            break
-                        obj = getattr(obj, p)
-    return problems
+    return [f"{rel}:{lineno}: npurt has no `{m.group(0)}`"
+            for rel, lineno, line in doc_lines(root)
+            for m in re.finditer(r"(?<![\w.])(?:nr|npurt)\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)", line)
+            if missing_name(npurt, m.group(1), m.group(0))]
 
 
 def main(argv):
