@@ -121,19 +121,22 @@ def brace_variants(token):
     return [m.group(1) + alt + m.group(3) for alt in m.group(2).split(",")]
 
 
-def check_paths(root):
-    files, dirs, base = tree(root)
-    problems = []
+def doc_code_spans(root):
+    """(doc path relative to root, line number, span) over the inline code spans of every doc's prose."""
     for doc in doc_files(root):
         with open(doc, encoding="utf-8") as fh:
             text = fh.read()
         for lineno, span in prose_code_spans(text):
-            for variant in brace_variants(span):  # `acl_api.{h,cc}` names acl_api.h and acl_api.cc
-                if variant in ALLOWED or variant.startswith(ALLOWED_PREFIXES) or not looks_like_path(variant):
-                    continue
-                if not path_exists(variant, files, dirs, base):
-                    problems.append(f"{os.path.relpath(doc, root)}:{lineno}: no such path `{variant}`")
-    return problems
+            yield os.path.relpath(doc, root), lineno, span
+
+
+def check_paths(root):
+    files, dirs, base = tree(root)
+    return [f"{rel}:{lineno}: no such path `{variant}`"
+            for rel, lineno, span in doc_code_spans(root)
+            for variant in brace_variants(span)  # `acl_api.{h,cc}` names acl_api.h and acl_api.cc
+            if variant not in ALLOWED and not variant.startswith(ALLOWED_PREFIXES) and looks_like_path(variant)
+            and not path_exists(variant, files, dirs, base)]
 
 
 def bazel_label_exists(root, label, dirs):
@@ -154,15 +157,10 @@ def bazel_label_exists(root, label, dirs):
 
 def check_bazel(root):
     _, dirs, _ = tree(root)
-    problems = []
-    for doc in doc_files(root):
-        with open(doc, encoding="utf-8") as fh:
-            text = fh.read()
-        for lineno, span in prose_code_spans(text):
-            if re.fullmatch(r"//[\w/.-]*(:[\w/.-]+)?", span) and span != "//" and "..." not in span:
-                if not bazel_label_exists(root, span, dirs):
-                    problems.append(f"{os.path.relpath(doc, root)}:{lineno}: no Bazel target `{span}`")
-    return problems
+    return [f"{rel}:{lineno}: no Bazel target `{span}`"
+            for rel, lineno, span in doc_code_spans(root)
+            if re.fullmatch(r"//[\w/.-]*(:[\w/.-]+)?", span) and span != "//" and "..." not in span
+            and not bazel_label_exists(root, span, dirs)]
 
 
 def doc_lines(root):
