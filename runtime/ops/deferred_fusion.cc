@@ -48,8 +48,17 @@ struct Slot {
 std::mutex& g_mu = *new std::mutex;
 std::unique_ptr<Slot>& g_slot = *new std::unique_ptr<Slot>;  // guarded by g_mu
 thread_local bool t_flushing = false;
-std::atomic<int> g_enabled{-1};
-std::atomic<uint64_t> g_fused{0};  // -1: not read from NPURT_DEFER yet
+std::atomic<int> g_enabled{-1};  // -1: not read from NPURT_DEFER yet
+std::atomic<uint64_t> g_fused{0};
+
+// Marks this thread as launching on the slot's behalf: its own submits must
+// not re-enter the flush hook (and take g_mu) meanwhile.
+struct FlushingScope {
+  FlushingScope() { t_flushing = true; }
+  ~FlushingScope() { t_flushing = false; }
+  FlushingScope(const FlushingScope&) = delete;
+  FlushingScope& operator=(const FlushingScope&) = delete;
+};
 
 OpHandle kernel_of(BinaryOp op) {
   static const OpHandle add = OpHandle::find("add_broadcast");
@@ -69,14 +78,8 @@ fk::FusedOpcode opcode_of(BinaryOp op) {
 
 // Launches a taken slot's op on its stream; the caller holds g_mu.
 void launch_locked(Slot& s) {
-  t_flushing = true;
-  try {
-    s.prepared->launch(nullptr, 0, s.stream);
-  } catch (...) {
-    t_flushing = false;
-    throw;
-  }
-  t_flushing = false;
+  FlushingScope scope;
+  s.prepared->launch(nullptr, 0, s.stream);
 }
 
 void flush_now() {
@@ -144,15 +147,11 @@ Tensor launch_fused(const Slot& d, BinaryOp op, int t_pos, const Tensor& other, 
   const Tensor inputs[3] = {use_const ? (cpos == 0 ? d.x2 : d.x1) : d.x1, use_const ? other : d.x2, other};
   const size_t n_in = use_const ? 2 : 3;
   Tensor result[1];
-  t_flushing = true;  // nothing to flush: the slot was taken; skip the hook's lock
-  try {
+  {
+    FlushingScope scope;  // nothing to flush: the slot was taken; skip the hook's lock
     dispatch(fused_kernel(), Span<const Tensor>(inputs, n_in), Span<const AttrValue>(attrs, 2), stream,
              Span<Tensor>(result, 1));
-  } catch (...) {
-    t_flushing = false;
-    throw;
   }
-  t_flushing = false;
   g_fused.fetch_add(1, std::memory_order_relaxed);
   return result[0];
 }
