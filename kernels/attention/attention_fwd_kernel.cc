@@ -233,8 +233,7 @@ class AttnForward {
     const int32_t nl = static_cast<int32_t>(kLane * rows), pitch = static_cast<int32_t>(t_.tile);
     bool moved = first;
     if (first || !BelowReference(s, rows)) {
-      for (uint32_t r = 0; r < rows; ++r) AscendC::ReduceMax(red[kLane * r], s[r * t_.tile], work, pitch);
-      AscendC::PipeBarrier<PIPE_ALL>();
+      AttnRowMaxes(red, s, Scratch(), rows, t_.tile);  // whole-tile forms, not one ReduceMax per row
     }
     if (!moved && !screened_) {
       AscendC::Sub(delta, red, m, nl);  // lanes between the rows hold 0 - 0

@@ -1,7 +1,8 @@
-// kernels/attention/attention_row_sums.h: the row sums of a float score tile
-// [rows, pitch] in UB, written one per row slot (row r at out[kAttnStatLane r],
-// the layout of the forward's row statistics), in two or three whole-tile
-// instructions instead of one level-2 ReduceSum per row.
+// kernels/attention/attention_row_sums.h: the row sums (AttnRowSums) and row
+// maxima (AttnRowMaxes) of a float score tile [rows, pitch] in UB, written one
+// per row slot (row r at out[kAttnStatLane r], the layout of the forward's row
+// statistics), in two or three whole-tile instructions instead of one level-2
+// ReduceSum / ReduceMax per row.
 //
 // Why: the attention forward sums every P tile by rows; 128 ReduceSum calls
 // per [128, 128] tile cost more in per-call work than in arithmetic (each is
@@ -14,6 +15,11 @@
 //     half[16 r] and half[16 r + 8]; then one level-2 Add of half and half[8]
 //     puts their sum at out[16 r]. The lanes in between receive sums of
 //     whatever `half` held there: defined, unused (the caller's invariant).
+// The maxima take the same forms with WholeReduceMax (ORDER_ONLY_VALUE: one
+// value per repeat, as WholeReduceSum) and a level-0 Max masked to lane 0 of
+// each row slot, so only out[16 r] is written (the lanes between keep their
+// contents, as with a per-row ReduceMax); a NaN in a row wins both the
+// repeat's max and the Max of the halves, as in ReduceMax.
 // Numerics: each half is a tree sum of 64 floats, then the two halves add;
 // the level-2 ReduceSum also sums pairwise, so results agree to float rounding.
 // Invariants: pitch is 16, 32, 64 or 128 (the attention tile); rows <= 128
@@ -46,6 +52,37 @@ __aicore__ inline void AttnRowSums(const AscendC::LocalTensor<float>& out, const
   }
   AscendC::PipeBarrier<PIPE_ALL>();
   AscendC::Add(out, half, half[8], static_cast<int32_t>(16 * rows));
+  AscendC::PipeBarrier<PIPE_ALL>();
+}
+
+// Row maxima, same layout and invariants as AttnRowSums (the max of a row is
+// exact: no rounding, so it equals the per-row ReduceMax bit for bit).
+__aicore__ inline void AttnRowMaxes(const AscendC::LocalTensor<float>& out, const AscendC::LocalTensor<float>& s,
+                                    const AscendC::LocalTensor<float>& half, uint32_t rows, uint32_t pitch) {
+  if (rows == 0) return;
+  constexpr AscendC::ReduceOrder kValue = AscendC::ReduceOrder::ORDER_ONLY_VALUE;
+  if (pitch <= 64) {
+    AscendC::WholeReduceMax(out, s, static_cast<int32_t>(pitch), static_cast<int32_t>(rows),
+                            static_cast<int32_t>(kAttnStatLane), 1, static_cast<int32_t>(pitch / 8), kValue);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    return;
+  }
+  for (uint32_t r0 = 0; r0 < rows; r0 += 64) {  // <= 255 repeats per call
+    const uint32_t n = rows - r0 < 64 ? rows - r0 : 64;
+    AscendC::WholeReduceMax(half[16 * r0], s[r0 * pitch], 64, static_cast<int32_t>(2 * n), 8, 1, 8, kValue);
+  }
+  AscendC::PipeBarrier<PIPE_ALL>();
+  // Level-0 Max on lane 0 of each row slot only (4 slots per 64-float repeat):
+  // the other lanes of out keep their contents, as with one ReduceMax per row,
+  // because the caller compares whole slots (Sub / ReduceMax over 16 * rows).
+  const AscendC::BinaryRepeatParams rp(1, 1, 1, 8, 8, 8);
+  uint64_t mask[2] = {0x0001000100010001ull, 0};
+  const uint32_t full = rows / 4, rem = rows % 4;
+  if (full > 0) AscendC::Max(out, half, half[8], mask, static_cast<uint8_t>(full), rp);
+  if (rem > 0) {
+    mask[0] = rem == 1 ? 0x1ull : (rem == 2 ? 0x10001ull : 0x100010001ull);
+    AscendC::Max(out[64 * full], half[64 * full], half[64 * full + 8], mask, 1, rp);
+  }
   AscendC::PipeBarrier<PIPE_ALL>();
 }
 

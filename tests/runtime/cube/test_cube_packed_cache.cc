@@ -1,11 +1,13 @@
 // tests/runtime/cube/test_cube_packed_cache.cc: Mmad's packed-operand cache
-// (runtime/backends/sim/aicore/cube_packed_cache.h). A kernel runs five Mmads
-// on the same L0A / L0B buffers and changes them between the calls the way
-// kernels do (new B only; nothing; a new A; one overwritten A fractal), and
-// every result must equal a scalar reference of the L0 contents at that point:
-// a stale packed copy would reproduce the previous product. The cache must
-// also really hit (the counters move), for float (packed and in-place A),
-// half and bfloat16 (AMX when the host has it).
+// (runtime/backends/sim/aicore/cube_packed_cache.h). A kernel runs ten Mmads
+// on the same L0B buffer and two L0A buffers and changes them between the
+// calls the way kernels do (new B only; nothing; a new A; one overwritten A
+// fractal; then two A buffers used alternately, as attention's resident Q and
+// its P tiles, one of them partly overwritten), and every result must equal a
+// scalar reference of the L0 contents at that point: a stale packed copy would
+// reproduce an earlier product. The cache must also really hit (the counters
+// move; with one slot per operand the alternating A buffers would miss), for
+// float (packed and in-place A), half and bfloat16 (AMX when the host has it).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -26,7 +28,7 @@ struct CacheTiling {
   uint32_t m, n, k;
 };
 
-constexpr int kResults = 5;
+constexpr int kResults = 10;
 
 template <class T>
 class Kernel {
@@ -42,7 +44,8 @@ class Kernel {
     pipe.InitBuffer(l1a_[0], m16_ * kb_ * C0 * sizeof(T));
     pipe.InitBuffer(l1a_[1], m16_ * kb_ * C0 * sizeof(T));
     pipe.InitBuffer(l1b_, n16_ * kb_ * C0 * sizeof(T));
-    pipe.InitBuffer(l0a_, m16_ * kb_ * C0 * sizeof(T));
+    pipe.InitBuffer(l0a_[0], m16_ * kb_ * C0 * sizeof(T));
+    pipe.InitBuffer(l0a_[1], m16_ * kb_ * C0 * sizeof(T));
     pipe.InitBuffer(l0b_, n16_ * kb_ * C0 * sizeof(T));
     pipe.InitBuffer(l0c_, m16_ * n16_ * sizeof(float));
     AscendC::GlobalTensor<float> o;
@@ -59,7 +62,15 @@ class Kernel {
     MmadTo(o, 3);  // A2 B2: A repacked
     // One fractal (rows 0..15, k C0..2 C0-1) of A1 over A2: a partial write invalidates too.
     LoadA(l1a_[0].Get<T>(), 1, 1);
-    MmadTo(o, 4);
+    MmadTo(o, 4);  // A3 B2
+    // A second L0A buffer used alternately with the first (attention's Q and P).
+    LoadA(l1a_[0].Get<T>(), 0, m16_ / 16 * kb_, 1);  // A1 into buffer 1
+    MmadTo(o, 5, 1);  // A1 B2: packed
+    MmadTo(o, 6);     // A3 B2: buffer 0 still cached
+    MmadTo(o, 7, 1);  // A1 B2: cached
+    LoadA(l1a_[1].Get<T>(), 0, 1, 1);  // A2's fractal 0 over buffer 1: A4
+    MmadTo(o, 8, 1);  // A4 B2: repacked
+    MmadTo(o, 9);     // A3 B2: the write into buffer 1 left buffer 0's copy valid
   }
 
  private:
@@ -74,9 +85,9 @@ class Kernel {
   }
 
   // L0A Zz fractal (mb, kb) at mb * kb_ + kb from L1 fractal (kb, mb) at kb * m16/16 + mb.
-  // Loads the Zz fractals [first, first + count) (in L0A order).
-  __aicore__ void LoadA(const AscendC::LocalTensor<T>& l1, uint32_t first, uint32_t count) {
-    AscendC::LocalTensor<T> a2 = l0a_.Get<T>();
+  // Loads the Zz fractals [first, first + count) (in L0A order) into L0A buffer `buf`.
+  __aicore__ void LoadA(const AscendC::LocalTensor<T>& l1, uint32_t first, uint32_t count, int buf = 0) {
+    AscendC::LocalTensor<T> a2 = l0a_[buf].Get<T>();
     for (uint32_t f = first; f < first + count; ++f) {
       const uint32_t mb = f / kb_, kb = f % kb_;
       AscendC::LoadData2dParams lp;
@@ -97,10 +108,10 @@ class Kernel {
     AscendC::PipeBarrier<PIPE_ALL>();
   }
 
-  __aicore__ void MmadTo(const AscendC::GlobalTensor<float>& o, uint32_t idx) {
+  __aicore__ void MmadTo(const AscendC::GlobalTensor<float>& o, uint32_t idx, int buf = 0) {
     AscendC::MmadParams mp(static_cast<uint16_t>(t_.m), static_cast<uint16_t>(t_.n), static_cast<uint16_t>(t_.k));
     mp.cmatrixInitVal = true;
-    AscendC::Mmad(l0c_.Get<float>(), l0a_.Get<T>(), l0b_.Get<T>(), mp);
+    AscendC::Mmad(l0c_.Get<float>(), l0a_[buf].Get<T>(), l0b_.Get<T>(), mp);
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::FixpipeParamsV220 fp;
     fp.mSize = static_cast<uint16_t>(t_.m);
@@ -116,7 +127,7 @@ class Kernel {
   uint32_t m16_ = 0, n16_ = 0, kb_ = 0;
   AscendC::TBuf<AscendC::TPosition::A1> l1a_[2];
   AscendC::TBuf<AscendC::TPosition::B1> l1b_;
-  AscendC::TBuf<AscendC::TPosition::A2> l0a_;
+  AscendC::TBuf<AscendC::TPosition::A2> l0a_[2];
   AscendC::TBuf<AscendC::TPosition::B2> l0b_;
   AscendC::TBuf<AscendC::TPosition::CO1> l0c_;
 };
@@ -165,8 +176,12 @@ void run_case(npurt::SimKernelEntry entry, uint32_t m, uint32_t n, uint32_t k, n
   std::vector<float> a3 = f[1];
   for (uint32_t i = 0; i < 16 && i < m; ++i)
     for (uint32_t kk = C0; kk < 2 * C0 && kk < k; ++kk) a3[uint64_t{i} * k + kk] = f[0][uint64_t{i} * k + kk];
-  const std::vector<float>* as[kResults] = {&f[0], &f[0], &f[0], &f[1], &a3};
-  const std::vector<float>* bs[kResults] = {&f[2], &f[3], &f[3], &f[3], &f[3]};
+  // A4 = A1 with A2's fractal (rows 0..15, k 0..C0-1).
+  std::vector<float> a4 = f[0];
+  for (uint32_t i = 0; i < 16 && i < m; ++i)
+    for (uint32_t kk = 0; kk < C0 && kk < k; ++kk) a4[uint64_t{i} * k + kk] = f[1][uint64_t{i} * k + kk];
+  const std::vector<float>* as[kResults] = {&f[0], &f[0], &f[0], &f[1], &a3, &f[0], &a3, &f[0], &a4, &a3};
+  const std::vector<float>* bs[kResults] = {&f[2], &f[3], &f[3], &f[3], &f[3], &f[3], &f[3], &f[3], &f[3], &f[3]};
   const bool amx = std::is_same_v<T, bfloat16_t> && npurt::sim::cube::amx_best() != nullptr;
   for (uint32_t r = 0; r < kResults; ++r)
     for (uint32_t i = 0; i < m; ++i)
@@ -185,10 +200,11 @@ void run_case(npurt::SimKernelEntry entry, uint32_t m, uint32_t n, uint32_t k, n
           ASSERT_EQ(0, std::memcmp(&acc, &got, 4)) << "result " << r << " (" << i << "," << j << "): got " << got
                                                    << " want " << acc;
       }
-  // Hits: B in calls 3 and 4 always; A in calls 2 and 3 unless float reads whole
-  // 16-row groups of A in place (no A packing to cache).
+  // Hits: B in calls 2..9 (8) always; A in calls 1, 2, 6, 7 and 9 (5: 6, 7, 9
+  // need two A slots) unless float reads whole 16-row groups of A in place (no
+  // A packing to cache).
   const bool a_in_place = std::is_same_v<T, float> && m % 16 == 0 && npurt::sim::cube::gemm_zz_best() != nullptr;
-  EXPECT_GE(after.hits - before.hits, a_in_place ? 2u : 4u) << "m=" << m;
+  EXPECT_GE(after.hits - before.hits, a_in_place ? 8u : 13u) << "m=" << m;
 }
 
 const npurt::SimCheckLevel kLevels[] = {kOff, kBasic, kFull};

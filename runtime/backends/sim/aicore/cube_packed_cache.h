@@ -6,8 +6,12 @@
 // same L0 operand several times (attention keeps the Q tile in L0A for every
 // kv tile) would repack identical bytes each time; this cache keeps, per host
 // thread (= per simulated core: one CoreState per worker thread), the last
-// packed copy of an A operand and of a B operand, and Mmad reuses it when the
-// key matches and nothing has written into the L0 bytes it was packed from.
+// kPackedSlots packed copies of A operands and of B operands (least recently
+// used replaced first), and Mmad reuses one when the key matches and nothing
+// has written into the L0 bytes it was packed from. Several slots per operand
+// because kernels alternate operands: the attention forward's resident Q
+// (score Mmad) and each P tile (P V Mmad) sit in two L0A buffers, and one slot
+// would repack Q at every kv step.
 //
 // Invariants (why a hit is always the packing of the current bytes):
 //  - L0A / L0B are written only by LoadData and LoadDataWithTranspose
@@ -55,6 +59,9 @@ struct PackKey {
 };
 
 enum class Operand : uint8_t { kA = 0, kB = 1 };
+
+// Packed copies kept per operand (A / B) and thread.
+constexpr int kPackedSlots = 4;
 
 // The packed buffer for `key` (`elems` elements of E): *hit is true when it
 // already holds the packing of the current L0 bytes, else the caller packs
