@@ -264,6 +264,46 @@ TEST_P(RawReduce, WholeAndBlockSumFastPathsMatchTheReferenceOrder) {
   }
 }
 
+// Value-only WholeReduceMax / Min (the attention forward's row maxima): the
+// dense form takes a vector scan, which must give the lane scan's value bit for
+// bit: the first extreme lane's bits, a NaN wins (first NaN's payload), +-0
+// ties keep the first lane's sign. Rows of specials, all-equal zeros of both
+// signs, NaN-free rows and a strided / partially masked shape (lane scan).
+template <class T> void check_value_only_extremes(uint32_t repeat, uint32_t rep_stride, uint32_t lanes, bool specials) {
+  RepeatShape sh = npurt::aicore::vec::continuous_mask(vtype_of<T>, lanes);
+  sh.repeat = repeat, sh.src_rep_stride = rep_stride;
+  std::vector<T> src = make_input<T>((repeat + 1) * rep_stride * (32 / sizeof(T)), 900 + repeat, -50, 50, specials);
+  for (uint64_t j = 0; j < kR<T> && repeat > 1; ++j)  // repeat 1: zeros only, -0 first
+    src[rep_stride * (32 / sizeof(T)) + j] = T(j % 3 == 0 ? -0.0f : 0.0f);
+  for (ReduceOp op : {ReduceOp::kMax, ReduceOp::kMin}) {
+    std::vector<T> out(repeat * 3 + 1, T(7.0f));
+    ASSERT_TRUE(npurt::aicore::vec::whole_reduce(op, vtype_of<T>, out.data(), src.data(), sh, 3,
+                                                 AscendC::ReduceOrder::ORDER_ONLY_VALUE));
+    for (uint32_t r = 0; r < repeat; ++r) {
+      auto lanes = ref_lanes(src, sh, r);
+      T want = lanes[0].second;
+      for (auto& [j, v] : lanes) {
+        const float w = float(want), x = float(v);
+        if (w != w) break;  // the first NaN wins
+        if (x != x || (op == ReduceOp::kMax ? x > w : x < w)) want = v;
+      }
+      EXPECT_TRUE(same_bits(out[3 * r], want)) << (op == ReduceOp::kMax ? "max" : "min") << " repeat " << r
+                                               << " got " << float(out[3 * r]) << " want " << float(want);
+      EXPECT_TRUE(same_bits(out[3 * r + 1], T(7.0f))) << "only one value per repeat is written";
+    }
+  }
+}
+
+TEST_P(RawReduce, ValueOnlyWholeMaxMinMatchTheLaneScan) {
+  for (bool specials : {false, true})
+    for (uint32_t repeat : {1u, 2u, 17u, 255u}) {
+      check_value_only_extremes<float>(repeat, 8, 64, specials);
+      check_value_only_extremes<half>(repeat, 8, 128, specials);
+      check_value_only_extremes<float>(repeat, 16, 64, specials);  // every other repeat (a 128-wide row's halves)
+      check_value_only_extremes<float>(repeat, 8, 40, specials);   // partial mask: lane scan
+    }
+}
+
 TEST_P(RawReduce, UnsupportedRejected) {
   int32_t x[2] = {};
   EXPECT_FALSE(npurt::aicore::vec::reduce(ReduceOp::kSum, vtype_of<int32_t>, x, x, 1, false));
