@@ -51,9 +51,9 @@ Entry& find_slot(Entry (&slots)[kPackedSlots], const PackKey& key, bool* hit) {
 template <class E>
 E* packed_buffer(Operand which, const PackKey& key, uint64_t elems, bool* hit) {
   Cache& c = cache();
-  *hit = false;
-  Entry& e = key.src != nullptr ? find_slot(c.op[static_cast<int>(which)], key, hit)
-                                : c.op[static_cast<int>(which)][0];  // packed, never reused: any slot
+  // A key outside L0A / L0B (src == nullptr) never matches (valid entries
+  // have a source) and its entry is left invalid: packed, never reused.
+  Entry& e = find_slot(c.op[static_cast<int>(which)], key, hit);
   (*hit ? g_hits : g_misses).fetch_add(1, std::memory_order_relaxed);
   e.used = ++c.clock;
   if (!*hit) {
