@@ -2,9 +2,9 @@
 // the matmul kernel's A operand alone (Google Benchmark), from cold GM: what
 // one L1 chunk of a [2048, 2048] float32 a costs, by chunk length.
 //
-// Each iteration copies 256 rows x kc floats (Arg: kc = 64, one kStep; 192,
-// the plan's kL1A for 2048^3) from a row stride of 8 KiB into L1's Nz layout
-// (16-row column blocks), as CubeTile::CopyA does. The source walks four
+// Each iteration copies 256 rows x kc floats (Arg: kc = 64, one kStep; 128,
+// the plan's kL1A for 2048^3; 192; 256) from a row stride of 8 KiB into L1's
+// Nz layout (16-row column blocks), as CubeTile::CopyA does. The source walks four
 // 16 MiB matrices (64 MiB: beyond the host's L2, in its L3 or DRAM) so every
 // copy reads lines no earlier copy touched. Checks are off (the kernel's
 // instruction only). Counter "GB/s": source bytes per second.
@@ -57,7 +57,7 @@ void BM_Nd2NzA(benchmark::State& state) {
                                               benchmark::Counter::kIsRate);
   for (uint8_t* m : mats) std::free(m);
 }
-BENCHMARK(BM_Nd2NzA)->Arg(64)->Arg(192)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_Nd2NzA)->Arg(64)->Arg(128)->Arg(192)->Arg(256)->Repetitions(5)->ReportAggregatesOnly(true);
 
 }  // namespace
 

@@ -200,17 +200,21 @@ double transposed_share(const MatmulTiling& t, uint32_t bm, uint32_t bn) {
 
 namespace {
 
-// Longest GM run per row an L1 chunk is grown to (16 cache lines / 2 MTE2 bursts of 512 B).
-constexpr uint32_t kChunkRunBytes = 1024;
+// Longest GM run per row an L1 chunk is grown to (8 cache lines, one 512-B
+// MTE2 burst). In the sim, Nd2Nz of 256 rows 8 KiB apart from cold GM moves
+// 7.7-8.1 GB/s at 256 B per row, 11.4-11.9 at 512 B and no more at 768 B or
+// 1 KiB (bench/cpp/bench_cube_nd2nz.cc), while a larger chunk makes LoadData
+// read from a larger L1 buffer, which leaves the host's caches more often.
+constexpr uint32_t kChunkRunBytes = 512;
 
 // K elements per GM -> L1 copy of A, then of B (Ascend C's stepKa / stepKb):
 // the largest multiples of kStep (up to kChunkRunBytes of a row and K rounded
 // up to kStep) whose two buffers each still fit L1 beside the bias staging
 // row. A goes first: the rows of a plain matmul's a [M, K] run along K, so a
-// 64-float step copies 256 B per GM row 8 KiB apart (2048^3), a 192-float
-// chunk 768 B; b [K, N] runs along N whatever the chunk. Hardware: fewer,
+// 64-float step copies 256 B per GM row 8 KiB apart (2048^3), a 128-float
+// chunk 512 B; b [K, N] runs along N whatever the chunk. Hardware: fewer,
 // longer MTE2 bursts, L1 still double-buffered so the copies overlap the
-// cube; sim: a third of the Nd2Nz calls with runs three times as long.
+// cube; sim: half the Nd2Nz calls, each row's run twice as long.
 void choose_l1_chunks(const npurt::ChipProfile& prof, MatmulTiling& t, uint32_t es, uint32_t maxK) {
   const uint64_t kMax = (uint64_t{maxK} + t.kStep - 1) / t.kStep * t.kStep;
   const uint64_t cap = std::min<uint64_t>(kMax, std::max<uint64_t>(t.kStep, kChunkRunBytes / es));
