@@ -76,7 +76,8 @@ template <class T, class Tout>
 __aicore__ void RunProblems(GM_ADDR const* args, const MatmulTiling& t) {
   AscendC::TPipe pipe;
   CubeTile<T, Tout> tile;
-  tile.Init(pipe, {t.baseM, t.baseN, t.kStep, t.bias != static_cast<uint32_t>(MatmulBias::kNone)});
+  tile.Init(pipe, {t.baseM, t.baseN, t.kStep, t.bias != static_cast<uint32_t>(MatmulBias::kNone), t.kL1A,
+                  t.kL1B});
   // Block b takes the contiguous range [b * total / blocks, (b + 1) * total / blocks)
   // of the list of all problems' tiles (in TileOrderMFast's order within a
   // problem): its consecutive tiles share the same A rows or W panel, which

@@ -200,6 +200,33 @@ double transposed_share(const MatmulTiling& t, uint32_t bm, uint32_t bn) {
 
 namespace {
 
+// Longest GM run per row an L1 chunk is grown to (8 cache lines, one 512-B
+// MTE2 burst). In the sim, Nd2Nz of 256 rows 8 KiB apart from cold GM moves
+// 7.7-8.1 GB/s at 256 B per row, 11.4-11.9 at 512 B and no more at 768 B or
+// 1 KiB (bench/cpp/bench_cube_nd2nz.cc), while a larger chunk makes LoadData
+// read from a larger L1 buffer, which leaves the host's caches more often.
+constexpr uint32_t kChunkRunBytes = 512;
+
+// K elements per GM -> L1 copy of A, then of B (Ascend C's stepKa / stepKb):
+// the largest multiples of kStep (up to kChunkRunBytes of a row and K rounded
+// up to kStep) whose two buffers each still fit L1 beside the bias staging
+// row. A goes first: the rows of a plain matmul's a [M, K] run along K, so a
+// 64-float step copies 256 B per GM row 8 KiB apart (2048^3), a 128-float
+// chunk 512 B; b [K, N] runs along N whatever the chunk. Hardware: fewer,
+// longer MTE2 bursts, L1 still double-buffered so the copies overlap the
+// cube; sim: half the Nd2Nz calls, each row's run twice as long.
+void choose_l1_chunks(const npurt::ChipProfile& prof, MatmulTiling& t, uint32_t es, uint32_t maxK) {
+  const uint64_t kMax = (uint64_t{maxK} + t.kStep - 1) / t.kStep * t.kStep;
+  const uint64_t cap = std::min<uint64_t>(kMax, std::max<uint64_t>(t.kStep, kChunkRunBytes / es));
+  const uint64_t bias = t.bias ? t.baseN * 4ull : 0;
+  const auto bytes = [&](uint64_t ka, uint64_t kb) { return 2 * (t.baseM * ka + t.baseN * kb) * es + bias; };
+  uint64_t ka = t.kStep, kb = t.kStep;  // fit_tile checked this pair
+  while (ka + t.kStep <= cap && bytes(ka + t.kStep, kb) <= prof.l1_bytes) ka += t.kStep;
+  while (kb + t.kStep <= cap && bytes(ka, kb + t.kStep) <= prof.l1_bytes) kb += t.kStep;
+  t.kL1A = static_cast<uint32_t>(ka);
+  t.kL1B = static_cast<uint32_t>(kb);
+}
+
 // Tiles with at least this many MACs (256 x 128 x K=512) run one per block.
 constexpr double kOwnBlockMacs = double(1 << 24);
 
@@ -243,6 +270,7 @@ void choose_tiles(const OpContext& ctx, MatmulTiling& t, uint32_t es, npurt::Til
     t.kStep = kStep;
   }
   if (!found) ctx.fail("a", "a matmul tile does not fit the L0/L1 buffers of " + prof.name);
+  choose_l1_chunks(prof, t, es, maxK);
   uint64_t tiles = 0;
   for (uint32_t i = 0; i < t.nProblems; ++i) {
     MatmulProblem& p = t.p[i];
@@ -284,7 +312,8 @@ std::string describe(const OpContext& ctx, const npurt::TilingResult& r) {
          " tiles=" + std::to_string(uint64_t{p.tilesM} * p.tilesN * p.outCount);
   }
   return s + " tile=" + std::to_string(t.baseM) + "x" + std::to_string(t.baseN) + " kStep=" +
-         std::to_string(t.kStep) + " blocks=" + std::to_string(r.num_blocks) + " (cube cores of " +
+         std::to_string(t.kStep) + " kL1=" + std::to_string(t.kL1A) + "/" + std::to_string(t.kL1B) +
+         " blocks=" + std::to_string(r.num_blocks) + " (cube cores of " +
          ctx.profile().name + "), L1 double-buffered, fp32 accumulation in L0C" +
          (t.bias ? ", bias from the bias table" : "");
 }

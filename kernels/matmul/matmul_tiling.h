@@ -12,9 +12,10 @@
 // tiles, ordered by o, then (tile row, tile col) row-major, or column-major
 // when baseN > baseM (matmul_kernel.cc, TileOrderMFast); the tiles of all
 // problems form one list and block i takes the i-th contiguous range of it;
-// each tile walks K in steps of kStep (matmul_tile.h).
-// Invariants: baseM, baseN, kStep multiples of 16 with the L0/L1 footprints of
-// one tile within the profile's capacities; baseM/baseN <= 256 (Mmad's m/n
+// each tile walks K in steps of kStep (matmul_tile.h), copying A and B into
+// L1 kL1A / kL1B elements of K at a time (double-buffered).
+// Invariants: baseM, baseN, kStep multiples of 16, kL1A / kL1B multiples of
+// kStep, with the L0/L1 footprints of one tile within the profile's capacities; baseM/baseN <= 256 (Mmad's m/n
 // <= 4095, bias table 256 floats; the plan picks 128x128, 128x256 or 256x128); M, N, K and every ld < 65536 (Nd2Nz
 // strides are 16-bit); nOut + nRed <= kMaxBatchDims.
 #pragma once
@@ -44,6 +45,7 @@ struct MatmulTiling {
   uint32_t dtype, outDtype;     // MatmulDType of X/W and of C
   uint32_t bias;                // MatmulBias (forward only; arg slot 2)
   uint32_t baseM, baseN, kStep;
+  uint32_t kL1A, kL1B;          // K elements of A / B per GM -> L1 copy (multiples of kStep)
   uint32_t nProblems;
   MatmulProblem p[2];
 };

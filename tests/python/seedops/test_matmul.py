@@ -103,6 +103,9 @@ def test_matmul_describe_shows_plan():
     # into L0B, so b gets the short side), one block per tile (each is 256x128x1024 MACs >= 2^24:
     # the same 2 rounds, and a free core / sim thread takes the next tile).
     assert "tile=256x128" in text and "kStep=64" in text and "blocks=32 " in text
+    # A and B are copied into L1 128 K-values (2 steps, 512 B of each of a's GM rows) at a time:
+    # the longest run the plan grows a chunk to (matmul_plan.cc, kChunkRunBytes).
+    assert "kL1=128/128" in text
     text_t = nr.ops.describe("matmul", (1024, 1024), (1024, 1024), trans_b=True)
     assert "tile=128x256" in text_t  # b stored [N, K]: no transposed load, a gets the short side
     text_2k = nr.ops.describe("matmul", (2048, 2048), (2048, 2048))

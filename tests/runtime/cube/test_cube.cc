@@ -24,6 +24,7 @@ namespace {
 
 struct TileTiling {
   uint32_t m, n, K, kStep, transB;
+  uint32_t transA = 0, kL1A = 0, kL1B = 0;  // a stored [K, m]; K per L1 chunk (0: kStep)
 };
 
 template <class T, class Tout>
@@ -31,13 +32,19 @@ void tile_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR, GM_ADDR tiling) {
   GET_TILING_DATA_WITH_STRUCT(TileTiling, t, tiling);
   AscendC::TPipe pipe;
   npurt_kernels::CubeTile<T, Tout> tile;
-  tile.Init(pipe, {t.m, t.n, t.kStep});
+  tile.Init(pipe, {t.m, t.n, t.kStep, false, t.kL1A, t.kL1B});
   AscendC::GlobalTensor<T> ga, gb;
   AscendC::GlobalTensor<Tout> gc;
   ga.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a), uint64_t{t.m} * t.K);
   gb.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(b), uint64_t{t.n} * t.K);
   gc.SetGlobalBuffer(reinterpret_cast<__gm__ Tout*>(c), uint64_t{t.m} * t.n);
-  tile.Compute(ga, t.K, gb, t.transB ? t.K : t.n, t.transB != 0, gc, t.n, t.m, t.n, t.K);
+  if (t.transA == 0) {  // the classic single-contribution form
+    tile.Compute(ga, t.K, gb, t.transB ? t.K : t.n, t.transB != 0, gc, t.n, t.m, t.n, t.K);
+    return;
+  }
+  tile.Begin();
+  tile.Accumulate({ga, t.m, true}, {gb, t.transB ? t.K : t.n, t.transB != 0}, t.m, t.n, t.K);
+  tile.Finish(gc, t.n, t.m, t.n);
 }
 
 #define TILE_ENTRY(name, T, Tout)                                           \
@@ -63,7 +70,8 @@ bool amx_bf16() {
 
 template <class T, class Tout>
 void run_tile(npurt::SimKernelEntry entry, uint32_t m, uint32_t n, uint32_t K, uint32_t kStep,
-              bool transB, npurt::SimCheckLevel level, uint32_t seed) {
+              bool transB, npurt::SimCheckLevel level, uint32_t seed, bool transA = false, uint32_t kL1A = 0,
+              uint32_t kL1B = 0) {
   SimLaunch L(entry, "cube_tile");
   T* a = L.gm<T>(uint64_t{m} * K, "a");
   T* b = L.gm<T>(uint64_t{n} * K, "b");
@@ -71,9 +79,11 @@ void run_tile(npurt::SimKernelEntry entry, uint32_t m, uint32_t n, uint32_t K, u
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> d(-2.0f, 2.0f);
   std::vector<float> af(uint64_t{m} * K), bf(uint64_t{K} * n);  // bf: [K][n]
-  for (uint64_t i = 0; i < af.size(); ++i) {
-    a[i] = T(d(rng));
-    af[i] = as_f(a[i]);
+  for (uint64_t i = 0; i < af.size(); ++i) {  // af: [m][K]; a stored [K][m] when transA
+    const uint64_t row = i / K, kk = i % K;
+    T& v = transA ? a[kk * m + row] : a[i];
+    v = T(d(rng));
+    af[i] = as_f(v);
   }
   for (uint32_t kk = 0; kk < K; ++kk)
     for (uint32_t j = 0; j < n; ++j) {
@@ -81,7 +91,7 @@ void run_tile(npurt::SimKernelEntry entry, uint32_t m, uint32_t n, uint32_t K, u
       (transB ? b[uint64_t{j} * K + kk] : b[uint64_t{kk} * n + j]) = v;
       bf[uint64_t{kk} * n + j] = as_f(v);
     }
-  L.tiling(TileTiling{m, n, K, kStep, transB ? 1u : 0u});
+  L.tiling(TileTiling{m, n, K, kStep, transB ? 1u : 0u, transA ? 1u : 0u, kL1A, kL1B});
   npurt::Status s = L.run(1, level);
   ASSERT_TRUE(s.is_ok()) << s.message();
   for (uint32_t i = 0; i < m; ++i)
@@ -129,6 +139,25 @@ TEST(Cube, HalfAndBf16BothLayoutsAgainstReference) {
         run_tile<bfloat16_t, bfloat16_t>(NPURT_SIM_ENTRY(tile_bf16_out16), m, n, K, 256, transB,
                                          level, m);
       }
+}
+
+// GM -> L1 in chunks of several K steps (the matmul plan's kL1A / kL1B):
+// every layout (A and A^T, B and B^T; float slabs and 2-byte Nz), chunks
+// that do not divide K (a short last chunk, a last step shorter than kStep),
+// A and B chunked differently. Each Mmad still runs its k in order, so the
+// float results are the same bits as the in-order reference.
+TEST(Cube, L1ChunksAllLayoutsAgainstReference) {
+  for (auto level : {kOff, kFull})
+    for (bool transA : {false, true})
+      for (bool transB : {false, true})
+        for (auto [m, n, K] : {std::tuple{1u, 1u, 1u}, {17u, 33u, 100u}, {48u, 40u, 200u}, {33u, 17u, 257u}}) {
+          const uint32_t seed = m * 31 + K + (transA ? 7 : 0) + (transB ? 3 : 0);
+          run_tile<float, float>(NPURT_SIM_ENTRY(tile_f32), m, n, K, 32, transB, level, seed, transA, 96, 64);
+          run_tile<float, float>(NPURT_SIM_ENTRY(tile_f32), m, n, K, 16, transB, level, seed, transA, 32, 48);
+          run_tile<half, float>(NPURT_SIM_ENTRY(tile_f16), m, n, K, 32, transB, level, seed, transA, 64, 96);
+          run_tile<bfloat16_t, bfloat16_t>(NPURT_SIM_ENTRY(tile_bf16_out16), m, n, K, 64, transB, level, seed,
+                                           transA, 192, 128);
+        }
 }
 
 // Both host micro-kernels give the same bits (in-order fma per cell).

@@ -8,12 +8,15 @@
 // L1 -> L0A / L0B with LoadData, Mmad into L0C (the first Mmad of the tile
 // initialises C: from the bias table when a bias was loaded, else zero; later
 // ones accumulate), and Finish does one Fixpipe L0C -> GM with the cast to Tout.
-// The L1 queues hold two buffers each and Accumulate issues step s + 1's
-// GM -> L1 copies before step s's LoadData/Mmad, so the loads overlap the
-// cube work on hardware (queue hand-offs are the syncs).
+// GM -> L1 copies move kL1A (A) / kL1B (B) elements of K at a time, each
+// such chunk feeding kL1 / kStep steps. The L1 queues hold two chunks each and
+// Accumulate issues the next chunk's copy on the first step of the current
+// one, so the loads overlap the cube work on hardware (queue hand-offs are
+// the syncs).
 // Layouts: aicore/cube.h. Invariants (the host tiling guarantees them):
 // m, n <= the buffers' capacity (maxM / maxN rounded to 16), kStep a multiple
-// of 16, every L0 operand within L0A/L0B/L0C of the profile, n <= 256 with a
+// of 16, kL1A / kL1B multiples of kStep (0: kStep) whose two L1 buffers each
+// fit L1, every L0 operand within L0A/L0B/L0C of the profile, n <= 256 with a
 // bias (BiasTable is 1 KiB). Operands that are not already in the fractal's
 // orientation (A^T, B) go through a transposing load: LoadData(ifTranspose)
 // for 2-byte types, 16-column slabs + LoadDataWithTranspose for float.
@@ -32,6 +35,10 @@ namespace AscendC::matmul_impl {
 struct CubeTileShape {
   uint32_t maxM, maxN, kStep;  // buffer capacity of one tile
   bool withBias = false;       // reserve the L1 staging buffer and the bias table
+  // K elements of A / B per GM -> L1 copy: a multiple of kStep (0: kStep).
+  // One L1 chunk feeds kL1 / kStep Mmads; a longer chunk copies longer runs
+  // of each GM row when the operand's rows run along K (A [m, K], B^T [n, K]).
+  uint32_t kL1A = 0, kL1B = 0;
 };
 
 // An operand in GM: logical rows x cols of op(X) start at g; X's row stride is
@@ -50,9 +57,11 @@ class CubeTile {
 
   __aicore__ void Init(AscendC::TPipe& pipe, const CubeTileShape& s) {
     s_ = s;
+    if (s_.kL1A == 0) s_.kL1A = s.kStep;
+    if (s_.kL1B == 0) s_.kL1B = s.kStep;
     const uint32_t m16 = Round16(s.maxM), n16 = Round16(s.maxN), k16 = Round16(s.kStep);
-    pipe.InitBuffer(qA1_, 2, m16 * k16 * sizeof(T));
-    pipe.InitBuffer(qB1_, 2, n16 * k16 * sizeof(T));
+    pipe.InitBuffer(qA1_, 2, m16 * Round16(s_.kL1A) * sizeof(T));
+    pipe.InitBuffer(qB1_, 2, n16 * Round16(s_.kL1B) * sizeof(T));
     pipe.InitBuffer(qA2_, 1, m16 * k16 * sizeof(T));
     pipe.InitBuffer(qB2_, 1, n16 * k16 * sizeof(T));
     pipe.InitBuffer(qC_, 1, m16 * n16 * sizeof(float));
@@ -95,18 +104,35 @@ class CubeTile {
     hasBias_ = true;
   }
 
-  // Software-pipelined over the K steps: the GM -> L1 copies of step s + 1 go
-  // into the second buffer of each L1 queue before step s's LoadData / Mmad,
-  // so on hardware MTE2 runs ahead of MTE1 / M (the queue hand-offs are the syncs).
+  // Software-pipelined over the L1 chunks: on the first step of a chunk, the
+  // GM -> L1 copy of the operand's next chunk goes into the second buffer of
+  // its queue before this step's LoadData / Mmad, so on hardware MTE2 runs
+  // ahead of MTE1 / M (the queue hand-offs are the syncs). A chunk stays
+  // dequeued while its steps load from it and is freed after its last one.
+  // Each step's Mmad runs in K order: the result does not depend on kL1.
   __aicore__ void Accumulate(const CubeOperand<T>& a, const CubeOperand<T>& b, uint32_t m, uint32_t n,
                              uint32_t K) {
     const uint32_t steps = CeilDiv(K, s_.kStep);
-    if (steps > 0) CopyIn(a, b, m, n, K, 0);
+    const uint32_t perA = s_.kL1A / s_.kStep, perB = s_.kL1B / s_.kStep;  // steps per chunk
+    if (steps > 0) {
+      CopyA(a, m, K, 0);
+      CopyB(b, n, K, 0);
+    }
     for (uint32_t st = 0; st < steps; ++st) {
-      if (st + 1 < steps) CopyIn(a, b, m, n, K, st + 1);
+      const uint32_t ca = st / perA, cb = st / perB;
+      if (st % perA == 0) {
+        if (st + perA < steps) CopyA(a, m, K, ca + 1);
+        a1_ = qA1_.template DeQue<T>();
+      }
+      if (st % perB == 0) {
+        if (st + perB < steps) CopyB(b, n, K, cb + 1);
+        b1_ = qB1_.template DeQue<T>();
+      }
       const uint32_t kc = K - st * s_.kStep < s_.kStep ? K - st * s_.kStep : s_.kStep;
-      SplitA(a.trans, m, kc);
-      SplitB(b.trans, n, kc);
+      SplitA(a.trans, m, kc, Chunk(K, s_.kL1A, ca), (st % perA) * s_.kStep);
+      SplitB(b.trans, n, kc, Chunk(K, s_.kL1B, cb), (st % perB) * s_.kStep);
+      if (st % perA == perA - 1 || st + 1 == steps) qA1_.FreeTensor(a1_);
+      if (st % perB == perB - 1 || st + 1 == steps) qB1_.FreeTensor(b1_);
       AscendC::LocalTensor<T> a2 = qA2_.template DeQue<T>();
       AscendC::LocalTensor<T> b2 = qB2_.template DeQue<T>();
       AscendC::MmadParams mp(static_cast<uint16_t>(m), static_cast<uint16_t>(n), static_cast<uint16_t>(kc));
@@ -155,16 +181,25 @@ class CubeTile {
     AscendC::DataCopy(dst, src, p);
   }
 
-  // GM -> L1 of K step `st`: A and B tiles in Nz (or 16-column slabs), enqueued.
-  __aicore__ void CopyIn(const CubeOperand<T>& a, const CubeOperand<T>& b, uint32_t m, uint32_t n, uint32_t K,
-                         uint32_t st) {
-    const uint32_t k0 = st * s_.kStep, kc = K - k0 < s_.kStep ? K - k0 : s_.kStep;
+  // K elements of L1 chunk `c` (chunks of kL1 elements; the last may be shorter).
+  static __aicore__ uint32_t Chunk(uint32_t K, uint32_t kL1, uint32_t c) {
+    return K - c * kL1 < kL1 ? K - c * kL1 : kL1;
+  }
+
+  // GM -> L1 of A's chunk `c` (K elements [c * kL1A, + kc)) in Nz (or 16-column slabs), enqueued.
+  __aicore__ void CopyA(const CubeOperand<T>& a, uint32_t m, uint32_t K, uint32_t c) {
+    const uint32_t k0 = c * s_.kL1A, kc = Chunk(K, s_.kL1A, c);
     AscendC::LocalTensor<T> a1 = qA1_.template AllocTensor<T>();
     const AscendC::GlobalTensor<T> ga = a.trans ? a.g[uint64_t{k0} * a.ld] : a.g[k0];
     if (!a.trans) Nd2Nz(a1, ga, a.ld, m, kc);                  // column blocks of m16 rows
     else if (sizeof(T) == 4) Nd2NzSlabs(a1, ga, a.ld, m, kc);  // [kc, m]: 16-column slabs
     else Nd2Nz(a1, ga, a.ld, kc, m);                           // [kc, m]: column blocks of 16 m
     qA1_.EnQue(a1);
+  }
+
+  // GM -> L1 of B's chunk `c`, enqueued.
+  __aicore__ void CopyB(const CubeOperand<T>& b, uint32_t n, uint32_t K, uint32_t c) {
+    const uint32_t k0 = c * s_.kL1B, kc = Chunk(K, s_.kL1B, c);
     AscendC::LocalTensor<T> b1 = qB1_.template AllocTensor<T>();
     const AscendC::GlobalTensor<T> gb = b.trans ? b.g[k0] : b.g[uint64_t{k0} * b.ld];
     if (b.trans) Nd2Nz(b1, gb, b.ld, n, kc);  // [n, kc]: already n-major fractals
@@ -174,9 +209,12 @@ class CubeTile {
   }
 
   // L1 -> L0A, which wants Zz: fractal (mb, kb) at mb * kb_total + kb, rows m, columns k.
-  __aicore__ void SplitA(bool trans, uint32_t m, uint32_t kc) {
+  // The step's kc columns start at column `off` (a multiple of kStep) of the
+  // current L1 chunk a1_, which holds `chunk` columns.
+  __aicore__ void SplitA(bool trans, uint32_t m, uint32_t kc, uint32_t chunk, uint32_t off) {
     const uint32_t m16 = Round16(m), k16 = Round16(kc), kb = CeilDiv(kc, C0);
-    AscendC::LocalTensor<T> a1 = qA1_.template DeQue<T>();
+    const uint32_t c16 = Round16(chunk);  // rows of one slab / column block of the transposed layouts
+    const AscendC::LocalTensor<T>& a1 = a1_;
     AscendC::LocalTensor<T> a2 = qA2_.template AllocTensor<T>();
     for (uint32_t mb = 0; mb < m16 / 16; ++mb) {
       if (trans && sizeof(T) == 4) {
@@ -184,7 +222,7 @@ class CubeTile {
         // A row of squares may spill one fractal into the next row's start;
         // rows are written in order, so the next row overwrites it.
         AscendC::LoadData2dTransposeParams tp;
-        tp.startIndex = static_cast<uint16_t>(mb * k16 / 8);
+        tp.startIndex = static_cast<uint16_t>((mb * c16 + off) / 8);
         tp.repeatTimes = static_cast<uint8_t>(k16 / 16);
         tp.srcStride = 2;
         tp.dstGap = 1;
@@ -193,32 +231,33 @@ class CubeTile {
       }
       AscendC::LoadData2dParams lp;
       lp.repeatTimes = static_cast<uint8_t>(kb);
-      if (!trans) {
-        lp.startIndex = static_cast<uint16_t>(mb);
+      if (!trans) {  // L1 fractal (kb, mb) at kb * m16/16 + mb
+        lp.startIndex = static_cast<uint16_t>(mb + off / C0 * (m16 / 16));
         lp.srcStride = static_cast<uint16_t>(m16 / 16);
-      } else {  // L1 fractal (kb, mb) at mb * k16/16 + kb holds k rows: transpose it
-        lp.startIndex = static_cast<uint16_t>(mb * k16 / 16);
+      } else {  // L1 fractal (kb, mb) at mb * c16/16 + kb holds k rows: transpose it
+        lp.startIndex = static_cast<uint16_t>((mb * c16 + off) / 16);
         lp.srcStride = 1;
         lp.ifTranspose = true;
       }
       AscendC::LoadData(a2[mb * kb * 16 * C0], a1, lp);
     }
-    qA1_.FreeTensor(a1);
     qA2_.EnQue(a2);
   }
 
   // L1 -> L0B, which wants Zn: fractal (kb, nb) at kb * nb_total + nb, each n-major.
-  __aicore__ void SplitB(bool transB, uint32_t n, uint32_t kc) {
-    AscendC::LocalTensor<T> b1 = qB1_.template DeQue<T>();
+  // The step's kc rows of op(B) start at row `off` of the chunk b1_ (`chunk` rows).
+  __aicore__ void SplitB(bool transB, uint32_t n, uint32_t kc, uint32_t chunk, uint32_t off) {
+    const AscendC::LocalTensor<T>& b1 = b1_;
+    const uint32_t c16 = Round16(chunk);
     const bool slabs = !transB && sizeof(T) == 4;
     AscendC::LocalTensor<T> b2 = qB2_.template AllocTensor<T>();
     const uint32_t nb = Round16(n) / 16, kb = CeilDiv(kc, C0);
     if (slabs) {
       for (uint32_t i = 0; i < CeilDiv(kc, 16); ++i) {  // 16 x 16 squares -> two 16 x 8 fractals
         AscendC::LoadData2dTransposeParams tp;
-        tp.startIndex = static_cast<uint16_t>(2 * i);
+        tp.startIndex = static_cast<uint16_t>(off / 8 + 2 * i);
         tp.repeatTimes = static_cast<uint8_t>(nb);
-        tp.srcStride = static_cast<uint16_t>(Round16(kc) / 8);
+        tp.srcStride = static_cast<uint16_t>(c16 / 8);
         tp.dstFracGap = static_cast<uint16_t>(nb - 1);
         AscendC::LoadDataWithTranspose(b2[2 * i * nb * 16 * C0], b1, tp);
       }
@@ -227,16 +266,15 @@ class CubeTile {
       AscendC::LoadData2dParams lp;
       lp.repeatTimes = static_cast<uint8_t>(nb);
       if (transB) {  // fractal (kb, nb) at kb * nb16 + nb in both layouts
-        lp.startIndex = static_cast<uint16_t>(i * nb);
+        lp.startIndex = static_cast<uint16_t>((off / C0 + i) * nb);
         lp.srcStride = 1;
-      } else {       // fractal (kb, nb) at nb * k16/16 + kb, transposed
-        lp.startIndex = static_cast<uint16_t>(i);
-        lp.srcStride = static_cast<uint16_t>(Round16(kc) / 16);
+      } else {       // fractal (kb, nb) at nb * c16/16 + kb, transposed
+        lp.startIndex = static_cast<uint16_t>(off / 16 + i);
+        lp.srcStride = static_cast<uint16_t>(c16 / 16);
         lp.ifTranspose = true;
       }
       AscendC::LoadData(b2[i * nb * 16 * C0], b1, lp);
     }
-    qB1_.FreeTensor(b1);
     qB2_.EnQue(b2);
   }
 
@@ -263,6 +301,7 @@ class CubeTile {
   AscendC::TBuf<AscendC::TPosition::C1> bias1_;
   AscendC::TBuf<AscendC::TPosition::C2> biasBT_;
   AscendC::LocalTensor<float> cl_;
+  AscendC::LocalTensor<T> a1_, b1_;  // the L1 chunks the current K steps load from
   bool started_ = false, hasBias_ = false;
 };
 
