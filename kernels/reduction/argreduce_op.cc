@@ -102,7 +102,8 @@ std::vector<OpDefBuilder> arg_defs() {
           c.bytes = static_cast<double>(ctx.input(0).numel()) * itemsize(ctx.input(0).dtype);
           c.flops = static_cast<double>(ctx.input(0).numel());
         })
-        .sim_kernel(is_max ? "npurt_argmax_kernel" : "npurt_argmin_kernel", kArgReduceEntry);
+        // The name is the entry symbol, which the device build exports (runtime/ops/device_dispatch.h).
+        .sim_kernel("npurt_argreduce_kernel", kArgReduceEntry);
     defs.push_back(std::move(b));
   }
   return defs;

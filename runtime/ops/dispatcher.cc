@@ -12,6 +12,7 @@
 #include "npurt/sim_check.h"
 #include "npurt/runtime.h"
 #include "npurt/status.h"
+#include "device_dispatch.h"
 #include "dispatch_checks.h"
 #include "exec/deferred_flush.h"
 #include "exec/profiler.h"
@@ -88,11 +89,18 @@ void enqueue_plan(const RegisteredOp& op, const TilingPlan& plan, Span<const Ten
     return;
   }
   const OpDef& def = op.def;
-  if (stream.device().type != DeviceType::kSim || def.kernel.sim_entry == nullptr)
+  if (stream.device().type != DeviceType::kSim) {  // CANN-built kernel binaries: device_dispatch.h
+    std::vector<Tensor> temps;  // contiguous copies; freed stream-ordered after the launch
+    KernelLaunch launch = build_device_launch(op, plan, inputs, outputs, stream, workspace, ws_bytes, &temps);
+    if (profiler::annotations_wanted()) annotate_for_profiler(op, plan, inputs, outputs);
+    stream.launch(static_cast<const KernelLaunch&>(launch));
+    if (obs) notify_observer(obs, op, plan, inputs, outputs, &launch, stream);
+    return;
+  }
+  if (def.kernel.sim_entry == nullptr)
     throw Error(StatusCode::kUnimplemented,
-                op.where + ": no kernel of this op is loaded for the " +
-                    device_type_name(stream.device().type) +
-                    " backend (sim kernels run on sim devices; ascend kernels need a CANN build)");
+                op.where + ": the op has no sim kernel (only a device kernel, '" + def.kernel.ascend_kernel_name +
+                    "'): it runs on ascend devices of a CANN build");
   KernelLaunch launch;  // a value: moved into the stream's queue node (inline args and tiling)
   launch.kernel_name = def.kernel.sim_kernel_name.c_str();
   launch.sim_entry = def.kernel.sim_entry;
@@ -181,6 +189,7 @@ void dispatch(const OpHandle& h, Span<const Tensor> inputs, Span<const AttrValue
   const Device device = stream->device();
   DeviceContext& dc = device_context(device);
   auto plan = resolve_plan(op, inputs, attrs, device, dc.profile());
+  if (device.type != DeviceType::kSim) check_device_launchable(op, device);  // before allocating
 
   std::vector<Tensor> dropped;  // outputs the caller did not ask for
   if (outputs.empty()) {
@@ -233,6 +242,7 @@ std::unique_ptr<PreparedOp> PreparedOp::prepare(const OpHandle& h, Span<const Te
   s->op = &op;
   s->device = device_of_args(inputs, outputs);
   s->plan = resolve_plan(op, inputs, attrs, s->device, device_context(s->device).profile());
+  if (s->device.type != DeviceType::kSim) check_device_launchable(op, s->device);
   const size_t num_out = op.def.outputs.size();
   if (outputs.size() != num_out)
     throw_invalid_argument(op.where, "outputs", "expected " + std::to_string(num_out) +

@@ -55,6 +55,10 @@ class AscendBackend final : public Backend {
     info(device, "instantiate_graph");
     return capture_ascend_graph(ctx_, launcher_, device, nodes);
   }
+  void* kernel_function(int device, const char* kernel_name) override {
+    info(device, "kernel_function");
+    return launcher_->function_for(device, kernel_name);
+  }
   std::shared_ptr<BackendEvent> create_event(int device, bool timing) override {
     info(device, "create_event");
     return std::make_shared<AscendEvent>(ctx_, device, timing);

@@ -8,7 +8,10 @@
 // then <directory of libnpurt>/ascend_kernels (the installed layout), then the
 // build tree's directory, and asks each binary for the symbol
 // (aclrtBinaryLoadFromFile + aclrtBinaryGetFunction). The result is cached per
-// (device, kernel name), as are the loaded binaries.
+// (device, kernel name), as are the loaded binaries. The dispatcher resolves a
+// registered op's kernel through Backend::kernel_function -> function_for
+// before it allocates anything (runtime/ops/device_dispatch.h), so a missing
+// kernel is refused synchronously and the launch carries device_function.
 //
 // Launch uses host-side arguments (kernel_args.h): aclrtLaunchKernelWithHostArgs
 // when the library has it (CANN 9.0+), else the aclrtKernelArgsInit/Append/

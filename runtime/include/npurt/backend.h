@@ -174,6 +174,16 @@ class Backend {
     (void)nodes;
     return nullptr;
   }
+
+  // The device function of the kernel `kernel_name` (ascend: the symbol in a
+  // CANN-built kernel binary via aclrtBinaryGetFunction, cached per device), put
+  // in KernelLaunch::device_function by the dispatcher. Throws NotFound when no
+  // binary exports it. nullptr (the default): the backend launches sim entries.
+  virtual void* kernel_function(int device, const char* kernel_name) {
+    (void)device;
+    (void)kernel_name;
+    return nullptr;
+  }
 };
 
 // Registry of backends by type. The sim backend is always present; ascend is

@@ -148,6 +148,41 @@ TEST_P(FakeAscendBackend, UnknownKernelIsNotFoundOnTheStream) {
   EXPECT_NE(s.message().find(kernel_dir_), std::string::npos) << s.message();
 }
 
+// Backend::kernel_function (what the dispatcher calls before allocating):
+// resolved from the binaries once per (device, name), then cached.
+TEST_P(FakeAscendBackend, KernelFunctionIsResolvedOnceAndCached) {
+  void* fn = backend_->kernel_function(0, "fake_add_one");
+  ASSERT_NE(fn, nullptr);
+  const long loads = counter("binary_loads");
+  EXPECT_EQ(backend_->kernel_function(0, "fake_add_one"), fn);
+  EXPECT_NE(backend_->kernel_function(0, "fake_fail"), fn);
+  EXPECT_EQ(counter("binary_loads"), loads);  // the binary is not loaded again
+  try {
+    backend_->kernel_function(0, "no_such_kernel");
+    FAIL() << "an unknown kernel resolved";
+  } catch (const NotFound& e) {
+    EXPECT_NE(std::string(e.what()).find("no_such_kernel"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(kernel_dir_), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(backend_->kernel_function(5, "fake_add_one"), InvalidArgument);  // no such device
+  // A launch carrying the resolved function runs it.
+  const size_t n = 33;
+  void* in = alloc(n * 4);
+  void* out = alloc(n * 4);
+  std::vector<float> host(n, 1.5f), result(n, 0.0f);
+  auto stream = backend_->create_stream(0);
+  stream->submit(copy(in, host.data(), n * 4, CopyKind::kHostToDevice));
+  KernelLaunch l = add_one(in, out, n, 2.0f, 2);
+  l.device_function = fn;
+  stream->submit(launch(l));
+  stream->submit(copy(result.data(), out, n * 4, CopyKind::kDeviceToHost));
+  ASSERT_TRUE(stream->synchronize().is_ok());
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(result[i], 3.5f) << i;
+  stream.reset();
+  backend_->free_segment(0, in, n * 4);
+  backend_->free_segment(0, out, n * 4);
+}
+
 TEST_P(FakeAscendBackend, EventsOrderTwoStreams) {
   const size_t n = 4096;
   std::vector<float> host(n, 1.0f), out(n, 0.0f);

@@ -25,3 +25,16 @@ if(TARGET npurt_test_backends_ascend)
   target_compile_definitions(npurt_test_backends_ascend PRIVATE
     NPURT_FAKE_ASCEND_ROOT="${NPURT_FAKE_ASCEND_ROOT}")
 endif()
+
+# npurt_test_backends_ascend_dispatch (tests/runtime/backends/ascend/dispatch):
+# registered built-in ops dispatched to an ascend device on the fake, so it
+# links libnpurt + libnpurt_kernels (one registry per process) and reads the
+# kernels library's symbol table (nm) for the kernel naming rule.
+if(TARGET npurt_test_backends_ascend_dispatch AND TARGET npurt_kernels AND TARGET npurt_fake_ascendcl_full)
+  set_property(TARGET npurt_test_backends_ascend_dispatch PROPERTY LINK_LIBRARIES
+    npurt npurt_kernels GTest::gtest_main ${CMAKE_DL_LIBS})
+  add_dependencies(npurt_test_backends_ascend_dispatch npurt_fake_ascendcl_full)
+  target_compile_definitions(npurt_test_backends_ascend_dispatch PRIVATE
+    NPURT_FAKE_ASCEND_ROOT="${NPURT_FAKE_ASCEND_ROOT}"
+    NPURT_KERNELS_LIBRARY="$<TARGET_FILE:npurt_kernels>")
+endif()

@@ -15,7 +15,10 @@
 //   - kernels are two built-ins: fake_add_one (out[i] = in[i] + tiling.addend
 //     for i < tiling.n; args: in, out, workspace, tiling) and fake_fail (raises
 //     an AI Core exception, 507015, reported by the next synchronize);
-//   - a "kernel binary" is a text file: first line FAKEBIN, then kernel names.
+//   - a "kernel binary" is a text file: first line FAKEBIN, then kernel names;
+//     a listed name other than the two built-ins is a RECORDING kernel: its
+//     launches compute nothing, but every launch (any kernel) is logged with
+//     its name, block dim, argument slots and tiling bytes (fake_launch_log.h).
 // Knobs (read at each call): FAKE_ACL_INIT_ERROR, FAKE_ACL_DEVICE_COUNT,
 // FAKE_ACL_SOC, FAKE_ACL_MISALIGN (device bases 64 mod 128), FAKE_ACL_MEMORY_LIMIT.
 // Build variants: -DFAKE_ACL_MINIMAL omits the optional entry points that have
@@ -23,6 +26,7 @@
 // aclrtLaunchHostFunc, aclrtCreateEventExWithFlag, aclrtLaunchKernelWithHostArgs)
 // but keeps the aclrtKernelArgs* builder; -DFAKE_ACL_OMIT_MEMCPY_ASYNC omits a
 // required one.
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -39,6 +43,7 @@
 #include <vector>
 
 #include "backends/ascend/acl_types.h"
+#include "fake_launch_log.h"
 
 namespace acl = npurt::ascend::acl;
 
@@ -169,6 +174,22 @@ bool no_device() { return t_device < 0; }
 // ---- kernels --------------------------------------------------------------
 struct FakeKernel { const char* name; };
 FakeKernel k_add_one{"fake_add_one"}, k_fail{"fake_fail"};
+std::map<std::string, FakeKernel> g_recording_kernels;  // by name; guarded by g_mu
+std::vector<FakeLaunchRecord> g_launch_log;              // guarded by g_mu
+
+// Logs a launch from its host argument block: `slots_bytes` bytes of 8-byte
+// slots followed by the tiling data the placeholder points at.
+void log_launch(const FakeKernel* k, uint32_t blocks, const uint8_t* blob, size_t size, size_t slots_bytes) {
+  FakeLaunchRecord r{};
+  std::strncpy(r.kernel, k->name, sizeof r.kernel - 1);
+  r.num_blocks = blocks;
+  r.num_slots = static_cast<uint32_t>(slots_bytes / 8);
+  for (size_t i = 0; i < r.num_slots && i < 32; ++i) std::memcpy(&r.slots[i], blob + 8 * i, 8);
+  r.tiling_bytes = static_cast<uint32_t>(size - slots_bytes);
+  std::memcpy(r.tiling, blob + slots_bytes, std::min<size_t>(r.tiling_bytes, sizeof r.tiling));
+  std::lock_guard<std::mutex> l(g_mu);
+  g_launch_log.push_back(r);
+}
 
 struct AddOneTiling { uint64_t n; float addend; uint32_t pad; };
 
@@ -176,6 +197,7 @@ void run_kernel(FakeStream* st, FakeKernel* k, uint32_t blocks, std::vector<uint
   if (t_running) st = t_running;  // a graph replay runs on another stream than the captured one
   auto slot = [&](size_t i) { uint64_t v; std::memcpy(&v, dev_args.data() + 8 * i, 8); return v; };
   if (k == &k_fail) return st->fault(507015, "aicore exception in fake_fail");
+  if (k != &k_add_one) return;  // a recording kernel: logged at launch, computes nothing
   auto* in = reinterpret_cast<const float*>(slot(0));
   auto* out = reinterpret_cast<float*>(slot(1));
   auto* tiling = reinterpret_cast<const AddOneTiling*>(slot(3));
@@ -216,6 +238,16 @@ struct FakeArgs {
 }  // namespace
 
 // ---- test hooks -------------------------------------------------------------
+FAKE_EXPORT long fake_acl_launch_count() {
+  std::lock_guard<std::mutex> l(g_mu);
+  return static_cast<long>(g_launch_log.size());
+}
+FAKE_EXPORT int fake_acl_launch_record(long i, FakeLaunchRecord* out) {
+  std::lock_guard<std::mutex> l(g_mu);
+  if (i < 0 || static_cast<size_t>(i) >= g_launch_log.size()) return -1;
+  *out = g_launch_log[static_cast<size_t>(i)];
+  return 0;
+}
 FAKE_EXPORT long fake_acl_counter(const char* name) {
   std::lock_guard<std::mutex> l(g_mu);
   if (std::string(name) == "live_device_allocs") return static_cast<long>(g_device_allocs.size());
@@ -528,7 +560,12 @@ FAKE_EXPORT aclError aclrtBinaryGetFunction(const aclrtBinHandle h, const char* 
   if (!names->count(name)) return fail(507027, std::string("kernel lookup: ") + name);
   if (std::string(name) == "fake_add_one") *fn = &k_add_one;
   else if (std::string(name) == "fake_fail") *fn = &k_fail;
-  else return fail(507027, std::string("no built-in fake kernel ") + name);
+  else {
+    std::lock_guard<std::mutex> l(g_mu);
+    auto it = g_recording_kernels.try_emplace(name, FakeKernel{nullptr}).first;
+    it->second.name = it->first.c_str();
+    *fn = &it->second;
+  }
   return 0;
 }
 #ifndef FAKE_ACL_MINIMAL
@@ -541,6 +578,7 @@ FAKE_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle fn, uint32_t 
   if (size % 8 || !materialize(args, size, ph, nph, &dev)) return fail(107000, "bad host args / placeholders");
   FakeStream* st = stream_of(s);
   auto* k = static_cast<FakeKernel*>(fn);
+  log_launch(k, blocks, static_cast<const uint8_t*>(args), size, nph ? ph[0].dataOffset : size);
   st->push([st, k, blocks, dev = std::move(dev)]() mutable { run_kernel(st, k, blocks, std::move(dev)); });
   count("launch_host_args");
   return 0;
@@ -589,6 +627,7 @@ FAKE_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle fn, uint32_t bl
   if (!materialize(host.data(), host.size(), ph.data(), ph.size(), &dev)) return fail(107000, "bad placeholders");
   FakeStream* st = stream_of(s);
   auto* k = static_cast<FakeKernel*>(fn);
+  log_launch(k, blocks, host.data(), host.size(), ph.empty() ? host.size() : ph[0].dataOffset);
   st->push([st, k, blocks, dev = std::move(dev)]() mutable { run_kernel(st, k, blocks, std::move(dev)); });
   count("launch_with_config");
   return 0;
