@@ -71,7 +71,7 @@
   X(isnan, IsNanVF, 1, "x is NaN (bool).")                                                       \
   X(isinf, IsInfVF, 1, "x is +-inf (bool).")                                                     \
   X(isfinite, IsFiniteVF, 1, "x is neither NaN nor +-inf (bool).")                               \
-  X(signbit, SignBitVF, 1, "The sign bit of x is set (bool).")                                   \
+  X(signbit, SignBitF, 1, "The sign bit of x is set (bool).")                                   \
   X(logical_not, LogicalNotF, 1, "not x (bool).")
 
 #define NPURT_EW_ALL_OPS(X) NPURT_EW_ARITH_OPS(X) NPURT_EW_LOGIC_OPS(X) NPURT_EW_UNARY_OPS(X)

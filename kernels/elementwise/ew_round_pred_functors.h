@@ -1,6 +1,6 @@
 // kernels/elementwise/ew_round_pred_functors.h: vector forms of the rounding
 // functions (floor / ceil / trunc / round) and the float predicates (isnan /
-// isinf / isfinite / signbit), layered on the scalar functors of ew_unary_functors.h
+// isinf / isfinite), layered on the scalar functors of ew_unary_functors.h
 // (F unchanged: the scalar unit keeps computing the dtypes and tails the
 // vector unit does not take). The op list (ew_op_list.h) names these.
 //
@@ -14,7 +14,6 @@
 #pragma once
 
 #include <limits>
-#include <type_traits>
 
 #include "elementwise/ew_complex_functors.h"
 
@@ -51,18 +50,6 @@ struct IsFiniteVF : IsFiniteF {
   template <class T> static void Mask(const LT<uint8_t>& m, const LT<T>& a, uint32_t n) {
     AscendC::Abs(a, a, static_cast<int32_t>(n));  // NaN < inf is false: NaN is not finite
     AscendC::CompareScalar(m, a, static_cast<T>(std::numeric_limits<float>::infinity()), AscendC::CMPMODE::LT, n);
-  }
-};
-
-// signbit: the float's bits read as a same-width integer (int32 / int16) have its
-// sign bit as their sign; Cast int -> float keeps that sign (CAST_NONE: inexact
-// magnitudes do not matter), so -0, -inf and NaNs with the sign bit set compare < 0.
-struct SignBitVF : SignBitF {
-  static constexpr uint32_t kCmpVec = kVecFloat;
-  template <class T> static void Mask(const LT<uint8_t>& m, const LT<T>& a, uint32_t n) {
-    using I = std::conditional_t<sizeof(T) == 4, int32_t, int16_t>;
-    AscendC::Cast(a, a.template ReinterpretCast<I>(), AscendC::RoundMode::CAST_NONE, n);
-    AscendC::CompareScalar(m, a, static_cast<T>(0.0f), AscendC::CMPMODE::LT, n);
   }
 };
 

@@ -1,5 +1,5 @@
-"""signbit on the vector unit (kernels/elementwise/ew_round_pred_functors.h SignBitVF:
-the bits Cast as a same-width integer, compared < 0) against numpy.signbit, exact:
+"""signbit (the elementwise kernel's scalar loop, checked once per tile) against
+numpy.signbit, exact:
 every float16 bit pattern (both signs of 0, inf and NaN payloads), random float32
 bit patterns, sizes around the 256-byte Compare granule (the scalar tail), views.
 """
