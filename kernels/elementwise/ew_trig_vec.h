@@ -14,8 +14,8 @@
 // -cos r / sin r. Lanes with |x| >= kTrigBound (rare: large arguments) are
 // recomputed on the scalar unit by the functor's scalar form (FixLanes), so
 // every float32 input gets a <= 4 ulp result. Measured vs float64 numpy
-// (tests/python/array_api/test_trig_vec.py, ~1e6 points over 2^-40 .. 2^13):
-// sin, cos <= 2.4 ulp, tan <= 3.6 ulp; float16 (via float32) <= 1 ulp.
+// (tests/python/array_api/test_trig_log_vec.py, ~1e6 points over 2^-40 .. 2^13):
+// sin 1.98, cos 1.89, tan 3.24 ulp; float16 (via float32) correctly rounded.
 // Signed zeros: k = rint(...) + 0 is +0 for x = -0, so r = x - (+0) P_i keeps
 // -0 and r (1 + ...) keeps it through the odd polynomial: sin(-0) = tan(-0) = -0.
 // +-inf and NaN give NaN (r = inf - inf).
