@@ -276,15 +276,28 @@ class EwKernel {
       // (pipe V): wait for V first, and make later vector writes wait for the reads.
       AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
       AscendC::WaitFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
+#ifndef NPURT_ASCEND_DEVICE_BUILD
+      // Sim only: each operand's n elements are checked once per tile (the same
+      // basic/full-level checks n GetValue/SetValue make: range, buffer state,
+      // UB position, written bytes, pipe S), then read and written through host
+      // pointers, so the loop costs the function alone.
+      const In<0>* pa = ScalarOperand(a, n, npurt::sim::Access::kRead);
+      const In<1>* pb = nullptr;
+      const In<2>* pc = nullptr;
+      if constexpr (N > 1) pb = ScalarOperand(b, n, npurt::sim::Access::kRead);
+      if constexpr (N > 2) pc = ScalarOperand(c, n, npurt::sim::Access::kRead);
+      TO* pz = ScalarOperand(z, n, npurt::sim::Access::kWrite);
       for (uint32_t j = 0; j < n; ++j) {
-        if constexpr (N == 1) z.SetValue(j, convert<TO>(Op::F(Wide<T>(a.GetValue(j)))));
-        else if constexpr (N == 2)
-          z.SetValue(j, convert<TO>(Op::F(Wide<T>(a.GetValue(j)), Wide<T>(b.GetValue(j)))));
-        else if constexpr (Op::kCondFirst)
-          z.SetValue(j, convert<TO>(Op::F(bool(a.GetValue(j)), Wide<T>(b.GetValue(j)), Wide<T>(c.GetValue(j)))));
-        else
-          z.SetValue(j, convert<TO>(Op::F(Wide<T>(a.GetValue(j)), Wide<T>(b.GetValue(j)), Wide<T>(c.GetValue(j)))));
+        // GCC 12 ICEs vectorising some bfloat16 loops (signbit): an empty asm keeps those scalar.
+        if constexpr (std::is_same<T, bfloat16_t>::value) __asm__ __volatile__("");
+        if constexpr (N == 1) pz[j] = ScalarOne(pa[j], In<1>{}, In<2>{});
+        else if constexpr (N == 2) pz[j] = ScalarOne(pa[j], pb[j], In<2>{});
+        else pz[j] = ScalarOne(pa[j], pb[j], pc[j]);
       }
+#else
+      for (uint32_t j = 0; j < n; ++j)
+        z.SetValue(j, ScalarOne(a.GetValue(j), N > 1 ? b.GetValue(j) : In<1>{}, N > 2 ? c.GetValue(j) : In<2>{}));
+#endif
       AscendC::SetFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
       AscendC::WaitFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
     }
@@ -293,6 +306,23 @@ class EwKernel {
     if constexpr (N > 1) q_[1].FreeTensor(b);
     if constexpr (N > 2) q_[2].FreeTensor(c);
   }
+
+  // One element of the scalar form (the inputs past the arity are ignored).
+  __aicore__ static inline TO ScalarOne(In<0> x, In<1> y, In<2> w) {
+    if constexpr (N == 1) return convert<TO>(Op::F(Wide<T>(x)));
+    else if constexpr (N == 2) return convert<TO>(Op::F(Wide<T>(x), Wide<T>(y)));
+    else if constexpr (Op::kCondFirst) return convert<TO>(Op::F(bool(x), Wide<T>(y), Wide<T>(w)));
+    else return convert<TO>(Op::F(Wide<T>(x), Wide<T>(y), Wide<T>(w)));
+  }
+
+#ifndef NPURT_ASCEND_DEVICE_BUILD
+  // Sim only: the first n elements of t checked for a scalar-unit access, as a host pointer.
+  template <class U>
+  static inline U* ScalarOperand(const AscendC::LocalTensor<U>& t, uint32_t n, npurt::sim::Access acc) {
+    return npurt::sim::local_operand(
+        t, n, npurt::sim::AccessSpec{"EwKernel scalar loop", acc, npurt::sim::Pipe::S, 1, npurt::sim::kUbOnly});
+  }
+#endif
 
   // z = (a MODE b) as bool 0/1 (unary predicates: Op::Mask of a), b a tile or (kScalarB) the scalar s, s first when
   // swapped. Compare needs count * sizeof(T) a multiple of 256 bytes: the vector

@@ -181,7 +181,7 @@ OpDefBuilder make_def(const char* name, const char* doc, const EwOpInfo& info) {
   b.output("y")
       .infer([p](const OpContext& ctx) { infer_ew(ctx, *p); })
       .tiling([p](const OpContext& ctx, TilingResult& r) {
-        if (p->scratch > 0 && p->arity == 1 && !p->cond_first) tiling_ew_calc(ctx, r, *p);
+        if ((p->scratch > 0 || p->widen) && p->arity == 1 && !p->cond_first) tiling_ew_calc(ctx, r, *p);
         else tiling_ew(ctx, r);
       })
       .describe_tiling(describe_ew)

@@ -7,8 +7,9 @@
 // Invariants: results are bit-identical to F. Rounding is one Cast
 // float -> float with the round mode (A2/A3 Cast pair fp32 -> fp32 with
 // CAST_FLOOR / CEIL / TRUNC / RINT: an integral value, -0, inf and NaN pass
-// through, |x| >= 2^23 is already integral), float32 only (16-bit floats
-// would need widened UB tiles the generic tiling does not reserve). The
+// through, |x| >= 2^23 is already integral); float16 / bfloat16 through
+// float UB tiles (kWidenVec: Cast up, round, Cast back, exact: an integral
+// value of a 16-bit float is representable in it). The
 // predicates build a bit mask (Compare x != x; |x| == inf; |x| < inf) that
 // ew_kernel.h CmpTile turns into bool 0/1; Mask may clobber x's tile.
 #pragma once
@@ -22,6 +23,7 @@ namespace npurt::kernels::ew {
 #define NPURT_EW_ROUND_VEC(NAME, BASE, MODE)                                  \
   struct NAME : BASE {                                                        \
     static constexpr uint32_t kVec = bit(DType::kFloat32);                    \
+    static constexpr bool kWidenVec = true;                                   \
     template <class T> static void Vec(const LT<T>& z, const LT<T>& a, int32_t n) { \
       AscendC::Cast(z, a, AscendC::RoundMode::MODE, static_cast<uint32_t>(n)); \
     }                                                                         \

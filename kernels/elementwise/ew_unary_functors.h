@@ -1,7 +1,8 @@
 // kernels/elementwise/ew_unary_functors.h: the unary rows of the elementwise
 // functor table (see ew_functors.h for the contract). Float math the vector
 // unit lacks is either composed from vector instructions (tanh, expm1, sinh,
-// cosh, log1p, atan, asinh: ew_trans_vec.h) or the scalar form only (sin, cos ...: sim-only dtypes).
+// cosh, log1p, atan, asinh: ew_trans_vec.h; sin, cos, tan, asin, acos: ew_trig_vec.h;
+// log2, log10, atanh, acosh: ew_log_vec.h); float64 keeps the scalar libm form.
 #pragma once
 
 #include <cmath>
@@ -9,7 +10,9 @@
 #include <type_traits>
 
 #include "elementwise/ew_functors.h"
+#include "elementwise/ew_log_vec.h"
 #include "elementwise/ew_trans_vec.h"
+#include "elementwise/ew_trig_vec.h"
 
 namespace npurt::kernels::ew {
 
@@ -69,15 +72,6 @@ struct BitInvertF : OpBase {
     static constexpr uint32_t kDTypes = kFloats;                              \
     template <class W> static W F(W a) { return EXPR; }                       \
   };
-NPURT_EW_FLOAT_UNARY(SinF, std::sin(a))
-NPURT_EW_FLOAT_UNARY(CosF, std::cos(a))
-NPURT_EW_FLOAT_UNARY(TanF, std::tan(a))
-NPURT_EW_FLOAT_UNARY(AsinF, std::asin(a))
-NPURT_EW_FLOAT_UNARY(AcosF, std::acos(a))
-NPURT_EW_FLOAT_UNARY(AcoshF, std::acosh(a))
-NPURT_EW_FLOAT_UNARY(AtanhF, std::atanh(a))
-NPURT_EW_FLOAT_UNARY(Log2F, std::log2(a))
-NPURT_EW_FLOAT_UNARY(Log10F, std::log10(a))
 NPURT_EW_FLOAT_UNARY(CeilF, std::ceil(a))
 NPURT_EW_FLOAT_UNARY(FloorF, std::floor(a))
 NPURT_EW_FLOAT_UNARY(TruncF, std::trunc(a))
@@ -107,6 +101,44 @@ NPURT_EW_TRANS_VEC(Log1pF, std::log1p(a), Log1p, 4)
 NPURT_EW_TRANS_VEC(AtanF, std::atan(a), Atan, 5)
 NPURT_EW_TRANS_VEC(AsinhF, std::asinh(a), Asinh, 9)
 #undef NPURT_EW_TRANS_VEC
+
+// The same for ew_trig_vec.h / ew_log_vec.h: CALL uses z, x, s, tile, n; sin, cos and tan
+// pass their scalar form for the rare lanes beyond the reduction's range (trigvec::FixLanes).
+#define NPURT_EW_MATH_VEC(NAME, EXPR, SCRATCH, CALL)                                               \
+  struct NAME : OpBase {                                                                           \
+    static constexpr int kArity = 1;                                                               \
+    static constexpr uint32_t kDTypes = kFloats;                                                   \
+    static constexpr uint32_t kVec = bit(DType::kFloat32);                                         \
+    static constexpr bool kWidenVec = true;                                                        \
+    static constexpr uint32_t kScratch = SCRATCH;                                                  \
+    template <class W> static W F(W a) { return EXPR; }                                            \
+    template <class T>                                                                             \
+    static void Vec(const LT<T>& z, const LT<T>& x, const LT<float>& s, uint32_t tile, int32_t n) { \
+      CALL;                                                                                        \
+    }                                                                                              \
+  };
+NPURT_EW_MATH_VEC(SinF, std::sin(a), 6, trigvec::SinCos<false>(z, x, s, tile, n, [](float v) { return std::sin(v); }))
+NPURT_EW_MATH_VEC(CosF, std::cos(a), 6, trigvec::SinCos<true>(z, x, s, tile, n, [](float v) { return std::cos(v); }))
+NPURT_EW_MATH_VEC(TanF, std::tan(a), 6, trigvec::Tan(z, x, s, tile, n, [](float v) { return std::tan(v); }))
+NPURT_EW_MATH_VEC(AsinF, std::asin(a), 4, trigvec::Asin(z, x, s, tile, n))
+NPURT_EW_MATH_VEC(AcosF, std::acos(a), 5, trigvec::Acos(z, x, s, tile, n))
+NPURT_EW_MATH_VEC(AtanhF, std::atanh(a), 7, logvec::Atanh(z, x, s, tile, n))
+NPURT_EW_MATH_VEC(AcoshF, std::acosh(a), 8, logvec::Acosh(z, x, s, tile, n))
+#undef NPURT_EW_MATH_VEC
+
+// log2 / log10: Ln times a constant (ew_log_vec.h), no scratch.
+#define NPURT_EW_LOG_VEC(NAME, EXPR, FN)                                                      \
+  struct NAME : OpBase {                                                                      \
+    static constexpr int kArity = 1;                                                          \
+    static constexpr uint32_t kDTypes = kFloats;                                              \
+    static constexpr uint32_t kVec = bit(DType::kFloat32);                                    \
+    static constexpr bool kWidenVec = true;                                                   \
+    template <class W> static W F(W a) { return EXPR; }                                       \
+    template <class T> static void Vec(const LT<T>& z, const LT<T>& x, int32_t n) { logvec::FN(z, x, n); } \
+  };
+NPURT_EW_LOG_VEC(Log2F, std::log2(a), Log2)
+NPURT_EW_LOG_VEC(Log10F, std::log10(a), Log10)
+#undef NPURT_EW_LOG_VEC
 
 #define NPURT_EW_PREDICATE1(NAME, MASK, EXPR, INT_EXPR)                               \
   struct NAME : OpBase {                                                      \
