@@ -57,7 +57,7 @@ Dims contiguous_strides(const Dims& shape) {
 
 std::shared_ptr<Storage> Storage::allocate(size_t nbytes, const Stream& stream) {
   if (!stream.valid()) throw_invalid_argument("npurt.Storage.allocate", "stream", "null stream handle");
-  std::shared_ptr<Storage> st(new Storage());
+  auto st = std::make_shared<Storage>(MakeTag());
   st->stream_ = stream;
   st->device_ = stream.device();
   st->pool_ptr_ = device_context(stream.device()).pool().allocate(nbytes, stream);
@@ -73,7 +73,7 @@ std::shared_ptr<Storage> Storage::wrap_external(Device device, void* ptr, size_t
   if (stream.valid() && stream.device() != device)
     throw_invalid_argument(where, "stream", "stream is on " + stream.device().str() + ", memory on " + device.str());
   DeviceContext& ctx = device_context(device);
-  std::shared_ptr<Storage> st(new Storage());
+  auto st = std::make_shared<Storage>(MakeTag());
   st->stream_ = stream.valid() ? stream : ctx.default_stream();
   st->device_ = device;
   // A null owner still marks the storage external (the caller keeps the memory alive).

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <string>
+#include <utility>
 
 #include "npurt/chip_profile.h"
 #include "npurt/copy.h"
@@ -236,8 +237,13 @@ const char* reduce_op_name(ReduceOp op) {
 
 namespace {
 
-Tensor binary_call(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream& stream, const Tensor& out,
-                   bool x1_expiring, bool x2_expiring, const deferral::Constant& constant = {}) {
+// xs: the two operands, by the caller's by-value parameters moved into one
+// array (handle counts unchanged, which deferral reads): dispatch takes them as
+// they are, without two more handle copies (atomic count updates) per call.
+Tensor binary_call(BinaryOp op, const Tensor (&xs)[2], const Stream& stream, const Tensor& out, bool x1_expiring,
+                   bool x2_expiring, const deferral::Constant& constant = {}) {
+  const Tensor& x1 = xs[0];
+  const Tensor& x2 = xs[1];
   const int i = static_cast<int>(op);
   if (i < 0 || i >= kNumBinaryOps) throw_invalid_argument("npurt.array.binary", "op", "unknown operator");
   const BinaryInfo& info = kBinary[i];
@@ -266,24 +272,25 @@ Tensor binary_call(BinaryOp op, const Tensor& x1, const Tensor& x2, const Stream
                                " is not floating-point (the standard's divide promotes integers to the default "
                                "float first; cast them with ops::cast)");
   OpHandle h = cached(g_binary_ops[i], info.kernel);
-  const Tensor inputs[2] = {x1, x2};
   Tensor result[1] = {out};
   try {
-    dispatch(h, Span<const Tensor>(inputs, 2), Span<const AttrValue>(), stream, Span<Tensor>(result, 1));
+    dispatch(h, Span<const Tensor>(xs, 2), Span<const AttrValue>(), stream, Span<Tensor>(result, 1));
   } catch (const InvalidArgument& e) {
     rethrow_public(e, info.kernel, info.name);
   }
-  return result[0];
+  return std::move(result[0]);
 }
 
 }  // namespace
 
 Tensor binary(BinaryOp op, Tensor x1, Tensor x2, const Stream& stream, const Tensor& out) {
-  return binary_call(op, x1, x2, stream, out, false, false);
+  const Tensor xs[2] = {std::move(x1), std::move(x2)};
+  return binary_call(op, xs, stream, out, false, false);
 }
 
 Tensor binary(BinaryOp op, Tensor x1, Tensor x2, bool x1_expiring, bool x2_expiring) {
-  return binary_call(op, x1, x2, Stream(), Tensor(), x1_expiring, x2_expiring);
+  const Tensor xs[2] = {std::move(x1), std::move(x2)};
+  return binary_call(op, xs, Stream(), Tensor(), x1_expiring, x2_expiring);
 }
 
 Tensor binary_with_constant(BinaryOp op, Tensor x1, Tensor x2, int constant_pos, float value) {
@@ -291,7 +298,8 @@ Tensor binary_with_constant(BinaryOp op, Tensor x1, Tensor x2, int constant_pos,
   if ((constant_pos != 0 && constant_pos != 1) || !c.defined() || c.ndim() != 0 || c.dtype() != DType::kFloat32)
     throw_invalid_argument("npurt.array.binary_with_constant", "constant_pos",
                            "must name a 0-d float32 operand (0: x1, 1: x2)");
-  return binary_call(op, x1, x2, Stream(), Tensor(), false, false, deferral::Constant{constant_pos, value});
+  const Tensor xs[2] = {std::move(x1), std::move(x2)};
+  return binary_call(op, xs, Stream(), Tensor(), false, false, deferral::Constant{constant_pos, value});
 }
 
 // Sorted, distinct axes in range (the public forms' axis checks).

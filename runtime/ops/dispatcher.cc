@@ -121,7 +121,7 @@ void enqueue_plan(const RegisteredOp& op, const TilingPlan& plan, Span<const Ten
     launch.args.push_back(t->data());
   }
   for (const Tensor& o : outputs) launch.args.push_back(o.data());
-  launch.tiling = plan.tiling;
+  launch.tiling.assign(plan.tiling.begin(), plan.tiling.end());  // inline up to kLaunchInlineTiling: no allocation
   launch.workspace = workspace;
   launch.workspace_bytes = static_cast<size_t>(ws_bytes);
   launch.check_level = sim_check_level();

@@ -33,6 +33,8 @@ PyObject* make_class(nb::module_& m, const char* name, PyObject* bases, const ch
   return cls;
 }
 
+}  // namespace
+
 // Raises the Python class for `code` with `message` and a `.code` attribute.
 void raise_error(StatusCode code, const char* message) {
   int index = static_cast<int>(code);
@@ -47,8 +49,6 @@ void raise_error(StatusCode code, const char* message) {
   PyErr_SetObject(cls, exc);
   Py_DECREF(exc);
 }
-
-}  // namespace
 
 void bind_errors(nb::module_& m) {
   PyObject* runtime_base = PyTuple_Pack(1, PyExc_RuntimeError);

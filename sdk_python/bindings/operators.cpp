@@ -14,14 +14,23 @@
 //
 // Invariant: the fast path gives the very result of the Python path (same
 // kernel, same attributes, same error text), it only skips the interpreter.
+#include <cstddef>
+#include <exception>
+#include <new>
 #include <string>
+#include <utility>
 
 #include "bindings.h"
 #include "npurt/array_ops.h"
+#include "npurt/status.h"
 #include "npurt/tensor.h"
 #include "temporary_check.h"
 
 namespace npurt::python {
+
+// errors.cpp: sets the Python error of an npurt::Error (its class table).
+void raise_error(StatusCode code, const char* message);
+
 namespace {
 
 using array::BinaryOp;
@@ -90,8 +99,10 @@ bool expiring(nb::handle obj, const Tensor& t) {
   return Py_REFCNT(obj.ptr()) == 1 && t.numel() >= kMinDeferrable && called_from_interpreter();
 }
 
-nb::object binary_method(int slot, nb::handle self, nb::handle other) {
-  if (nb::isinstance<Tensor>(self) && nb::isinstance<Tensor>(other)) {
+// both_arrays: the caller saw two exact ndarrays (number_slot), so nanobind's
+// type checks (a type-map lookup each) are skipped.
+nb::object binary_method(int slot, nb::handle self, nb::handle other, bool both_arrays = false) {
+  if (both_arrays || (nb::isinstance<Tensor>(self) && nb::isinstance<Tensor>(other))) {
     const Tensor& a = *nb::inst_ptr<Tensor>(self);
     const Tensor& b = *nb::inst_ptr<Tensor>(other);
     const BinaryOp op = kBinarySlots[slot].op;
@@ -103,6 +114,171 @@ nb::object binary_method(int slot, nb::handle self, nb::handle other) {
   }
   PyObject* rest[1] = {other.ptr()};
   return call_fallback(g_binary_fallback[slot], self, rest, 1, nullptr);
+}
+
+PyObject* interned(const std::string& s) {
+  PyObject* o = PyUnicode_InternFromString(s.c_str());
+  if (!o) throw nb::python_error();
+  return o;
+}
+
+// ---- the ndarray type's number slots ---------------------------------------
+//
+// Why: `x + y` reached binary_method through CPython's generic slot_nb_add,
+// which looks `__add__` up on the type and calls the nanobind function object
+// (argument conversion, overload dispatch): ~1/8 of a tiny add (callgrind,
+// docs/performance.md "Tiny ops (wave 7)"). install_number_slots() points the
+// type's nb_add (etc.) here. Two exact ndarrays take binary_method directly;
+// every other pairing runs binary_protocol, the same __op__ / __rop__ protocol
+// as CPython's SLOT1BINFULL (typeobject.c), so Python scalars, subclasses,
+// foreign types and NotImplemented behave as before.
+// Invariants: installed after the array-API layer set __radd__ etc. (setting a
+// dunder on the type makes CPython reset the slot to its generic one: still
+// correct, only slower); not done under the limited API (no slot setters).
+#if !defined(Py_LIMITED_API)
+struct NumberSlot {
+  int binary;           // index into kBinarySlots
+  size_t offset;        // of the slot in PyNumberMethods
+  const char* rdunder;  // reflected method
+};
+constexpr NumberSlot kNumberSlots[] = {
+    {0, offsetof(PyNumberMethods, nb_add), "__radd__"},
+    {1, offsetof(PyNumberMethods, nb_subtract), "__rsub__"},
+    {2, offsetof(PyNumberMethods, nb_multiply), "__rmul__"},
+    {3, offsetof(PyNumberMethods, nb_true_divide), "__rtruediv__"},
+    {4, offsetof(PyNumberMethods, nb_floor_divide), "__rfloordiv__"},
+    {5, offsetof(PyNumberMethods, nb_remainder), "__rmod__"},
+    {7, offsetof(PyNumberMethods, nb_and), "__rand__"},
+    {8, offsetof(PyNumberMethods, nb_or), "__ror__"},
+    {9, offsetof(PyNumberMethods, nb_xor), "__rxor__"},
+    {10, offsetof(PyNumberMethods, nb_lshift), "__rlshift__"},
+    {11, offsetof(PyNumberMethods, nb_rshift), "__rrshift__"},
+};
+constexpr int kNumNumberSlots = sizeof(kNumberSlots) / sizeof(kNumberSlots[0]);
+PyTypeObject* g_ndarray_type = nullptr;
+PyObject* g_dunder[kNumNumberSlots];   // interned "__add__", ...
+PyObject* g_rdunder[kNumNumberSlots];  // interned "__radd__", ...
+binaryfunc g_number_fn[kNumNumberSlots];
+
+binaryfunc slot_of(PyTypeObject* t, int n) {
+  PyNumberMethods* nm = t->tp_as_number;
+  return nm ? *reinterpret_cast<binaryfunc*>(reinterpret_cast<char*>(nm) + kNumberSlots[n].offset) : nullptr;
+}
+
+// type(self).<name> called on (self, arg); NotImplemented when the type has no
+// such attribute (CPython's vectorcall_maybe).
+PyObject* call_dunder(PyObject* self, PyObject* name, PyObject* arg) {
+  PyObject* f = _PyType_Lookup(Py_TYPE(self), name);  // borrowed
+  if (!f) Py_RETURN_NOTIMPLEMENTED;
+  if (PyType_HasFeature(Py_TYPE(f), Py_TPFLAGS_METHOD_DESCRIPTOR)) {
+    PyObject* args[2] = {self, arg};
+    return PyObject_Vectorcall(f, args, 2, nullptr);
+  }
+  descrgetfunc get = Py_TYPE(f)->tp_descr_get;
+  PyObject* bound = get ? get(f, self, reinterpret_cast<PyObject*>(Py_TYPE(self))) : (Py_INCREF(f), f);
+  if (!bound) return nullptr;
+  PyObject* r = PyObject_CallOneArg(bound, arg);
+  Py_DECREF(bound);
+  return r;
+}
+
+// 1 when type(right).name is not type(left).name (CPython's method_is_overloaded).
+int method_is_overloaded(PyObject* left, PyObject* right, PyObject* name) {
+  PyObject* b = PyObject_GetAttr(reinterpret_cast<PyObject*>(Py_TYPE(right)), name);
+  if (!b) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
+    PyErr_Clear();
+    return 0;
+  }
+  PyObject* a = PyObject_GetAttr(reinterpret_cast<PyObject*>(Py_TYPE(left)), name);
+  if (!a) {
+    Py_DECREF(b);
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
+    PyErr_Clear();
+    return 1;
+  }
+  const int ok = PyObject_RichCompareBool(a, b, Py_NE);
+  Py_DECREF(a);
+  Py_DECREF(b);
+  return ok;
+}
+
+PyObject* binary_protocol(int n, PyObject* self, PyObject* other) {
+  const binaryfunc mine = g_number_fn[n];
+  int do_other = Py_TYPE(self) != Py_TYPE(other) && slot_of(Py_TYPE(other), n) == mine;
+  if (slot_of(Py_TYPE(self), n) == mine) {
+    if (do_other && PyType_IsSubtype(Py_TYPE(other), Py_TYPE(self))) {
+      const int ok = method_is_overloaded(self, other, g_rdunder[n]);
+      if (ok < 0) return nullptr;
+      if (ok) {
+        PyObject* r = call_dunder(other, g_rdunder[n], self);
+        if (r != Py_NotImplemented) return r;
+        Py_DECREF(r);
+        do_other = 0;
+      }
+    }
+    PyObject* r = call_dunder(self, g_dunder[n], other);
+    if (r != Py_NotImplemented || Py_TYPE(other) == Py_TYPE(self)) return r;
+    Py_DECREF(r);
+  }
+  if (do_other) return call_dunder(other, g_rdunder[n], self);
+  Py_RETURN_NOTIMPLEMENTED;
+}
+
+// The Python exception for the C++ exception being handled (what nanobind's
+// function dispatch does for binary_method's exceptions).
+PyObject* raise_current() {
+  try {
+    throw;
+  } catch (nb::python_error& e) {
+    e.restore();
+  } catch (const Error& e) {
+    raise_error(e.code(), e.what());
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_SystemError, e.what());
+  } catch (...) {
+    PyErr_SetString(PyExc_SystemError, "npurt: unknown C++ exception in an ndarray operator");
+  }
+  return nullptr;
+}
+
+template <int N>
+PyObject* number_slot(PyObject* self, PyObject* other) {
+  if (Py_TYPE(self) != g_ndarray_type || Py_TYPE(other) != g_ndarray_type) return binary_protocol(N, self, other);
+  try {
+    return binary_method(kNumberSlots[N].binary, self, other, true).release().ptr();
+  } catch (...) {
+    return raise_current();
+  }
+}
+
+template <int... N>
+void fill_number_fns(std::integer_sequence<int, N...>) {
+  ((g_number_fn[N] = &number_slot<N>), ...);
+}
+#endif  // !Py_LIMITED_API
+
+// Points the ndarray type's binary number slots at number_slot (see above).
+void install_number_slots(nb::handle cls) {
+#if !defined(Py_LIMITED_API)
+  PyTypeObject* t = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  if (!t->tp_as_number) return;
+  if (!g_ndarray_type) {
+    fill_number_fns(std::make_integer_sequence<int, kNumNumberSlots>());
+    for (int n = 0; n < kNumNumberSlots; ++n) {
+      g_dunder[n] = interned(kBinarySlots[kNumberSlots[n].binary].dunder);
+      g_rdunder[n] = interned(kNumberSlots[n].rdunder);
+    }
+    g_ndarray_type = t;
+  }
+  for (int n = 0; n < kNumNumberSlots; ++n)
+    *reinterpret_cast<binaryfunc*>(reinterpret_cast<char*>(t->tp_as_number) + kNumberSlots[n].offset) = g_number_fn[n];
+  PyType_Modified(t);
+#else
+  (void)cls;
+#endif
 }
 
 bool fast_reduce_dtype(DType t) { return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kFloat64; }
@@ -148,12 +324,6 @@ nb::object reduce_method(int slot, nb::handle self, nb::args args, nb::kwargs kw
   const size_t n = args.size();
   PyObject* const* rest = n ? &PyTuple_GET_ITEM(args.ptr(), 0) : nullptr;
   return call_fallback(g_reduce_fallback[slot], self, rest, n, kwargs.ptr());
-}
-
-PyObject* interned(const std::string& s) {
-  PyObject* o = PyUnicode_InternFromString(s.c_str());
-  if (!o) throw nb::python_error();
-  return o;
 }
 
 // ReduceArgs of an axes argument (None = every axis, else a sequence of ints).
@@ -214,6 +384,8 @@ void bind_operators(nb::module_& m) {
   m.def("deferred_fusion_enabled", &array::deferred_fusion_enabled, "npurt::array::deferred_fusion_enabled.");
   m.def("flush_deferred", &array::flush_deferred, "npurt::array::flush_deferred.");
   m.def("_deferred_fusion_count", &array::deferred_fusion_count, "npurt::array::deferred_fusion_count.");
+  m.def("_install_operator_slots", [m]() { install_number_slots(m.attr("ndarray")); },
+        "Points ndarray's binary number slots at the C++ fast path (call after setting __r<op>__).");
   m.def("_array_reduce_plan", &array_reduce_plan, nb::arg("x"), nb::arg("axes").none(),
         "npurt::array::reduce_plan: (outer, len, inner, part_len, parts) of a reduction.");
   m.def("_array_reduce", &array_reduce, nb::arg("kind"), nb::arg("x"), nb::arg("axes").none(), nb::arg("keepdims"),

@@ -12,7 +12,7 @@ namespace npurt::sim {
 
 namespace {
 
-#if defined(__linux__) && defined(SYS_membarrier)
+#if defined(__linux__) && defined(SYS_membarrier) && !defined(NPURT_TSAN_FENCES)
 long membarrier(int cmd) { return syscall(SYS_membarrier, cmd, 0u, 0); }
 
 // Registration is needed once per process before PRIVATE_EXPEDITED may be used.
@@ -21,7 +21,7 @@ bool register_expedited() {
   if (supported < 0 || !(supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return false;
   return membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
 }
-#else
+#else  // no membarrier, or under TSan (which cannot see its IPI fences): plain fences
 bool register_expedited() { return false; }
 #endif
 
@@ -33,6 +33,9 @@ bool asymmetric_fence_available() {
 }
 
 void asymmetric_heavy_fence() {
+#if defined(NPURT_TSAN_FENCES)
+  tsan_fence();
+#else
 #if defined(__linux__) && defined(SYS_membarrier)
   if (asymmetric_fence_available()) {
     std::atomic_thread_fence(std::memory_order_seq_cst);  // this thread's own side
@@ -40,6 +43,7 @@ void asymmetric_heavy_fence() {
   }
 #endif
   std::atomic_thread_fence(std::memory_order_seq_cst);
+#endif
 }
 
 }  // namespace npurt::sim

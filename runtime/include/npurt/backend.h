@@ -59,10 +59,16 @@ struct AscendLaunchAttrs {
   uint64_t timeout_us = 0;        // ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US
 };
 
+// Tiling bytes a KernelLaunch keeps inline: the elementwise family's tiling
+// (kernels/elementwise/ew_tiling.h, 320 bytes) is the most common launch, and
+// at 128 every `x + y` spilled it to the heap (a malloc on the caller and a
+// free when the queue node was reused). A move copies only the bytes in use.
+constexpr size_t kLaunchInlineTiling = 384;
+
 // One kernel launch, fully resolved (tiling already computed). A value type:
-// up to 8 arguments and 128 tiling bytes live inside the object (more spill to
-// the heap), so building one, moving it into a Command and from there into a
-// stream's queue node allocates nothing in the usual case.
+// up to 8 arguments and kLaunchInlineTiling tiling bytes live inside the
+// object (more spill to the heap), so building one, moving it into a Command
+// and from there into a stream's queue node allocates nothing in the usual case.
 struct KernelLaunch {
   const char* kernel_name = "";          // static lifetime (from the registry)
   SimKernelEntry sim_entry = nullptr;    // sim backend
@@ -71,7 +77,7 @@ struct KernelLaunch {
   SmallVector<void*, 8> args;            // GM pointers / scalar slots, in kernel order,
                                          // without workspace and tiling
   uint64_t scalar_arg_mask = 0;          // bit i set: args[i] is a scalar slot, not a GM pointer
-  SmallVector<uint8_t, 128> tiling;      // POD tiling struct bytes
+  SmallVector<uint8_t, kLaunchInlineTiling> tiling;  // POD tiling struct bytes
   void* workspace = nullptr;             // GM workspace (system + op), may be null
   size_t workspace_bytes = 0;
   SimCheckLevel check_level = SimCheckLevel::kBasic;

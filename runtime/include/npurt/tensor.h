@@ -49,7 +49,18 @@ class Storage {
   Storage& operator=(const Storage&) = delete;
 
  private:
-  Storage() = default;
+  // Only allocate()/wrap_external() make Storages, by std::make_shared (one
+  // heap block for the object and its count: the tiny-op path frees one per
+  // call); make_shared needs a public constructor, so it takes this tag,
+  // which outside code can neither name nor brace-initialise.
+  struct MakeTag {
+    explicit MakeTag() = default;
+  };
+
+ public:
+  explicit Storage(MakeTag) {}
+
+ private:
   // Declared first so it is destroyed last: the pool block's stream-ordered
   // free below needs the allocation stream alive.
   Stream stream_;

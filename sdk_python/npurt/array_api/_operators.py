@@ -84,3 +84,4 @@ def install():
     ndarray.__invert__ = _unary(_elementwise.bitwise_invert)
     from .linalg import operators as _matmul_operators  # @ goes to the cube kernel (linalg.py)
     ndarray.__matmul__, ndarray.__rmatmul__, ndarray.__imatmul__ = _matmul_operators()
+    _npurt._install_operator_slots()  # last: setting a dunder resets the type's C slot (operators.cpp)

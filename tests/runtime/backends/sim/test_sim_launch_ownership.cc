@@ -2,7 +2,8 @@
 // KernelLaunch by value (moved or copied into the queue node), so the caller
 // may reuse or destroy its object as soon as launch() returns, and the node's
 // storage is reused by later launches of other shapes: inline args/tiling,
-// heap-spilled ones (more than 8 args, more than 128 tiling bytes), none. A
+// heap-spilled ones (more than 8 args, more than kLaunchInlineTiling tiling
+// bytes), none. A
 // failing launch leaves the stream usable, and many threads may launch at once.
 // Run under TSan by tools/test.sh (npurt_test_backends_sim).
 #include <gtest/gtest.h>
@@ -23,10 +24,12 @@ namespace {
 
 const Device kDev{DeviceType::kSim, 0};
 
-// Shapes chosen around the inline capacities of KernelLaunch (8 args, 128
-// tiling bytes): below, exactly at, and past them.
+// Shapes chosen around the inline capacities of KernelLaunch (8 args,
+// kLaunchInlineTiling = 384 tiling bytes; 128 and 129 were the old capacity):
+// below, exactly at, and past them (the elementwise tiling is 320 bytes).
 constexpr size_t kArgCounts[] = {0, 1, 8, 9, 12, 3};
-constexpr size_t kTilingSizes[] = {4, 128, 129, 200, 16};
+constexpr size_t kTilingSizes[] = {4, 128, 129, 320, kLaunchInlineTiling, kLaunchInlineTiling + 1, 600, 16};
+static_assert(kLaunchInlineTiling == 384, "update kTilingSizes around the new inline capacity");
 
 // A launch's content is a pure function of (tag, shape index), so the kernel
 // can check what it received without any shared table: scalar slot i holds
