@@ -82,6 +82,11 @@ bool elide_copy_in(CoreContext* c, const LocalRef& dst, const uint8_t* src, uint
   return true;
 }
 
+void materialize_all_mirrors(CoreContext* c) {
+  CoreState& st = state_of(c);
+  for (uint32_t i = 0; i < st.records_used; ++i) settle(&st.records[i]);
+}
+
 void drop_mirrors(CoreState& st) {
   for (BufferRecord& r : st.records) r.mirror_bytes = 0;
 }

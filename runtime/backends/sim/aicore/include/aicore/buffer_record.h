@@ -50,6 +50,9 @@ struct BufferRecord {
 NPURT_PUBLIC_BEGIN
 // Performs r's pending copy (GM -> UB) and clears the mirror.
 void materialize_mirror(BufferRecord* r);
+// Performs every pending copy of the core: for APIs that take raw UB
+// addresses (TransDataTo5HD address lists), which bypass the records.
+void materialize_all_mirrors(CoreContext* c);
 NPURT_PUBLIC_END
 
 inline void settle(BufferRecord* r) {
