@@ -67,7 +67,7 @@ KernelLaunch build_device_launch(const RegisteredOp& op, const TilingPlan& plan,
     launch.args.push_back(t->data());
   }
   for (const Tensor& o : outputs) launch.args.push_back(o.data());
-  launch.tiling = plan.tiling;
+  launch.tiling.assign(plan.tiling.begin(), plan.tiling.end());
   launch.workspace = workspace;
   launch.workspace_bytes = static_cast<size_t>(ws_bytes);
   return launch;

@@ -80,6 +80,26 @@ void annotate_for_profiler(const RegisteredOp& op, const TilingPlan& plan, Span<
   profiler::annotate_next_launch(std::move(a));
 }
 
+// True when no byte of t's allocation is an output's or the workspace's byte:
+// then the kernel only reads it (KernelLaunch::readonly_arg_mask). Compared as
+// whole allocations (storage byte ranges), so views into one buffer and
+// in-place ops (out aliases an input) never qualify.
+bool read_only_input(const Tensor& t, Span<const Tensor> outputs, const void* ws, uint64_t ws_bytes) {
+  const Storage* s = t.storage().get();
+  if (s == nullptr) return false;
+  auto lo = reinterpret_cast<uintptr_t>(s->data()), hi = lo + s->nbytes();
+  auto disjoint = [&](const void* p, uint64_t n) {
+    auto b = reinterpret_cast<uintptr_t>(p);
+    return n == 0 || b + n <= lo || hi <= b;
+  };
+  if (!disjoint(ws, ws_bytes)) return false;
+  for (const Tensor& o : outputs) {
+    const Storage* os = o.storage().get();
+    if (os == nullptr || !disjoint(os->data(), os->nbytes())) return false;
+  }
+  return true;
+}
+
 // Enqueues the kernel of a resolved plan; inputs and outputs passed the checks.
 void enqueue_plan(const RegisteredOp& op, const TilingPlan& plan, Span<const Tensor> inputs,
                   Span<const Tensor> outputs, const Stream& stream, void* workspace, uint64_t ws_bytes) {
@@ -118,6 +138,7 @@ void enqueue_plan(const RegisteredOp& op, const TilingPlan& plan, Span<const Ten
       t = &temps.back();
     }
     if (t->storage() && t->stream() != stream) t->storage()->record_stream(stream);
+    if (i < 64 && read_only_input(*t, outputs, workspace, ws_bytes)) launch.readonly_arg_mask |= uint64_t{1} << i;
     launch.args.push_back(t->data());
   }
   for (const Tensor& o : outputs) launch.args.push_back(o.data());

@@ -77,6 +77,14 @@ struct KernelLaunch {
   SmallVector<void*, 8> args;            // GM pointers / scalar slots, in kernel order,
                                          // without workspace and tiling
   uint64_t scalar_arg_mask = 0;          // bit i set: args[i] is a scalar slot, not a GM pointer
+  // Bit i set: nothing writes any byte of the device allocation containing
+  // args[i] while this launch runs (no written arg and not the workspace lies
+  // in it; no other stream writes it). The sim then may read GM -> UB copies
+  // from it lazily (docs/backends.md "Copy elision"); results are unchanged.
+  // The op dispatcher sets it for inputs that share no byte with an output or
+  // the workspace; 0 (the default) is always safe. Setting a bit for memory
+  // that is written is undefined behaviour, like writing through a const_cast.
+  uint64_t readonly_arg_mask = 0;
   SmallVector<uint8_t, kLaunchInlineTiling> tiling;  // POD tiling struct bytes
   void* workspace = nullptr;             // GM workspace (system + op), may be null
   size_t workspace_bytes = 0;

@@ -15,6 +15,7 @@
 #include <string>
 #include <utility>
 
+#include "backends/sim/aicore/copy_elision.h"
 #include "backends/sim/aicore/core_state.h"
 #include "exec/thread_pool.h"
 #include "exec/profiler.h"
@@ -94,6 +95,7 @@ void run_block(LaunchRun& run, uint32_t block) {
     record_fault(st, Diag::kException, "kernel", "the kernel threw a non-standard exception");
   }
   if (finished && tls_core) st.end_of_kernel_checks();
+  drop_mirrors(st);  // UB contents do not outlive the block
   tls_core = nullptr;
   if (st.ctx.level == SimCheckLevel::kFull) run.writes[block] = std::move(st.gm_writes);
   st.gm_writes.clear();
@@ -196,6 +198,7 @@ Status run_aicore_kernel(const AicoreLaunch& a, AicoreReport* report) {
   LaunchRun& run = lease.get();
   run.begin(L, a.profile);
   launch_regions(a, run.view.regions);
+  collect_readonly(L, run.view);
   run.view.slots.assign(L.args.begin(), L.args.end());
   run.view.slots.push_back(L.workspace);
   run.view.slots.push_back(L.tiling.empty() ? nullptr : const_cast<uint8_t*>(L.tiling.data()));

@@ -1,6 +1,7 @@
 // runtime/backends/sim/aicore/core_state.cc: per-thread core state, fault
 // recording and the small name tables of the kernel-side API.
 #include "backends/sim/aicore/core_state.h"
+#include "backends/sim/aicore/copy_elision.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -130,6 +131,7 @@ uint8_t* ensure_pool(CoreContext* c, Pool p) { return c->state->ensure_pool(p); 
 void CoreState::begin_block(const LaunchView& v, uint32_t block) {
   fault = RecordedFault{};
   gm_writes.clear();
+  drop_mirrors(*this);  // a mirror of an earlier launch points at GM that may be gone
   records_used = 0;
   view = &v;
   const KernelLaunch& L = *v.launch;

@@ -43,6 +43,7 @@ struct LaunchView {
   const ChipProfile* profile = nullptr;
   std::vector<GmRegion> regions;  // sorted by begin
   std::vector<void*> slots;       // args..., workspace, tiling
+  std::vector<ByteRange> readonly;  // copy elision: allocations of read-only args (copy_elision.h)
 };
 
 struct CoreState {

@@ -3,12 +3,18 @@
 // basic level, per block at full level (so gaps are neither marked written nor
 // hazards), then executed with one memcpy for contiguous plans or one per block;
 // local -> GM copies into large allocations use streaming stores (stream_copy.h).
+// Copy elision (copy_elision.h): the local side arrives unmaterialized; a
+// contiguous GM -> UB copy from a read-only argument only records a mirror
+// after the same checks, and a contiguous UB -> GM copy reads a mirrored
+// source from GM. Every other path materializes the mirror before touching UB.
 #include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <string>
 
 #include "aicore/data_copy.h"
+#include "aicore/mirror.h"
+#include "backends/sim/aicore/copy_elision.h"
 #include "backends/sim/aicore/core_state.h"
 #include "backends/sim/aicore/load_copy.h"
 #include "backends/sim/aicore/stream_copy.h"
@@ -148,10 +154,13 @@ void copy_gm_to_local(CoreContext* c, const LocalRef& dst, const GmRef& src, con
   }
   if (contiguous(p)) {
     const uint64_t bytes = uint64_t{p.block_count} * p.block_bytes;
+    if (!p.pad_form && elide_copy_in(c, dst, src.ptr, bytes)) return;
+    settle(dst.buf);  // a pad-form copy (elide_copy_in already settled the others)
     if (bytes >= kLoadCopyMinBytes) load_copy(dst.ptr, src.ptr, bytes);
     else std::memcpy(dst.ptr, src.ptr, bytes);
     return;
   }
+  settle(dst.buf);  // strided and padded writes cover only part of the buffer
   const auto* pad = static_cast<const uint8_t*>(p.pad_value);
   for (uint32_t i = 0; i < p.block_count; ++i) {
     if (i + kPrefetchAhead < p.block_count)
@@ -179,6 +188,7 @@ void copy_local_to_gm(CoreContext* c, const GmRef& dst, const LocalRef& src, con
                      AccessSpec{api, Access::kRead, Pipe::MTE3, 32, kUbOnly});
     check_gm_side(c, dst, p, p.dst_stride, Access::kWrite, api);
   }
+  if (p.atomic_add || !contiguous(p)) settle(src.buf);
   if (p.atomic_add) {
     std::lock_guard<std::mutex> lock(atomic_mutex());
     for (uint32_t i = 0; i < p.block_count; ++i)
@@ -187,8 +197,9 @@ void copy_local_to_gm(CoreContext* c, const GmRef& dst, const LocalRef& src, con
   }
   if (contiguous(p)) {
     const uint64_t bytes = uint64_t{p.block_count} * p.block_bytes;
-    if (bytes >= kStreamMinBytes && streaming_target(c, dst)) stream_copy(dst.ptr, src.ptr, bytes);
-    else std::memcpy(dst.ptr, src.ptr, bytes);
+    const uint8_t* from = src.buf && src.buf->mirror_bytes ? mirror_read(src.buf, src.ptr, bytes) : src.ptr;
+    if (bytes >= kStreamMinBytes && streaming_target(c, dst)) stream_copy(dst.ptr, from, bytes);
+    else std::memcpy(dst.ptr, from, bytes);
     return;
   }
   if (p.block_bytes >= kStreamRunMinBytes && streaming_target(c, dst)) {  // one fence for all runs

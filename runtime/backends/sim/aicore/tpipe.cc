@@ -4,6 +4,7 @@
 #include <string>
 
 #include "aicore/tpipe.h"
+#include "backends/sim/aicore/copy_elision.h"
 #include "backends/sim/aicore/core_state.h"
 
 namespace npurt::sim {
@@ -53,6 +54,7 @@ BufferRecord* pipe_init_buffer(CoreContext* c, PipeLayout& layout, AscendC::TPos
   BufferRecord* first = &st.records[layout.num_buffers];
   for (uint32_t i = 0; i < num; ++i) {
     BufferRecord& r = first[i];
+    settle(&r);  // its pending bytes belong to the UB, which the new layout may reach
     r = BufferRecord{};
     r.addr = base + start + i * stride;
     r.bytes = static_cast<uint32_t>(rounded);
@@ -75,6 +77,10 @@ void pipe_construct(CoreContext* c, void* pipe) {
                 "a TPipe already exists in this kernel; exactly one TPipe per kernel is allowed");
   c->pipe_alive = true;
   c->tpipe = pipe;
+  // A TPipe of this block destroyed earlier may have left pending copies: its
+  // UB bytes keep their data, and this TPipe's buffers may reach them.
+  // (Not done at destruction: that is the end of nearly every kernel.)
+  settle_mirrors(state_of(c));
 }
 
 void pipe_reset(CoreContext* c, PipeLayout& layout) {
@@ -88,6 +94,7 @@ void pipe_reset(CoreContext* c, PipeLayout& layout) {
                       local_addr(c, st.records[i].addr) +
                       " is still in use; FreeTensor every tensor before Reset");
   }
+  settle_mirrors(st);  // the next layout may place other records over these bytes
   // Records past the new layout are free again, so they cannot count as leaks.
   for (uint32_t i = 0; i < st.records_used; ++i) st.records[i].state = BufState::kFree;
   st.records_used = 0;

@@ -9,6 +9,11 @@
 //   vec_fault(api, rule)         raises a parameter diagnostic (ErrorParam),
 //                                e.g. unsupported dtype or bad mask (fault.h);
 //   local_operand(...)           the same for any pipe/pool/alignment.
+//   vec_source_view(api, t, n)   the read check of vec_operand, leaving a
+//                                pending copy elision mirror in place: the
+//                                returned UB address serves the overlap checks,
+//                                and the op reads through read_source(t, p, n)
+//                                (aicore/mirror.h).
 // Checks by level: off: none. basic: tensor from InitBuffer and not freed
 // (ErrorRead1/ErrorWrite1), position in UB (ErrorBuffer2), first byte 32-B
 // aligned (ErrorRead4/ErrorWrite4), [0, n) inside the tensor (ErrorRead3/
@@ -26,6 +31,7 @@
 #include "aicore/fault.h"
 #include "aicore/local_access.h"
 #include "aicore/local_tensor.h"
+#include "aicore/mirror.h"
 
 namespace npurt::sim {
 
@@ -34,6 +40,15 @@ T* local_operand(const AscendC::LocalTensor<T>& t, uint64_t count, const AccessS
   CoreContext* c = core();
   if (c->level != SimCheckLevel::kOff) check_local(c, t.npurt_ref(), 0, bytes_of<T>(count), spec);
   return t.npurt_host();
+}
+
+template <class T>
+const T* vec_source_view(const char* api, const AscendC::LocalTensor<T>& t, uint64_t count) {
+  CoreContext* c = core();
+  const LocalRef& r = t.npurt_ref_lazy();
+  if (c->level != SimCheckLevel::kOff)
+    check_local(c, r, 0, bytes_of<T>(count), AccessSpec{api, Access::kRead, Pipe::V, 32, kUbOnly});
+  return reinterpret_cast<const T*>(r.ptr);
 }
 
 template <class T>

@@ -16,6 +16,8 @@
 // (ErrorRead4/ErrorWrite4). Pipes: GM->local MTE2, local->GM MTE3, local->local V.
 // With SetAtomicAdd<T>() active, local->GM copies add into GM (atomic across
 // the blocks of a launch) and are exempt from the multi-core overlap check.
+// GM -> UB and UB -> GM copies pass the local side unmaterialized
+// (npurt_ref_lazy): data_copy.cc handles copy elision mirrors (aicore/mirror.h).
 #pragma once
 
 #include <cstdint>
@@ -131,7 +133,7 @@ namespace AscendC {
 template <class T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
   npurt::sim::CoreContext* c = npurt::sim::core();
-  npurt::sim::copy_gm_to_local(c, dst.npurt_ref(), src.npurt_ref(),
+  npurt::sim::copy_gm_to_local(c, dst.npurt_ref_lazy(), src.npurt_ref(),
                                npurt::sim::count_plan<T>(c, "DataCopy", count), "DataCopy");
 }
 
@@ -140,7 +142,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t co
   npurt::sim::CoreContext* c = npurt::sim::core();
   npurt::sim::CopyPlan p = npurt::sim::count_plan<T>(c, "DataCopy", count);
   if (c->atomic == npurt::sim::AtomicMode::kAdd) p.atomic_add = &npurt::sim::atomic_add_elements<T>;
-  npurt::sim::copy_local_to_gm(c, dst.npurt_ref(), src.npurt_ref(), p, "DataCopy");
+  npurt::sim::copy_local_to_gm(c, dst.npurt_ref(), src.npurt_ref_lazy(), p, "DataCopy");
 }
 
 template <class T>
@@ -152,7 +154,7 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t cou
 
 template <class T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& params) {
-  npurt::sim::copy_gm_to_local(npurt::sim::core(), dst.npurt_ref(), src.npurt_ref(),
+  npurt::sim::copy_gm_to_local(npurt::sim::core(), dst.npurt_ref_lazy(), src.npurt_ref(),
                                npurt::sim::block_plan<T>(params), "DataCopy");
 }
 
@@ -161,7 +163,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
   npurt::sim::CoreContext* c = npurt::sim::core();
   npurt::sim::CopyPlan p = npurt::sim::block_plan<T>(params);
   if (c->atomic == npurt::sim::AtomicMode::kAdd) p.atomic_add = &npurt::sim::atomic_add_elements<T>;
-  npurt::sim::copy_local_to_gm(c, dst.npurt_ref(), src.npurt_ref(), p, "DataCopy");
+  npurt::sim::copy_local_to_gm(c, dst.npurt_ref(), src.npurt_ref_lazy(), p, "DataCopy");
 }
 
 template <class T>
@@ -185,7 +187,7 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
   p.is_pad = pad.isPad;
   p.pad_form = true;
   p.pad_value = &pad.paddingValue;
-  npurt::sim::copy_gm_to_local(npurt::sim::core(), dst.npurt_ref(), src.npurt_ref(), p,
+  npurt::sim::copy_gm_to_local(npurt::sim::core(), dst.npurt_ref_lazy(), src.npurt_ref(), p,
                                "DataCopyPad");
 }
 
@@ -201,7 +203,7 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
   p.dst_stride = uint64_t{params.blockLen} + params.dstStride;
   p.pad_form = true;
   if (c->atomic == npurt::sim::AtomicMode::kAdd) p.atomic_add = &npurt::sim::atomic_add_elements<T>;
-  npurt::sim::copy_local_to_gm(c, dst.npurt_ref(), src.npurt_ref(), p, "DataCopyPad");
+  npurt::sim::copy_local_to_gm(c, dst.npurt_ref(), src.npurt_ref_lazy(), p, "DataCopyPad");
 }
 
 // Atomic accumulation of local->GM copies (SetAtomicAdd<T>() ... SetAtomicNone()).

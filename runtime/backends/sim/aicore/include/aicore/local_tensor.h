@@ -9,6 +9,11 @@
 // arithmetic and 32-B alignment tests work as on hardware.
 // GetValue/SetValue/operator() are scalar accesses (pipe S); they are only
 // allowed on UB positions, like on hardware.
+// Every accessor that exposes the buffer's bytes (npurt_ref, npurt_host,
+// GetPhyAddr, GetValue/SetValue/operator()) first materializes a pending copy
+// elision mirror (aicore/buffer_record.h); only npurt_ref_lazy(), used by the
+// mirror-aware paths (queue bookkeeping, GM->UB DataCopy, vector sources),
+// leaves it pending.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +36,10 @@ class LocalTensor {
   uint32_t GetSize() const { return ref_.bytes / static_cast<uint32_t>(sizeof(T)); }
   uint32_t GetLength() const { return ref_.bytes; }
   TPosition GetPosition() const { return ref_.pos; }
-  uint64_t GetPhyAddr() const { return reinterpret_cast<uintptr_t>(ref_.ptr); }
+  uint64_t GetPhyAddr() const {
+    npurt::sim::settle(ref_.buf);  // the kernel may read through the address
+    return reinterpret_cast<uintptr_t>(ref_.ptr);
+  }
   uint64_t GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + uint64_t{offset} * sizeof(T); }
 
   // Resizes the window (elements); it may grow up to the end of its buffer.
@@ -81,11 +89,21 @@ class LocalTensor {
 
   // npurt extensions (not Ascend C): the raw view and host pointer, for the
   // simulator's own APIs.
-  const npurt::sim::LocalRef& npurt_ref() const { return ref_; }
-  T* npurt_host() const { return reinterpret_cast<T*>(ref_.ptr); }
+  const npurt::sim::LocalRef& npurt_ref() const {
+    npurt::sim::settle(ref_.buf);
+    return ref_;
+  }
+  T* npurt_host() const {
+    npurt::sim::settle(ref_.buf);
+    return reinterpret_cast<T*>(ref_.ptr);
+  }
+  // The view without materializing a pending mirror: only for code that
+  // handles mirrors itself (aicore/mirror.h) or touches no bytes.
+  const npurt::sim::LocalRef& npurt_ref_lazy() const { return ref_; }
 
  private:
   void scalar_check(const char* api, uint32_t index, npurt::sim::Access a) const {
+    npurt::sim::settle(ref_.buf);
     npurt::sim::CoreContext* c = npurt::sim::core();
     npurt::sim::check_local(c, ref_, uint64_t{index} * sizeof(T), sizeof(T),
                             {api, a, npurt::sim::Pipe::S, 1, npurt::sim::kUbOnly});

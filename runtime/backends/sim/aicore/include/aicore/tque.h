@@ -105,7 +105,7 @@ class TQueBind {
   }
   template <class T>
   bool EnQue(const LocalTensor<T>& t) {
-    return npurt::sim::queue_enque(npurt::sim::core(), q_, t.npurt_ref(), "TQue::EnQue");
+    return npurt::sim::queue_enque(npurt::sim::core(), q_, t.npurt_ref_lazy(), "TQue::EnQue");
   }
   template <class T>
   LocalTensor<T> DeQue() {
@@ -114,7 +114,7 @@ class TQueBind {
   }
   template <class T>
   void FreeTensor(LocalTensor<T>& t) {
-    npurt::sim::queue_free(npurt::sim::core(), q_, t.npurt_ref(), "TQue::FreeTensor");
+    npurt::sim::queue_free(npurt::sim::core(), q_, t.npurt_ref_lazy(), "TQue::FreeTensor");
   }
 
   bool VacantInQue() const { return q_.count < q_.depth; }

@@ -52,10 +52,10 @@ void reduce_level2(const char* api, vec::ReduceOp op, const AscendC::LocalTensor
   if (with_index && sizeof(T) == 2 && n > 65536) {
     vec_fault(api, "calIndex with half data needs calCount <= 65536 (the index is stored in 16 bits)");
   }
-  const T* ps = src_operand(api, src, n);
+  const T* ps = vec_source_view(api, src, n);
   dst_operand(api, work, work_elems<T>(n, op != vec::ReduceOp::kSum, with_index));
   T* pd = reduce_dst(api, dst, with_index ? 2 : 1);
-  raw_ok(api, vec::reduce(op, vec::vtype_of<T>, pd, ps, n, with_index));
+  raw_ok(api, vec::reduce(op, vec::vtype_of<T>, pd, read_source(src, ps, n), n, with_index));
 }
 
 // Validates a mask/repeat description and converts a continuous mask to bit form.
@@ -97,10 +97,10 @@ void reduce_masked(const char* api, vec::ReduceOp op, const AscendC::LocalTensor
                    const vec::RepeatShape& sh, bool with_index) {
   check_reduce_type<T>();
   if (sh.repeat == 0) return;
-  const T* ps = src_operand(api, src, repeat_extent<T>(sh));
+  const T* ps = vec_source_view(api, src, repeat_extent<T>(sh));
   dst_operand(api, work, work_elems<T>(uint64_t{sh.repeat} * kRepeatElems<T>, op != vec::ReduceOp::kSum, with_index));
   T* pd = reduce_dst(api, dst, with_index ? 2 : 1);
-  raw_ok(api, vec::reduce_repeat(op, vec::vtype_of<T>, pd, ps, sh, with_index));
+  raw_ok(api, vec::reduce_repeat(op, vec::vtype_of<T>, pd, read_source(src, ps, repeat_extent<T>(sh)), sh, with_index));
 }
 
 template <class T>
@@ -113,9 +113,9 @@ void whole_reduce(const char* api, vec::ReduceOp op, const AscendC::LocalTensor<
   const bool pair = op != vec::ReduceOp::kSum && (order == AscendC::ReduceOrder::ORDER_VALUE_INDEX ||
                                                  order == AscendC::ReduceOrder::ORDER_INDEX_VALUE);
   const uint64_t unit = pair ? 2 : 1;
-  const T* ps = src_operand(api, src, repeat_extent<T>(sh));
+  const T* ps = vec_source_view(api, src, repeat_extent<T>(sh));
   T* pd = reduce_dst(api, dst, (sh.repeat - 1) * uint64_t(dst_rep_stride) * unit + unit);
-  raw_ok(api, vec::whole_reduce(op, vec::vtype_of<T>, pd, ps, sh, static_cast<uint32_t>(dst_rep_stride),
+  raw_ok(api, vec::whole_reduce(op, vec::vtype_of<T>, pd, read_source(src, ps, repeat_extent<T>(sh)), sh, static_cast<uint32_t>(dst_rep_stride),
                                 op == vec::ReduceOp::kSum ? AscendC::ReduceOrder::ORDER_ONLY_VALUE : order));
 }
 
@@ -125,9 +125,9 @@ void block_reduce(const char* api, vec::ReduceOp op, const AscendC::LocalTensor<
   check_reduce_type<T>();
   if (dst_rep_stride < 0) vec_fault(api, "dstRepStride must be >= 0");
   if (sh.repeat == 0) return;
-  const T* ps = src_operand(api, src, repeat_extent<T>(sh));
+  const T* ps = vec_source_view(api, src, repeat_extent<T>(sh));
   T* pd = reduce_dst(api, dst, (sh.repeat - 1) * uint64_t(dst_rep_stride) * 8 + 8);
-  raw_ok(api, vec::block_reduce(op, vec::vtype_of<T>, pd, ps, sh, static_cast<uint32_t>(dst_rep_stride)));
+  raw_ok(api, vec::block_reduce(op, vec::vtype_of<T>, pd, read_source(src, ps, repeat_extent<T>(sh)), sh, static_cast<uint32_t>(dst_rep_stride)));
 }
 
 }  // namespace npurt::sim::vecapi

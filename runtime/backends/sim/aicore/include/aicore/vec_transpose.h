@@ -132,6 +132,7 @@ __aicore__ inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE]
                 "TransDataTo5HD supports int8_t/uint8_t/int16_t/uint16_t/half/int32_t/uint32_t/float");
   if (nchwconvParams.repeatTimes == 0) return;
   npurt::sim::CoreContext* c = npurt::sim::core();
+  npurt::sim::materialize_all_mirrors(c);  // raw addresses bypass the records' mirrors
   npurt::sim::LocalRef d[16], s[16];
   for (int i = 0; i < 16; ++i) {
     npurt::sim::vecapi::raw_local_ref(c, srcList[i], "srcList entry", i > 0 ? &s[i - 1] : nullptr, s[i]);

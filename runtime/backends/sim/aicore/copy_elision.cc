@@ -1,0 +1,98 @@
+// runtime/backends/sim/aicore/copy_elision.cc: pending GM -> UB copies
+// ("mirrors") of the simulator; see copy_elision.h and aicore/mirror.h.
+#include "backends/sim/aicore/copy_elision.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "aicore/mirror.h"
+#include "backends/sim/aicore/load_copy.h"
+
+namespace npurt::sim {
+
+bool copy_elision_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("NPURT_SIM_COPY_ELISION");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  return on;
+}
+
+CopyElisionStats& copy_elision_stats() {
+  static CopyElisionStats s;
+  return s;
+}
+
+void materialize_mirror(BufferRecord* r) {
+  copy_elision_stats().materialized.fetch_add(1, std::memory_order_relaxed);
+  uint8_t* dst = r->addr + r->mirror_off;
+  const uint64_t bytes = r->mirror_bytes;
+  r->mirror_bytes = 0;  // first: a fault-free copy either way, never done twice
+  if (bytes >= kLoadCopyMinBytes) load_copy(dst, r->mirror_src, bytes);
+  else std::memcpy(dst, r->mirror_src, bytes);
+}
+
+const uint8_t* mirror_read(BufferRecord* r, const uint8_t* p, uint64_t bytes) {
+  const uint8_t* m = r->addr + r->mirror_off;
+  const uint64_t mb = r->mirror_bytes;
+  if (p >= m && bytes <= mb && uint64_t(p - m) <= mb - bytes) return r->mirror_src + (p - m);
+  if (p < m + mb && m < p + bytes) materialize_mirror(r);  // partial overlap: read real UB
+  return p;
+}
+
+void collect_readonly(const KernelLaunch& L, LaunchView& v) {
+  v.readonly.clear();
+  if (L.readonly_arg_mask == 0 || !copy_elision_enabled()) return;
+  for (size_t i = 0; i < L.args.size() && i < 64; ++i) {
+    if (((L.readonly_arg_mask >> i) & 1u) == 0 || ((L.scalar_arg_mask >> i) & 1u) != 0) continue;
+    if (L.args[i] == nullptr) continue;
+    if (const GmRegion* g = find_region(v, reinterpret_cast<uintptr_t>(L.args[i])))
+      v.readonly.push_back({g->begin, g->end});
+  }
+}
+
+namespace {
+
+bool in_readonly(const LaunchView& v, const uint8_t* src, uint64_t bytes) {
+  const auto b = reinterpret_cast<uintptr_t>(src);
+  for (const ByteRange& r : v.readonly)
+    if (b >= r.first && b <= r.second && bytes <= r.second - b) return true;
+  return false;
+}
+
+}  // namespace
+
+bool elide_copy_in(CoreContext* c, const LocalRef& dst, const uint8_t* src, uint64_t bytes) {
+  BufferRecord* r = dst.buf;
+  if (r == nullptr) return false;
+  if (r->mirror_bytes != 0) {
+    const uint8_t* m = r->addr + r->mirror_off;
+    if (dst.ptr <= m && dst.ptr + bytes >= m + r->mirror_bytes) r->mirror_bytes = 0;  // overwritten whole
+    else materialize_mirror(r);
+  }
+  const LaunchView& v = *state_of(c).view;
+  if (v.readonly.empty() || bytes < kElideMinBytes || pool_of(dst.pos) != Pool::kUB) return false;
+  // At level off nothing bounded dst: mirror only what lies inside its record.
+  if (dst.ptr < r->addr || bytes > r->bytes || uint64_t(dst.ptr - r->addr) > r->bytes - bytes) return false;
+  if (!in_readonly(v, src, bytes)) return false;
+  r->mirror_src = src;
+  r->mirror_off = static_cast<uint32_t>(dst.ptr - r->addr);
+  r->mirror_bytes = static_cast<uint32_t>(bytes);
+  copy_elision_stats().elided.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+void materialize_all_mirrors(CoreContext* c) {
+  CoreState& st = state_of(c);
+  for (uint32_t i = 0; i < st.records_used; ++i) settle(&st.records[i]);
+}
+
+void drop_mirrors(CoreState& st) {
+  for (BufferRecord& r : st.records) r.mirror_bytes = 0;
+}
+
+void settle_mirrors(CoreState& st) {
+  for (BufferRecord& r : st.records) settle(&r);
+}
+
+}  // namespace npurt::sim

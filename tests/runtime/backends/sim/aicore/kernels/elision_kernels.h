@@ -1,0 +1,134 @@
+// tests/runtime/backends/sim/aicore/kernels/elision_kernels.h: kernels that
+// poke at the simulator's copy elision (copy_elision.h, aicore/mirror.h): every
+// one copies arg 0 (x, read-only when the test sets readonly_arg_mask bit 0)
+// GM -> UB, then touches the buffer in a way that must either read the GM
+// mirror or materialize the copy first. Correct, fully synced kernels: the
+// outputs must be bit-identical with and without elision at every level.
+// extern "C" definitions: include this header from one test translation unit only.
+#pragma once
+
+#include "kernel_operator.h"
+
+namespace elision_kernels {
+
+using namespace AscendC;
+
+constexpr uint32_t kN = 256;  // floats per kernel (1 KiB: above kElideMinBytes)
+
+template <HardEvent E>
+__aicore__ inline void Sync() {
+  SetFlag<E>(EVENT_ID0);
+  WaitFlag<E>(EVENT_ID0);
+}
+
+// z = (x with [16, 48) overwritten by 5) + 1: a partial vector write, then a read.
+extern "C" __global__ __aicore__ void partial_write(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, kN * sizeof(float));
+  pipe.InitBuffer(b, kN * sizeof(float));
+  GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer((__gm__ float*)x, kN);
+  zg.SetGlobalBuffer((__gm__ float*)z, kN);
+  LocalTensor<float> ta = a.Get<float>(), tb = b.Get<float>();
+  DataCopy(ta, xg, kN);
+  Sync<HardEvent::MTE2_V>();
+  Duplicate(ta[16], 5.0f, 32);
+  Adds(tb, ta, 1.0f, kN);
+  Sync<HardEvent::V_MTE3>();
+  DataCopy(zg, tb, kN);
+}
+
+// z[i] = x[kN - 1 - i] through scalar GetValue/SetValue.
+extern "C" __global__ __aicore__ void scalar_reverse(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, kN * sizeof(float));
+  pipe.InitBuffer(b, kN * sizeof(float));
+  GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer((__gm__ float*)x, kN);
+  zg.SetGlobalBuffer((__gm__ float*)z, kN);
+  LocalTensor<float> ta = a.Get<float>(), tb = b.Get<float>();
+  DataCopy(ta, xg, kN);
+  Sync<HardEvent::MTE2_S>();
+  for (uint32_t i = 0; i < kN; ++i) tb.SetValue(i, ta.GetValue(kN - 1 - i));
+  Sync<HardEvent::S_MTE3>();
+  DataCopy(zg, tb, kN);
+}
+
+// z = x: GM -> UB -> GM with nothing in between (UB -> GM reads the mirror).
+extern "C" __global__ __aicore__ void round_trip(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a;
+  pipe.InitBuffer(a, kN * sizeof(float));
+  GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer((__gm__ float*)x + kN * GetBlockIdx(), kN);
+  zg.SetGlobalBuffer((__gm__ float*)z + kN * GetBlockIdx(), kN);
+  LocalTensor<float> ta = a.Get<float>();
+  DataCopy(ta, xg, kN);
+  Sync<HardEvent::MTE2_MTE3>();
+  DataCopy(zg, ta, kN);
+}
+
+// The mirror-aware vector reads: z = [ReduceSum | pad to 8 | WholeReduceSum x4 |
+// pad | BlockReduceSum 32 | Exp 256 | Muls 256 | Add(x, x) 256 | Add(x[64], x[64]) 64],
+// h = Cast<half>(x). Sources are read whole, at an offset, and in place.
+constexpr uint32_t kVecOut = 8 + 8 + 32 + 3 * kN + 64;
+extern "C" __global__ __aicore__ void vector_reads(GM_ADDR x, GM_ADDR z, GM_ADDR h, GM_ADDR, GM_ADDR) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, o, w, hb;
+  pipe.InitBuffer(a, kN * sizeof(float));
+  pipe.InitBuffer(o, kVecOut * sizeof(float));
+  pipe.InitBuffer(w, kN * sizeof(float));
+  pipe.InitBuffer(hb, kN * sizeof(half));
+  GlobalTensor<float> xg, zg;
+  GlobalTensor<half> hg;
+  xg.SetGlobalBuffer((__gm__ float*)x, kN);
+  zg.SetGlobalBuffer((__gm__ float*)z, kVecOut);
+  hg.SetGlobalBuffer((__gm__ half*)h, kN);
+  LocalTensor<float> ta = a.Get<float>(), to = o.Get<float>(), tw = w.Get<float>();
+  LocalTensor<half> th = hb.Get<half>();
+  DataCopy(ta, xg, kN);
+  Sync<HardEvent::MTE2_V>();
+  Duplicate(to, 0.0f, kVecOut);
+  ReduceSum(to, ta, tw, kN);
+  WholeReduceSum(to[8], ta, 64, 4, 1, 1, 8);
+  BlockReduceSum(to[16], ta, 4, 64, 1, 1, 8);
+  Exp(to[48], ta, kN);
+  Muls(to[48 + kN], ta, 0.5f, kN);
+  Add(to[48 + 2 * kN], ta, ta, kN);
+  Add(to[48 + 3 * kN], ta[64], ta[64], 64);
+  Cast(th, ta, RoundMode::CAST_NONE, kN);
+  Add(ta, ta, ta, kN);  // in place: dst materializes, then reads itself
+  Add(to[48 + 2 * kN], to[48 + 2 * kN], ta, kN);
+  Sync<HardEvent::V_MTE3>();
+  DataCopy(zg, to, kVecOut);
+  DataCopy(hg, th, kN);
+}
+
+// TPipe::Reset after an elided copy: the new layout's buffer covers the same
+// UB bytes and (levels off/basic) reads them without writing first, so it
+// must see the copied data: z = x.
+extern "C" __global__ __aicore__ void reset_then_read(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
+  TPipe pipe;
+  GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer((__gm__ float*)x, kN);
+  zg.SetGlobalBuffer((__gm__ float*)z, kN);
+  {
+    TQue<QuePosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, kN * sizeof(float));
+    LocalTensor<float> t = q.AllocTensor<float>();
+    DataCopy(t, xg, kN);
+    q.EnQue(t);
+    t = q.DeQue<float>();
+    q.FreeTensor(t);
+  }
+  pipe.Reset();
+  TBuf<TPosition::VECCALC> b;
+  pipe.InitBuffer(b, 2 * kN * sizeof(float));
+  LocalTensor<float> tb = b.Get<float>();
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(zg, tb, kN);
+}
+
+}  // namespace elision_kernels
