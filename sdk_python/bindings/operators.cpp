@@ -5,7 +5,8 @@
 // (npurt/array_ops.h): for operators, two arrays of one dtype; for the
 // reductions, a float16/float32/float64 array with axis None or an int and a
 // bool keepdims. `_npurt._array_reduce` is the general npurt::array::reduce
-// (ReduceArgs) that reductions.py calls for the rest. Everything else (Python scalars, dtype promotion, foreign
+// (ReduceArgs) that reductions.py calls for the rest (`_array_scan`: npurt::array::scan
+// for _scan.py). Everything else (Python scalars, dtype promotion, foreign
 // types and NotImplemented, tuples of axes, dtype=, bad arguments and their
 // errors) calls the Python implementation the array-API layer attaches to the
 // class as `_py_<name>` (sdk_python/npurt/array_api/_operators.py,
@@ -35,6 +36,7 @@ namespace {
 
 using array::BinaryOp;
 using array::ReduceOp;
+using array::ScanOp;
 
 struct BinarySlot {
   const char* dunder;
@@ -349,6 +351,14 @@ Tensor array_reduce(const std::string& kind, const Tensor& x, nb::handle axes, b
   throw nb::value_error(("npurt._array_reduce: argument 'kind': unknown reduction '" + kind + "'").c_str());
 }
 
+// npurt::array::scan by kind name ("cumulative_sum", "cumulative_prod").
+Tensor array_scan(const std::string& kind, const Tensor& x, int64_t axis, const std::string& dtype,
+                  bool include_initial) {
+  for (ScanOp op : {ScanOp::kSum, ScanOp::kProd})
+    if (kind == array::scan_op_name(op)) return array::scan(op, x, axis, array::ScanArgs{dtype, include_initial});
+  throw nb::value_error(("npurt._array_scan: argument 'kind': unknown scan '" + kind + "'").c_str());
+}
+
 // reduce_plan as (outer, len, inner, part_len, parts).
 nb::tuple array_reduce_plan(const Tensor& x, nb::handle axes) {
   const array::ReducePlan p = array::reduce_plan(x, reduce_args(axes));
@@ -390,6 +400,8 @@ void bind_operators(nb::module_& m) {
         "npurt::array::reduce_plan: (outer, len, inner, part_len, parts) of a reduction.");
   m.def("_array_reduce", &array_reduce, nb::arg("kind"), nb::arg("x"), nb::arg("axes").none(), nb::arg("keepdims"),
         nb::arg("float32_result"), "npurt::array::reduce(ReduceArgs): the reductions' one entry (reductions.py).");
+  m.def("_array_scan", &array_scan, nb::arg("kind"), nb::arg("x"), nb::arg("axis"), nb::arg("dtype"),
+        nb::arg("include_initial"), "npurt::array::scan: cumulative_sum / _prod with the long-1-D split (_scan.py).");
   nb::handle cls = m.attr("ndarray");
   g_axis = interned("axis");
   g_keepdims = interned("keepdims");

@@ -3,6 +3,7 @@
 //
 //   npurt::Tensor z = npurt::array::binary(npurt::array::BinaryOp::kAdd, x, y);
 //   npurt::Tensor s = npurt::array::reduce(npurt::array::ReduceOp::kSum, x);
+//   npurt::Tensor c = npurt::array::scan(npurt::array::ScanOp::kSum, x, 0);
 //
 // These are the hot path of tiny ops: each call resolves its kernel once
 // (cached OpHandle), builds no string and searches no map, then goes through
@@ -22,6 +23,15 @@
 //     the outputs are too few to occupy the cores, the reduced extent is cut
 //     into ranges (any length; the last range may be shorter), one launch
 //     writes a partial per range and a second combines them (array_ops.cc).
+//   - scan(op, x, axis[, ScanArgs]): cumulative sum / product along one axis
+//     (the cumsum / cumprod kernels, kernels/scan: every dtype they take;
+//     ScanArgs.dtype is their dtype attribute, "" = the array-API default).
+//     A long 1-D float32 scan (>= 2^18 elements, a multiple of 8, no
+//     include_initial) is split into k rows scanned in parallel, the scan of
+//     [start, row totals] (start -0 for sums, 1 for products) and one
+//     broadcast add / multiply (scan_ops.cc, the only copy of this rule); it
+//     differs from a sequential float32 scan by rounding only. Errors name
+//     the public function ("npurt.cumulative_sum: argument 'axis': ...").
 //
 // Invariants: the results are exactly those of the array-API functions
 // (npurt.add, npurt.sum, ...) for the same inputs: same kernels, same
@@ -31,6 +41,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "npurt/stream.h"
 #include "npurt/tensor.h"
@@ -119,6 +130,23 @@ struct ReducePlan {
   uint64_t parts = 1;
 };
 ReducePlan reduce_plan(const Tensor& x, const ReduceArgs& args);
+
+enum class ScanOp : uint8_t { kSum, kProd };
+const char* scan_op_name(ScanOp op);  // "cumulative_sum", "cumulative_prod"
+
+struct ScanArgs {
+  std::string dtype;             // the kernels' dtype attribute: "" = default (int64/uint64 for integers)
+  bool include_initial = false;  // prepend the identity (the result is one longer along axis)
+};
+
+// Cumulative sum / product of x along `axis` (negative counts from the end;
+// x has rank >= 1). Results are those of npurt.cumulative_sum / _prod.
+Tensor scan(ScanOp op, const Tensor& x, int64_t axis, const ScanArgs& args = ScanArgs(),
+            const Stream& stream = Stream());
+
+// The split scan() uses: k rows (8..64) for a long 1-D float32 scan, 0 when
+// it runs as one launch. (For tests and benchmarks.)
+uint64_t scan_split_rows(const Tensor& x, int64_t axis, const ScanArgs& args = ScanArgs());
 
 }  // namespace array
 }  // namespace npurt

@@ -8,21 +8,17 @@ their dtype (float16/bfloat16 accumulate in float32 inside the kernel). An
 explicit ``dtype`` is the accumulation and result dtype: the input is cast to
 it on the device first unless the kernel takes the pair directly.
 
-A long 1-D float32 scan is split into k rows scanned in parallel (one core
-each) plus a second pass that combines each row with its offset (the
-exclusive scan of the row totals): the result differs from a sequential
-float32 scan by rounding only.
+The scan itself is npurt::array::scan (runtime/ops/scan_ops.cc, bound as
+``_npurt._array_scan``): it owns the split of a long 1-D float32 scan into k
+rows scanned in parallel plus a combining pass (the result differs from a
+sequential float32 scan by rounding only), so C++ callers get the same.
 """
 import builtins
 
 from .. import _npurt
-from .. import ops as _ops
 from . import _convert, _dtypes
 
 __all__ = ["cumulative_sum", "cumulative_prod", "diff"]
-
-_SPLIT_MIN = 1 << 18
-
 
 def _default_dtype(dt):
     k = _dtypes.kind(dt)
@@ -33,25 +29,7 @@ def _default_dtype(dt):
     return dt
 
 
-def _split_scan(kernel, x, out):
-    """A long 1-D scan as [k, n/k] row scans + the exclusive scan of the row totals, or None."""
-    import npurt
-    from .manipulation import reshape
-    n = x.shape[0]
-    k = next((k for k in (64, 32, 16, 8) if n % k == 0), None)
-    if n < _SPLIT_MIN or k is None or str(out) != "float32":  # the combine pass is a vector add for float32 only
-        return None
-    part = kernel(reshape(x, (k, n // k)), axis=1, include_initial=False, dtype=str(out))
-    is_sum = kernel.__name__ == "cumsum"
-    # Offsets: the scan of [start, totals of rows 0..k-2]. A sum starts at -0 (as the kernel does:
-    # include_initial's +0 would turn row 0's -0 sums into +0), a product at 1.
-    start = npurt.full((1,), -0.0 if is_sum else 1.0, dtype=out)
-    offsets = kernel(npurt.concat([start, part[:-1, -1]]), axis=0, include_initial=False, dtype=str(out))
-    combine = npurt.add if is_sum else npurt.multiply
-    return reshape(combine(part, reshape(offsets, (k, 1))), (n,))
-
-
-def _scan(name, kernel, x, axis, dtype, include_initial):
+def _scan(name, x, axis, dtype, include_initial):
     where = f"npurt.{name}"
     x = _convert.array(where, x)
     if x.ndim == 0:  # like array-api-strict: a 0-d array scans as one element
@@ -71,23 +49,18 @@ def _scan(name, kernel, x, axis, dtype, include_initial):
     if str(out) != str(x.dtype) and not widening:
         from .indexing import device_astype
         x = device_astype(x, out, f"{where}: argument 'x'")
-    y = _split_scan(kernel, x, out) if x.ndim == 1 and not include_initial else None
-    if y is not None:
-        return y
-    try:
-        return kernel(x, axis=axis, include_initial=builtins.bool(include_initial), dtype=str(out))
-    except (ValueError, TypeError) as e:
-        raise type(e)(str(e).replace(f"npurt.ops.{kernel.__name__}", where)) from None
+    # Kernel errors come back under `where` (scan() renames npurt.ops.cumsum / cumprod).
+    return _npurt._array_scan(name, x, axis, str(out), builtins.bool(include_initial))
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     """Cumulative sum along axis (optional for 1-d), on the device (kernels/scan)."""
-    return _scan("cumulative_sum", _ops.cumsum, x, axis, dtype, include_initial)
+    return _scan("cumulative_sum", x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     """Cumulative product along axis (optional for 1-d), on the device (kernels/scan)."""
-    return _scan("cumulative_prod", _ops.cumprod, x, axis, dtype, include_initial)
+    return _scan("cumulative_prod", x, axis, dtype, include_initial)
 
 
 def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
