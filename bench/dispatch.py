@@ -122,8 +122,14 @@ def main():
             sw = f"{us[2][0]:.0f} / {us[2][1]:.0f}" if us[2] else "n/a"
             print(f"{name:42s} {us[0]:9.3f} {us[1]:9.3f} {us[1] / base:17.2f}x {sw:>36s}")
     s = add.tiling_cache_stats()
-    print(f"tiling cache: {s['hits']} hits, {s['misses']} misses; target enqueue-only <= 1.0 us (thread CPU): "
-          f"{'met' if base <= 1.0 else 'NOT met'} ({base:.3f} us)")
+    print(f"tiling cache: {s['hits']} hits, {s['misses']} misses")
+    # Targets: nr.ops.add (issue 4) and the operator `x + y` (issue 5) <= 1.0 us, x.sum() <= 1.5 us.
+    limits = {"nr.ops.add(x, y)": 1.0, "x + y": 1.0, "x.sum()": 1.5}
+    for name, us in rows:
+        call = name.split("  ")[0]
+        if name.endswith("enqueue only") and call in limits:
+            print(f"target {call} enqueue-only <= {limits[call]} us (thread CPU): "
+                  f"{'met' if us[1] <= limits[call] else 'NOT met'} ({us[1]:.3f} us)")
 
 
 if __name__ == "__main__":
