@@ -78,32 +78,10 @@ NPURT_EW_FLOAT_UNARY(TruncF, std::trunc(a))
 NPURT_EW_FLOAT_UNARY(RoundF, std::nearbyint(a))  // half to even, like numpy.round
 #undef NPURT_EW_FLOAT_UNARY
 
-// Transcendentals with a float32 vector form (ew_trans_vec.h; float16/bfloat16 through
-// float UB tiles, rounded once), SCRATCH float tiles; float64 keeps the scalar libm form.
-#define NPURT_EW_TRANS_VEC(NAME, EXPR, FN, SCRATCH)                                                \
-  struct NAME : OpBase {                                                                           \
-    static constexpr int kArity = 1;                                                               \
-    static constexpr uint32_t kDTypes = kFloats;                                                   \
-    static constexpr uint32_t kVec = bit(DType::kFloat32);                                         \
-    static constexpr bool kWidenVec = true;                                                        \
-    static constexpr uint32_t kScratch = SCRATCH;                                                  \
-    template <class W> static W F(W a) { return EXPR; }                                            \
-    template <class T>                                                                             \
-    static void Vec(const LT<T>& z, const LT<T>& x, const LT<float>& s, uint32_t tile, int32_t n) { \
-      transvec::FN(z, x, s, tile, n);                                                              \
-    }                                                                                              \
-  };
-NPURT_EW_TRANS_VEC(TanhF, std::tanh(a), Tanh, 4)
-NPURT_EW_TRANS_VEC(Expm1F, std::expm1(a), Expm1, 3)
-NPURT_EW_TRANS_VEC(SinhF, std::sinh(a), Sinh, 4)
-NPURT_EW_TRANS_VEC(CoshF, std::cosh(a), Cosh, 2)
-NPURT_EW_TRANS_VEC(Log1pF, std::log1p(a), Log1p, 4)
-NPURT_EW_TRANS_VEC(AtanF, std::atan(a), Atan, 5)
-NPURT_EW_TRANS_VEC(AsinhF, std::asinh(a), Asinh, 9)
-#undef NPURT_EW_TRANS_VEC
-
-// The same for ew_trig_vec.h / ew_log_vec.h: CALL uses z, x, s, tile, n; sin, cos and tan
-// pass their scalar form for the rare lanes beyond the reduction's range (trigvec::FixLanes).
+// Functions with a float32 vector form (ew_trans_vec.h, ew_trig_vec.h, ew_log_vec.h;
+// float16/bfloat16 through float UB tiles, rounded once), SCRATCH float tiles; CALL uses z, x,
+// s, tile, n. float64 keeps the scalar libm form EXPR; sin, cos and tan also pass their scalar
+// form for the rare lanes beyond the reduction's range (trigvec::FixLanes).
 #define NPURT_EW_MATH_VEC(NAME, EXPR, SCRATCH, CALL)                                               \
   struct NAME : OpBase {                                                                           \
     static constexpr int kArity = 1;                                                               \
@@ -117,6 +95,14 @@ NPURT_EW_TRANS_VEC(AsinhF, std::asinh(a), Asinh, 9)
       CALL;                                                                                        \
     }                                                                                              \
   };
+NPURT_EW_MATH_VEC(TanhF, std::tanh(a), 4, transvec::Tanh(z, x, s, tile, n))
+NPURT_EW_MATH_VEC(Expm1F, std::expm1(a), 3, transvec::Expm1(z, x, s, tile, n))
+NPURT_EW_MATH_VEC(SinhF, std::sinh(a), 4, transvec::Sinh(z, x, s, tile, n))
+NPURT_EW_MATH_VEC(CoshF, std::cosh(a), 2, transvec::Cosh(z, x, s, tile, n))
+NPURT_EW_MATH_VEC(Log1pF, std::log1p(a), 4, transvec::Log1p(z, x, s, tile, n))
+NPURT_EW_MATH_VEC(AtanF, std::atan(a), 5, transvec::Atan(z, x, s, tile, n))
+NPURT_EW_MATH_VEC(AsinhF, std::asinh(a), 9, transvec::Asinh(z, x, s, tile, n))
+
 NPURT_EW_MATH_VEC(SinF, std::sin(a), 6, trigvec::SinCos<false>(z, x, s, tile, n, [](float v) { return std::sin(v); }))
 NPURT_EW_MATH_VEC(CosF, std::cos(a), 6, trigvec::SinCos<true>(z, x, s, tile, n, [](float v) { return std::cos(v); }))
 NPURT_EW_MATH_VEC(TanF, std::tan(a), 6, trigvec::Tan(z, x, s, tile, n, [](float v) { return std::tan(v); }))
