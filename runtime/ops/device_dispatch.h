@@ -10,12 +10,13 @@
 //     kernel. It resolves the device function through Backend::kernel_function
 //     (cached per device by the ascend launcher), so a refusal leaves nothing
 //     allocated and the runtime usable.
-//   - build_device_launch() builds the same KernelLaunch the sim path builds
-//     (argument slots in kernel order, strided inputs of non-strided kernels
-//     made contiguous first by the copy op on the same stream, tiling bytes,
-//     workspace = system workspace of the device's chip profile + op workspace,
-//     num_blocks of the plan, which was tiled with that device's ChipProfile),
-//     with kernel_name = device_kernel_name() and device_function set.
+//   - bind_device_kernel() sets the launch's kernel_name = device_kernel_name()
+//     and device_function; everything else of the KernelLaunch (argument slots
+//     in kernel order, strided inputs of non-strided kernels made contiguous
+//     first by the copy op on the same stream, tiling bytes, workspace = system
+//     workspace of the device's chip profile + op workspace, num_blocks of the
+//     plan, which was tiled with that device's ChipProfile) is built by the
+//     dispatcher exactly as for sim.
 //
 // Device kernel naming, one rule for every op: the device kernel of an op is
 // its KernelBinding::ascend_kernel_name when set (OpDefBuilder::ascend_kernel,
@@ -27,18 +28,12 @@
 // rule for every built-in op against the entries in kernels/.
 #pragma once
 
-#include <cstdint>
-#include <vector>
-
 #include "npurt/backend.h"
 #include "npurt/device.h"
 #include "npurt/op_def.h"
-#include "npurt/tensor.h"
 #include "tiling_cache.h"
 
 namespace npurt {
-
-class Stream;
 
 // The symbol the op's device kernel binary exports ("" when the op has none).
 const char* device_kernel_name(const OpDef& def);
@@ -47,12 +42,8 @@ const char* device_kernel_name(const OpDef& def);
 // the op's device kernel can be launched on `device`.
 void check_device_launchable(const RegisteredOp& op, Device device);
 
-// The launch of the plan's kernel on a non-sim `stream`; the inputs passed
-// check_device_launchable. Contiguous copies of strided inputs are enqueued on
-// `stream` and appended to *temps, which the caller keeps until it submitted
-// the launch (their memory is then freed stream-ordered after it).
-KernelLaunch build_device_launch(const RegisteredOp& op, const TilingPlan& plan, Span<const Tensor> inputs,
-                                 Span<const Tensor> outputs, const Stream& stream, void* workspace,
-                                 uint64_t ws_bytes, std::vector<Tensor>* temps);
+// Points `launch` at the op's device kernel on `device` (which passed
+// check_device_launchable): kernel_name and device_function.
+void bind_device_kernel(const OpDef& def, Device device, KernelLaunch& launch);
 
 }  // namespace npurt

@@ -109,21 +109,18 @@ void enqueue_plan(const RegisteredOp& op, const TilingPlan& plan, Span<const Ten
     return;
   }
   const OpDef& def = op.def;
-  if (stream.device().type != DeviceType::kSim) {  // CANN-built kernel binaries: device_dispatch.h
-    std::vector<Tensor> temps;  // contiguous copies; freed stream-ordered after the launch
-    KernelLaunch launch = build_device_launch(op, plan, inputs, outputs, stream, workspace, ws_bytes, &temps);
-    if (profiler::annotations_wanted()) annotate_for_profiler(op, plan, inputs, outputs);
-    stream.launch(static_cast<const KernelLaunch&>(launch));
-    if (obs) notify_observer(obs, op, plan, inputs, outputs, &launch, stream);
-    return;
-  }
-  if (def.kernel.sim_entry == nullptr)
-    throw Error(StatusCode::kUnimplemented,
-                op.where + ": the op has no sim kernel (only a device kernel, '" + def.kernel.ascend_kernel_name +
-                    "'): it runs on ascend devices of a CANN build");
   KernelLaunch launch;  // a value: moved into the stream's queue node (inline args and tiling)
-  launch.kernel_name = def.kernel.sim_kernel_name.c_str();
-  launch.sim_entry = def.kernel.sim_entry;
+  if (stream.device().type == DeviceType::kSim) {
+    if (def.kernel.sim_entry == nullptr)
+      throw Error(StatusCode::kUnimplemented,
+                  op.where + ": the op has no sim kernel (only a device kernel, '" + def.kernel.ascend_kernel_name +
+                      "'): it runs on ascend devices of a CANN build");
+    launch.kernel_name = def.kernel.sim_kernel_name.c_str();
+    launch.sim_entry = def.kernel.sim_entry;
+    launch.check_level = sim_check_level();
+  } else {
+    bind_device_kernel(def, stream.device(), launch);  // CANN-built kernel binaries: device_dispatch.h
+  }
   launch.num_blocks = plan.num_blocks;
   std::vector<Tensor> temps;  // contiguous copies; freed stream-ordered after the launch
   for (size_t i = 0; i < def.inputs.size(); ++i) {
@@ -145,7 +142,6 @@ void enqueue_plan(const RegisteredOp& op, const TilingPlan& plan, Span<const Ten
   launch.tiling.assign(plan.tiling.begin(), plan.tiling.end());  // inline up to kLaunchInlineTiling: no allocation
   launch.workspace = workspace;
   launch.workspace_bytes = static_cast<size_t>(ws_bytes);
-  launch.check_level = sim_check_level();
   if (profiler::annotations_wanted()) annotate_for_profiler(op, plan, inputs, outputs);  // + graph capture
   if (!obs) {
     stream.launch(std::move(launch));
