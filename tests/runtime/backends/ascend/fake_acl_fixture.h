@@ -5,6 +5,7 @@
 #pragma once
 
 #include <dlfcn.h>
+#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -16,6 +17,11 @@
 namespace npurt::ascend::testing {
 
 inline std::string fake_root() { return NPURT_FAKE_ASCEND_ROOT; }
+// A kernel directory of this process: ctest runs test cases of one binary in
+// parallel processes, which must not rewrite each other's fake binaries.
+inline std::string private_kernel_dir(const std::string& name) {
+  return ::testing::TempDir() + name + "_" + std::to_string(getpid());
+}
 inline std::string fake_library(const std::string& variant) {
   return fake_root() + "/" + variant + "/lib64/libascendcl.so";
 }

@@ -28,7 +28,7 @@ struct AddOneTiling {  // what the fake's fake_add_one kernel reads from GM
 class FakeAscendBackend : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
-    kernel_dir_ = ::testing::TempDir() + "npurt_fake_kernels_" + GetParam();
+    kernel_dir_ = testing::private_kernel_dir(std::string("npurt_fake_kernels_") + GetParam());
     std::string mk = "mkdir -p '" + kernel_dir_ + "'";
     ASSERT_EQ(std::system(mk.c_str()), 0);
     std::ofstream(kernel_dir_ + "/fake_family.o") << "FAKEBIN\nfake_add_one\nfake_fail\n";

@@ -23,7 +23,7 @@ TEST(RuntimeOnFakeAscend, PoolStreamsAndLaunchThroughThePublicApi) {
   setenv("NPURT_ASCENDCL_LIBRARY", testing::fake_library("full").c_str(), 1);
   setenv("FAKE_ACL_DEVICE_COUNT", "1", 1);
   setenv("FAKE_ACL_MISALIGN", "1", 1);  // aclrtMalloc bases only 64-byte aligned
-  std::string dir = ::testing::TempDir() + "npurt_runtime_fake_kernels";
+  std::string dir = testing::private_kernel_dir("npurt_runtime_fake_kernels");
   ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
   std::ofstream(dir + "/k.o") << "FAKEBIN\nfake_add_one\n";
   setenv("NPURT_ASCEND_KERNEL_PATH", dir.c_str(), 1);

@@ -30,7 +30,8 @@ namespace {
 const char* kMissingKernel = "npurt_argreduce_kernel";  // left out of the fake binary on purpose
 
 std::string fake_library() { return std::string(NPURT_FAKE_ASCEND_ROOT) + "/full/lib64/libascendcl.so"; }
-std::string kernel_dir() { return ::testing::TempDir() + "npurt_dispatch_fake_kernels"; }
+// Per process: ctest runs this binary's cases in parallel processes.
+std::string kernel_dir() { return ::testing::TempDir() + "npurt_dispatch_fake_kernels_" + std::to_string(getpid()); }
 
 // Before anything asks for an ascend device (the registry probes once per process).
 const bool g_env = [] {
