@@ -8,6 +8,7 @@
 #include "aicore/cube.h"
 #include "backends/sim/aicore/cube_move_simd.h"
 #include "backends/sim/aicore/cube_packed_cache.h"
+#include "backends/sim/aicore/stream_copy.h"
 
 namespace npurt::sim {
 namespace {
@@ -109,6 +110,12 @@ void cube_load_2d(CoreContext* c, const LocalRef& dst, const LocalRef& src, uint
   // Mmad's packed copies of these bytes are stale from here on (cube_packed_cache.h).
   cube::note_l0_write(dst.ptr, ((uint64_t{p.repeatTimes} - 1) * (1 + uint64_t{p.dstGap}) + 1) * kFractalBytes);
   const cube::MoveKernels* fast = cube::move_kernels();
+  if (fast && !p.ifTranspose) {
+    fast->copy_fractals(dst.ptr, (1 + uint64_t{p.dstGap}) * kFractalBytes,
+                        src.ptr + uint64_t{p.startIndex} * kFractalBytes, uint64_t{p.srcStride} * kFractalBytes,
+                        p.repeatTimes);
+    return;
+  }
   for (uint32_t i = 0; i < p.repeatTimes; ++i) {
     const uint8_t* s = src.ptr + (uint64_t{p.startIndex} + uint64_t{i} * p.srcStride) * kFractalBytes;
     uint8_t* d = dst.ptr + uint64_t{i} * (1 + p.dstGap) * kFractalBytes;
@@ -206,12 +213,17 @@ void fixpipe_rows(const GmRef& dst, const float* src, const AscendC::FixpipePara
 
 // Column block by column block: each L0C row of a block is 16 consecutive
 // floats, moved (cast, ReLU) by one vector store per output row.
-bool fixpipe_fast(const GmRef& dst, const float* src, CubeType out, const AscendC::FixpipeParamsV220& p,
-                  uint32_t es) {
+// A float output into a large allocation (streaming_target) whose rows are
+// whole, aligned 64-B lines gets streaming stores (fix_f32_stream).
+bool fixpipe_fast(CoreContext* c, const GmRef& dst, const float* src, CubeType out,
+                  const AscendC::FixpipeParamsV220& p, uint32_t es) {
   const cube::MoveKernels* k = cube::move_kernels();
   if (k == nullptr) return false;
   auto fn = out == CubeType::kF32 ? k->fix_f32 : out == CubeType::kF16 ? k->fix_f16 : k->fix_bf16;
   const uint64_t pitch = uint64_t{p.dstStride} * es;
+  const bool stream = out == CubeType::kF32 && reinterpret_cast<uintptr_t>(dst.ptr) % 64 == 0 && pitch % 64 == 0 &&
+                      streaming_target(c, dst);
+  if (stream) fn = k->fix_f32_stream;
   // 16 rows at a time across every column block: each GM row is then written
   // left to right in whole lines (one column block down all rows instead
   // touches a new line every pitch bytes, and each needs its own
@@ -223,6 +235,7 @@ bool fixpipe_fast(const GmRef& dst, const float* src, CubeType out, const Ascend
          src + uint64_t{j} * p.srcStride * 16 + uint64_t{r0} * 16, rows, std::min<uint32_t>(16, p.nSize - j * 16),
          p.reluEn);
   }
+  if (stream) stream_fence();  // ordered before this thread's later stores, like plain stores
   return true;
 }
 
@@ -244,7 +257,7 @@ void cube_fixpipe(CoreContext* c, const GmRef& dst, const LocalRef& src, CubeTyp
                Access::kWrite);
   }
   const auto* s = reinterpret_cast<const float*>(src.ptr);
-  if (fixpipe_fast(dst, s, out, p, es)) return;
+  if (fixpipe_fast(c, dst, s, out, p, es)) return;
   switch (out) {
     case CubeType::kF32:
       fixpipe_rows(dst, s, p, es, [](uint8_t* d, float v) { std::memcpy(d, &v, 4); });

@@ -161,6 +161,14 @@ void fix_f32(uint8_t* dst, uint64_t pitch, const float* src, uint32_t rows, uint
     _mm512_mask_storeu_ps(dst + r * pitch, m, load_relu(src + uint64_t{r} * 16, relu));
 }
 
+void fix_f32_stream(uint8_t* dst, uint64_t pitch, const float* src, uint32_t rows, uint32_t cols, bool relu) {
+  if (cols != 16) {
+    fix_f32(dst, pitch, src, rows, cols, relu);
+    return;
+  }
+  for (uint32_t r = 0; r < rows; ++r) _mm512_stream_ps(reinterpret_cast<float*>(dst + r * pitch), load_relu(src + uint64_t{r} * 16, relu));
+}
+
 void fix_f16(uint8_t* dst, uint64_t pitch, const float* src, uint32_t rows, uint32_t cols, bool relu) {
   const __mmask16 m = col_mask(cols);
   for (uint32_t r = 0; r < rows; ++r) {
@@ -208,6 +216,15 @@ void nd2nz_blocks(uint8_t* dst, uint64_t dst_block, uint64_t dst_row, const uint
   }
 }
 
+void copy_fractals(uint8_t* dst, uint64_t dst_step, const uint8_t* src, uint64_t src_step, uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) {
+    __m512i v[8];
+    load_regs(v, src + i * src_step);  // the whole fractal first: dst may overlap it
+#pragma GCC unroll 8
+    for (int r = 0; r < 8; ++r) _mm512_storeu_si512(dst + i * dst_step + r * 64, v[r]);
+  }
+}
+
 const MoveKernels* choose() {
   const char* forced = std::getenv("NPURT_SIM_ISA");
   if (forced && (std::strcmp(forced, "generic") == 0 || std::strcmp(forced, "avx2") == 0)) return nullptr;
@@ -215,8 +232,9 @@ const MoveKernels* choose() {
   if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") ||
       !__builtin_cpu_supports("avx512vl"))
     return nullptr;
-  static const MoveKernels k{&transpose_b16, &transpose_sq_b32, &fix_f32, &fix_f16, &fix_bf16, &vnni_b_fractal,
-                                &nd2nz_blocks, &transpose_16x16_b32};
+  static const MoveKernels k{&transpose_b16, &transpose_sq_b32, &fix_f32, &fix_f16, &fix_bf16, &fix_f32_stream,
+                             &vnni_b_fractal,
+                                &nd2nz_blocks, &transpose_16x16_b32, &copy_fractals};
   return &k;
 }
 

@@ -24,6 +24,11 @@ struct MoveKernels {
   void (*fix_f32)(uint8_t* dst, uint64_t pitch, const float* src, uint32_t rows, uint32_t cols, bool relu);
   void (*fix_f16)(uint8_t* dst, uint64_t pitch, const float* src, uint32_t rows, uint32_t cols, bool relu);
   void (*fix_bf16)(uint8_t* dst, uint64_t pitch, const float* src, uint32_t rows, uint32_t cols, bool relu);
+  // fix_f32 with streaming (non-temporal) stores for whole 16-float rows:
+  // dst and pitch must be multiples of 64 B; the caller fences (stream_fence)
+  // after its last call. For large outputs only (stream_copy.h): no read for
+  // ownership of the output lines, and the tile does not evict the operands.
+  void (*fix_f32_stream)(uint8_t* dst, uint64_t pitch, const float* src, uint32_t rows, uint32_t cols, bool relu);
   // AMX B packing of one whole bf16 Zn fractal (16 n-rows of 8 k-pairs) into
   // 8 VNNI rows of 16 pairs: dst[t * 16 + q] = src[q * 8 + t] (uint32 pairs).
   void (*vnni_b_fractal)(uint32_t* dst, const uint32_t* src);
@@ -35,6 +40,14 @@ struct MoveKernels {
   // A 16x16 4-byte transpose, dst[t * 16 + q] = src[q * 16 + t] (dst may alias
   // src): the fp16 B packing's converted fractal (16 n-rows of 16 k) -> 16 panel rows.
   void (*transpose_16x16_b32)(uint32_t* dst, const uint32_t* src);
+  // LoadData without transpose: `count` 512-B fractals, fractal i from
+  // src + i * src_step to dst + i * dst_step, in order i = 0, 1, ...; each
+  // fractal is read whole before it is written (memmove semantics when one
+  // fractal's source and destination overlap, as the scalar loop's memmove).
+  // Why not memcpy: the library is built for baseline x86-64, where GCC
+  // inlines a 512-B memcpy as `rep movsq`, which cost LoadData 59 % of its
+  // samples in the 2048^3 float32 matmul profile (wave 8).
+  void (*copy_fractals)(uint8_t* dst, uint64_t dst_step, const uint8_t* src, uint64_t src_step, uint32_t count);
 };
 
 // The AVX-512 table, or null (no AVX-512F/BW, or NPURT_SIM_ISA=generic/avx2).

@@ -125,11 +125,11 @@ inline void prefetch_block(const uint8_t* p, uint64_t bytes) {
 // stay cached for the next kernel or for this one, and the launch workspace is
 // read back soon. Contiguous copies stream from kStreamMinBytes on, the runs of
 // strided ones from kStreamRunMinBytes (decided once per copy, not per run).
+}  // namespace
+
 bool streaming_target(CoreContext* c, const GmRef& dst) {
   return gm_extent(dst) >= kStreamRegionBytes && !in_workspace(c, dst.ptr);
 }
-
-}  // namespace
 
 uint64_t datacopy_round(CoreContext* c, const char* api, uint64_t bytes, uint32_t elem) {
   if (c->level != SimCheckLevel::kOff && !c->truncate_datacopy)

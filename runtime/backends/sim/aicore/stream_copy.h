@@ -46,4 +46,11 @@ void stream_copy(uint8_t* dst, const uint8_t* src, uint64_t bytes);
 void stream_copy_unfenced(uint8_t* dst, const uint8_t* src, uint64_t bytes);
 void stream_fence();
 
+struct CoreContext;
+struct GmRef;
+// Whether a local -> GM write into dst gets streaming stores: dst's allocation
+// is at least kStreamRegionBytes and outside the launch's workspace
+// (data_copy.cc; also used by Fixpipe, cube_move.cc).
+bool streaming_target(CoreContext* c, const GmRef& dst);
+
 }  // namespace npurt::sim
