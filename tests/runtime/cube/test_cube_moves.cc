@@ -4,6 +4,7 @@
 // packing of B, and Fixpipe's casts with ReLU over every column count and odd
 // row counts, with NaN, infinities, signed zeros, denormals, rounding ties and
 // fp16 overflow in the data. Bytes outside the written columns must stay.
+// The float Fixpipe with streaming stores and LoadData's fractal copy likewise.
 // Also the float micro-kernel reading A from Zz fractals in place against an
 // in-order fmaf loop (padding past k filled with NaN: it must not be read).
 #include <gtest/gtest.h>
@@ -164,22 +165,28 @@ std::vector<float> fixpipe_source(uint32_t rows, uint32_t seed) {
 }
 
 template <class Out, class Cast>
-void check_fixpipe(void (*fn)(uint8_t*, uint64_t, const float*, uint32_t, uint32_t, bool), Cast cast) {
+// pitch: elements per dst row (default wider than a block, odd); aligned:
+// the destination starts on a 64-B boundary (the streaming form needs it).
+void check_fixpipe(void (*fn)(uint8_t*, uint64_t, const float*, uint32_t, uint32_t, bool), Cast cast,
+                   uint32_t pitch = 21, bool aligned = false) {
   for (uint32_t rows : {1u, 2u, 15u, 16u, 17u, 33u})
     for (uint32_t cols = 1; cols <= 16; ++cols)
       for (bool relu : {false, true}) {
         const std::vector<float> src = fixpipe_source(rows, rows * 31 + cols);
-        const uint32_t pitch = 21;  // elements per dst row: wider than a block, odd
-        std::vector<Out> got(uint64_t{rows} * pitch), want;
-        std::memset(got.data(), 0xa5, got.size() * sizeof(Out));
-        want = got;
+        std::vector<Out> buf(uint64_t{rows} * pitch + 64 / sizeof(Out)), want;
+        const size_t lead = aligned ? (64 - reinterpret_cast<uintptr_t>(buf.data()) % 64) % 64 / sizeof(Out) : 0;
+        std::memset(buf.data(), 0xa5, buf.size() * sizeof(Out));
+        want = buf;
+        Out* const got_at = buf.data() + lead;
+        std::vector<Out>& got = buf;
+        (void)got_at;
         for (uint32_t r = 0; r < rows; ++r)
           for (uint32_t j = 0; j < cols; ++j) {
             float v = src[r * 16 + j];
             if (relu && v < 0.0f) v = 0.0f;
-            want[uint64_t{r} * pitch + j] = cast(v);
+            want[lead + uint64_t{r} * pitch + j] = cast(v);
           }
-        fn(reinterpret_cast<uint8_t*>(got.data()), pitch * sizeof(Out), src.data(), rows, cols, relu);
+        fn(reinterpret_cast<uint8_t*>(got_at), pitch * sizeof(Out), src.data(), rows, cols, relu);
         ASSERT_EQ(0, std::memcmp(want.data(), got.data(), got.size() * sizeof(Out)))
             << "rows=" << rows << " cols=" << cols << " relu=" << relu;
       }
@@ -200,6 +207,43 @@ TEST(CubeMoves, FixpipeCastsMatchScalar) {
     return u;
   });
   check_fixpipe<uint16_t>(k->fix_bf16, [](float v) { return npurt::aicore::float_to_bf16_bits(v); });
+}
+
+// The streaming-store form of the float Fixpipe (large outputs): aligned rows
+// of 32 and 48 floats; whole 16-float rows stream, narrower ones fall back to
+// masked stores. The bytes written, and those left alone, match the scalar loop.
+TEST(CubeMoves, FixpipeStreamingStoresMatchScalar) {
+  const MoveKernels* k = kernels_or_skip();
+  if (!k) GTEST_SKIP() << "no AVX-512 move kernels on this host";
+  const auto bits = [](float v) {
+    uint32_t u;
+    std::memcpy(&u, &v, 4);
+    return u;
+  };
+  for (uint32_t pitch : {16u, 32u, 48u}) check_fixpipe<uint32_t>(k->fix_f32_stream, bits, pitch, true);
+}
+
+// LoadData's fractal copy: every count / stride combination the cube tile
+// uses (Nz -> Zz gathers 8 KiB apart, dstGap) and a fractal copied onto an
+// overlapping place (memmove semantics, in order), against the scalar loop.
+TEST(CubeMoves, CopyFractalsMatchesScalarLoop) {
+  const MoveKernels* k = kernels_or_skip();
+  if (!k) GTEST_SKIP() << "no AVX-512 move kernels on this host";
+  // (count, src_step, dst_step, dst offset from src in bytes; 0 = separate buffers)
+  const int64_t cases[][4] = {{1, 512, 512, 0},  {8, 8192, 512, 0},   {16, 512, 512, 0}, {5, 1536, 1024, 0},
+                              {255, 512, 512, 0}, {3, 512, 512, 256}, {4, 1024, 1024, -64}, {2, 512, 512, 512}};
+  for (const auto& cs : cases) {
+    const uint32_t count = static_cast<uint32_t>(cs[0]);
+    const uint64_t span = (count - 1) * std::max<uint64_t>(cs[1], cs[2]) + 512;
+    auto base = random_bits<uint8_t>(2 * span + 4096, count * 7 + static_cast<uint32_t>(cs[1]));
+    std::vector<uint8_t> want = base, got = base;
+    const uint64_t src_off = 1024;
+    const uint64_t dst_off = cs[3] == 0 ? src_off + span + 512 : static_cast<uint64_t>(src_off + cs[3]);
+    for (uint32_t i = 0; i < count; ++i)
+      std::memmove(&want[dst_off + i * cs[2]], &want[src_off + i * cs[1]], 512);
+    k->copy_fractals(&got[dst_off], static_cast<uint64_t>(cs[2]), &got[src_off], static_cast<uint64_t>(cs[1]), count);
+    EXPECT_EQ(want, got) << "count=" << count << " src_step=" << cs[1] << " dst_step=" << cs[2] << " off=" << cs[3];
+  }
 }
 
 }  // namespace
