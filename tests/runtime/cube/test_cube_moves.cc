@@ -164,29 +164,26 @@ std::vector<float> fixpipe_source(uint32_t rows, uint32_t seed) {
   return v;
 }
 
-template <class Out, class Cast>
 // pitch: elements per dst row (default wider than a block, odd); aligned:
 // the destination starts on a 64-B boundary (the streaming form needs it).
+template <class Out, class Cast>
 void check_fixpipe(void (*fn)(uint8_t*, uint64_t, const float*, uint32_t, uint32_t, bool), Cast cast,
                    uint32_t pitch = 21, bool aligned = false) {
   for (uint32_t rows : {1u, 2u, 15u, 16u, 17u, 33u})
     for (uint32_t cols = 1; cols <= 16; ++cols)
       for (bool relu : {false, true}) {
         const std::vector<float> src = fixpipe_source(rows, rows * 31 + cols);
-        std::vector<Out> buf(uint64_t{rows} * pitch + 64 / sizeof(Out)), want;
-        const size_t lead = aligned ? (64 - reinterpret_cast<uintptr_t>(buf.data()) % 64) % 64 / sizeof(Out) : 0;
-        std::memset(buf.data(), 0xa5, buf.size() * sizeof(Out));
-        want = buf;
-        Out* const got_at = buf.data() + lead;
-        std::vector<Out>& got = buf;
-        (void)got_at;
+        std::vector<Out> got(uint64_t{rows} * pitch + 64 / sizeof(Out)), want;
+        const size_t lead = aligned ? (64 - reinterpret_cast<uintptr_t>(got.data()) % 64) % 64 / sizeof(Out) : 0;
+        std::memset(got.data(), 0xa5, got.size() * sizeof(Out));
+        want = got;
         for (uint32_t r = 0; r < rows; ++r)
           for (uint32_t j = 0; j < cols; ++j) {
             float v = src[r * 16 + j];
             if (relu && v < 0.0f) v = 0.0f;
             want[lead + uint64_t{r} * pitch + j] = cast(v);
           }
-        fn(reinterpret_cast<uint8_t*>(got_at), pitch * sizeof(Out), src.data(), rows, cols, relu);
+        fn(reinterpret_cast<uint8_t*>(got.data() + lead), pitch * sizeof(Out), src.data(), rows, cols, relu);
         ASSERT_EQ(0, std::memcmp(want.data(), got.data(), got.size() * sizeof(Out)))
             << "rows=" << rows << " cols=" << cols << " relu=" << relu;
       }

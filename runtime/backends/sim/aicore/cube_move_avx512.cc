@@ -166,7 +166,8 @@ void fix_f32_stream(uint8_t* dst, uint64_t pitch, const float* src, uint32_t row
     fix_f32(dst, pitch, src, rows, cols, relu);
     return;
   }
-  for (uint32_t r = 0; r < rows; ++r) _mm512_stream_ps(reinterpret_cast<float*>(dst + r * pitch), load_relu(src + uint64_t{r} * 16, relu));
+  for (uint32_t r = 0; r < rows; ++r)
+    _mm512_stream_ps(reinterpret_cast<float*>(dst + r * pitch), load_relu(src + uint64_t{r} * 16, relu));
 }
 
 void fix_f16(uint8_t* dst, uint64_t pitch, const float* src, uint32_t rows, uint32_t cols, bool relu) {
