@@ -357,15 +357,17 @@ def fam_ndarray():
 
 
 def fam_runtime():
-    """Streams, events, graphs, memory, DLPack, fuse and devices with bad arguments."""
+    """Streams, events, graphs, memory, DLPack, fuse and devices with bad arguments. The label is
+    the public name as the user wrote it after `nr.` (memory.set_limit: the message must say
+    npurt.memory.set_limit)."""
     calls = [
         ("Stream", lambda: nr.Stream(device="sim:9")), ("Stream", lambda: nr.Stream(device=3.5)),
         ("Stream", lambda: nr.Stream(priority="high")), ("Event", lambda: nr.Event(enable_timing="yes")),
         ("Device", lambda: nr.Device("nope:0")), ("Device", lambda: nr.Device("sim:-1")),
         ("Device", lambda: nr.Device(None)), ("set_device", lambda: nr.set_device("sim:99")),
-        ("set_limit", lambda: nr.memory.set_limit(-5)), ("set_limit", lambda: nr.memory.set_limit("x")),
-        ("stat", lambda: nr.memory.stat("no.such.key")), ("stats", lambda: nr.memory.stats(device="sim:9")),
-        ("round_size", lambda: nr.memory.round_size(-1)), ("round_size", lambda: nr.memory.round_size(2**70)),
+        ("memory.set_limit", lambda: nr.memory.set_limit(-5)), ("memory.set_limit", lambda: nr.memory.set_limit("x")),
+        ("memory.stat", lambda: nr.memory.stat("no.such.key")), ("memory.stats", lambda: nr.memory.stats(device="sim:9")),
+        ("memory.round_size", lambda: nr.memory.round_size(-1)), ("memory.round_size", lambda: nr.memory.round_size(2**70)),
         ("from_dlpack", lambda: nr.from_dlpack(Opaque())), ("from_dlpack", lambda: nr.from_dlpack(None)),
         ("from_dlpack", lambda: nr.from_dlpack(np.ones(3, np.float32))),
         ("from_dlpack", lambda: nr.from_dlpack(np.ones((3, 4), np.float64)[:, ::2])),
@@ -374,8 +376,8 @@ def fam_runtime():
         ("fuse", lambda: nr.fuse(lambda a, b: a + b)(arr((3,)), arr((4,)))),
         ("synchronize", lambda: nr.synchronize("sim:9")), ("Graph", lambda: nr.Graph().replay()),
         ("graphed", lambda: nr.graphed(None)), ("graph_pool_handle", lambda: nr.graph_pool_handle(5)),
-        ("load_library", lambda: nr.ops.load_library("/nonexistent/lib.so")),
-        ("get", lambda: nr.ops.get("no_such_op")), ("describe", lambda: nr.ops.describe("no_such_op")),
+        ("ops.load_library", lambda: nr.ops.load_library("/nonexistent/lib.so")),
+        ("ops.get", lambda: nr.ops.get("no_such_op")), ("ops.describe", lambda: nr.ops.describe("no_such_op")),
     ]
     for name, call in calls:
         yield name, None, call
@@ -385,7 +387,7 @@ def fam_runtime():
 def stream_misuse():
     s = nr.Stream()
     s.close()
-    yield "Stream", None, lambda: nr.zeros((3,), stream=s)
+    yield "zeros", None, lambda: nr.zeros((3,), stream=s)
     yield "Stream", None, lambda: s.synchronize()
     yield "Stream", None, lambda: s.record_event()
     yield "Stream", None, lambda: s.wait_event(None)
