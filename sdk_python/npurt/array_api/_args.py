@@ -14,9 +14,10 @@ INT64_MAX = (1 << 63) - 1
 
 
 def int_sequence(value, where, arg):
-    """value (an int, or a sequence of ints) as a tuple of Python ints."""
+    """value (an int, or a sequence of ints) as a tuple of Python ints. operator.index takes ints,
+    numpy integers and 0-d integer arrays, and refuses floats (2.5 is no size; int() truncated it)."""
     try:
-        return (_index(value),)
+        return (operator.index(value),)
     except TypeError:
         pass
     if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) and \
@@ -26,16 +27,10 @@ def int_sequence(value, where, arg):
     out = []
     for i, v in enumerate(value):
         try:
-            out.append(_index(v))
+            out.append(operator.index(v))
         except TypeError:
             raise TypeError(f"{where}: argument '{arg}': element {i} is a {type(v).__name__}, not an int") from None
     return tuple(out)
-
-
-def _index(v):
-    if isinstance(v, bool):  # True is not a size, even though it is an int
-        raise TypeError("bool")
-    return operator.index(v)
 
 
 def sizes(value, where, arg="shape"):
