@@ -48,7 +48,6 @@ def full(shape, fill_value, *, dtype=None, device=None):
 
 
 # The bound C++ constructors, given Python signatures (inspect.signature cannot read nanobind functions).
-@public("npurt.asarray", "obj")
 def asarray(obj, /, dtype=None, *, device=None, copy=None, stream=None):
     if isinstance(obj, _npurt.ndarray) and dtype is not None and dtype != obj.dtype:
         # An array converted to another dtype: a device cast, which always makes a new array.
