@@ -98,8 +98,13 @@ Tensor run_reduce(ReduceOp op, const Tensor& x, const ReduceCall& call, const St
   const AttrValue attrs[5] = {AttrValue(call.axes), AttrValue(false), AttrValue(call.dtype), AttrValue(call.part_len),
                               AttrValue(call.count)};
   Tensor result[1];
-  // Errors keep the kernel's name ("npurt.ops.reduce_sum: ..."), as reductions.py leaves them.
-  dispatch(h, Span<const Tensor>(&x, 1), Span<const AttrValue>(attrs, 5), stream, Span<Tensor>(result, 1));
+  // Errors name the public function ("npurt.max: argument 'x': zero-size reduction ..."), as the
+  // binary operators' do: the user called nr.max / array::reduce, not the reduce_max op.
+  try {
+    dispatch(h, Span<const Tensor>(&x, 1), Span<const AttrValue>(attrs, 5), stream, Span<Tensor>(result, 1));
+  } catch (const InvalidArgument& e) {
+    rethrow_public(e, kReduceKernel[i], kReduceName[i]);
+  }
   return result[0];
 }
 

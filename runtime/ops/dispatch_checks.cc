@@ -2,6 +2,8 @@
 #include "dispatch_checks.h"
 
 #include <cstring>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "npurt/status.h"
@@ -62,6 +64,21 @@ void check_input_dtype(const RegisteredOp& op, const InputDef& in, DType dt, Dev
                           " is only supported on the sim backend (the Ascend vector unit lacks it)");
 }
 
+// Every missing required input (or attribute) in one message, so a call missing
+// several names them all ("arguments 'x1', 'x2': required inputs are missing")
+// instead of only the first. Error path only: the success path never gets here.
+template <class Defs, class IsGiven>
+[[noreturn]] void fail_missing(const RegisteredOp& op, const Defs& decl, IsGiven given, const char* what) {
+  std::vector<std::string> missing;
+  for (size_t j = 0; j < decl.size(); ++j)
+    if (!given(j)) missing.push_back(decl[j].name);
+  const std::string reason = std::string("required ") + what + (missing.size() > 1 ? "s are" : " is") + " missing";
+  if (missing.size() == 1) fail(op, missing[0], reason);
+  std::string names;
+  for (const std::string& m : missing) names += (names.empty() ? "'" : ", '") + m + "'";
+  throw InvalidArgument(op.where + ": arguments " + names + ": " + reason);
+}
+
 }  // namespace
 
 void check_attrs(const RegisteredOp& op, Span<const AttrValue> attrs, ResolvedAttrs& out, CacheKey& key) {
@@ -72,7 +89,10 @@ void check_attrs(const RegisteredOp& op, Span<const AttrValue> attrs, ResolvedAt
   out.count = decl.size();
   for (size_t i = 0; i < decl.size(); ++i) {
     const AttrValue* v = i < attrs.size() && !attrs[i].is_none() ? &attrs[i] : &decl[i].default_value;
-    if (v->is_none()) fail(op, decl[i].name, "required attribute is missing");
+    if (v->is_none())
+      fail_missing(op, decl, [&](size_t j) {
+        return (j < attrs.size() && !attrs[j].is_none()) || !decl[j].default_value.is_none();
+      }, "attribute");
     if (!attr_type_ok(decl[i].type, v->type()))
       fail(op, decl[i].name, std::string("expected ") + attr_type_name(decl[i].type) + ", got " +
                                  attr_type_name(v->type()) + " " + v->repr());
@@ -90,7 +110,7 @@ void check_inputs(const RegisteredOp& op, Span<const Tensor> inputs, Device devi
   for (size_t i = 0; i < decl.size(); ++i) {
     const InputDef& in = decl[i];
     if (i >= inputs.size() || !inputs[i].defined()) {
-      if (!in.optional) fail(op, in.name, "required input is missing");
+      if (!in.optional) fail_missing_inputs(op, [&](size_t j) { return j < inputs.size() && inputs[j].defined(); });
       key.push_back(-1);
       continue;
     }
@@ -180,6 +200,11 @@ void check_output(const RegisteredOp& op, size_t i, const Tensor& out, const Ten
   if (out.device() != device)
     fail(op, name(), "is on " + out.device().str() + " but the op runs on " + device.str());
   if (!out.is_contiguous()) fail(op, name(), "must be contiguous (kernels write dense outputs)");
+}
+
+void fail_missing_inputs(const RegisteredOp& op, const std::function<bool(size_t)>& given) {
+  const auto& decl = op.def.inputs;
+  fail_missing(op, decl, [&](size_t j) { return decl[j].optional || given(j); }, "input");
 }
 
 }  // namespace npurt

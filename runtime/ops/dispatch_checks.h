@@ -7,6 +7,7 @@
 // returns the cached plan, computing it (inference + tiling + cost) on a miss.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "npurt/dispatch.h"
@@ -28,6 +29,9 @@ void check_attrs(const RegisteredOp& op, Span<const AttrValue> attrs, ResolvedAt
 
 // Checks inputs (count, required, dtype, sim-only, rank, device) and appends their specs to key.
 void check_inputs(const RegisteredOp& op, Span<const Tensor> inputs, Device device, CacheKey& key);
+
+// Throws InvalidArgument naming every required input of op for which given(i) is false.
+[[noreturn]] void fail_missing_inputs(const RegisteredOp& op, const std::function<bool(size_t)>& given);
 
 // Inference + tiling + cost for specs that passed the checks.
 std::shared_ptr<const TilingPlan> compute_plan(const RegisteredOp& op, const TensorSpec* inputs,

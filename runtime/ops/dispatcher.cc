@@ -307,7 +307,8 @@ OpPlan plan_op(const OpHandle& h, Span<const TensorSpec> inputs, Span<const Attr
   std::vector<TensorSpec> specs(decl.size());
   for (size_t i = 0; i < decl.size(); ++i) {
     if (i < inputs.size()) specs[i] = inputs[i];
-    if (!specs[i].defined && !decl[i].optional) throw_invalid_argument(op.where, decl[i].name, "required input is missing");
+    if (!specs[i].defined && !decl[i].optional)
+      fail_missing_inputs(op, [&](size_t j) { return j < inputs.size() && inputs[j].defined; });
     if (specs[i].defined && !mask_has(decl[i].dtypes, specs[i].dtype))
       throw_invalid_argument(op.where, decl[i].name, std::string("dtype ") + dtype_name(specs[i].dtype) +
                                                          " is not supported (supported: " +

@@ -124,12 +124,14 @@ nb::object asarray(nb::handle obj, nb::handle dtype, nb::handle device, nb::hand
 }  // namespace
 
 void bind_creation(nb::module_& m) {
-  m.def("empty", &empty, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::kw_only(),
+  // shape accepts None at the binding level so shape_arg names the function and the argument
+  // (nanobind's own "incompatible function arguments" names neither).
+  m.def("empty", &empty, nb::arg("shape").none(), nb::arg("dtype") = nb::none(), nb::kw_only(),
         nb::arg("device") = nb::none(), nb::arg("stream") = nb::none(),
         "An uninitialised array (default float32) on the current stream of `device`, or on `stream`.");
-  m.def("zeros", &zeros, nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::kw_only(),
+  m.def("zeros", &zeros, nb::arg("shape").none(), nb::arg("dtype") = nb::none(), nb::kw_only(),
         nb::arg("device") = nb::none(), nb::arg("stream") = nb::none(), "An array of zeros (a device memset).");
-  m.def("asarray", &asarray, nb::arg("obj"), nb::arg("dtype") = nb::none(), nb::kw_only(),
+  m.def("asarray", &asarray, nb::arg("obj").none(), nb::arg("dtype") = nb::none(), nb::kw_only(),
         nb::arg("device") = nb::none(), nb::arg("stream") = nb::none(), nb::arg("copy") = nb::none(),
         "A device array from a numpy array, nested lists or a scalar (a host->device copy); an "
         "npurt.ndarray is returned as is unless copy=True.");

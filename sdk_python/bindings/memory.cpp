@@ -83,7 +83,20 @@ void bind_memory(nb::module_& m) {
   mem.def("set_caching", [](bool enabled, nb::handle device) { pool_arg(device, "npurt.memory.set_caching").set_caching(enabled); },
           nb::arg("enabled"), dev, "False: every block is its own segment, freed at once (like NPURT_NO_CACHING=1).");
   mem.def("caching", [](nb::handle device) { return pool_arg(device, "npurt.memory.caching").caching(); }, dev);
-  mem.def("round_size", &MemoryPool::round_size, nb::arg("nbytes"), "Bytes the pool reserves for a request.");
+  mem.def("round_size",
+          [](nb::handle nbytes) {
+            // Checked here: nanobind's size_t cast refuses -1 or 2**70 without naming the function or argument.
+            const char* where = "npurt.memory.round_size";
+            if (PyBool_Check(nbytes.ptr()) || !PyLong_Check(nbytes.ptr()))
+              throw_invalid_argument(where, "nbytes", "expected an int, got " +
+                                                          std::string(nb::type_name(nbytes.type()).c_str()));
+            int overflow = 0;
+            const long long n = PyLong_AsLongLongAndOverflow(nbytes.ptr(), &overflow);
+            if (overflow != 0 || n < 0)
+              throw_invalid_argument(where, "nbytes", "must be in [0, 2**63), got " + nb::cast<std::string>(nb::str(nbytes)));
+            return MemoryPool::round_size(static_cast<size_t>(n));
+          },
+          nb::arg("nbytes"), "Bytes the pool reserves for a request.");
   mem.def("describe", [](nb::handle device) { return pool_arg(device, "npurt.memory.describe").describe_usage(); }, dev,
           "One line: allocated, reserved, limit.");
 }

@@ -62,24 +62,35 @@ class Fused:
         self._op = None
 
     def __call__(self, *args, **kwargs):
-        if kwargs:
-            raise TypeError(f"nr.fuse({self.__name__}): keyword arguments are not supported; pass them positionally")
-        prog = self._program(args)
-        if prog.words is None:
-            return self._fn(*args)
-        words = prog.words
-        if prog.patches:
-            words = list(words)
-            for pos, j, dt in prog.patches:
-                words[pos] = _fuse_lower.float_bits(args[j], dt)
-        if self._op is None:
-            from . import ops
-            self._op = ops.get("fused_elementwise")
-        try:
-            return self._op(*[args[i] for i in prog.inputs], program=words, dtype=prog.dtype)
-        except ValueError:
-            self._fn(*args)  # the unfused expression raises its own error (shape mismatch ...)
+        try:  # zero-cost on success; an error names the fused function (below)
+            if kwargs:
+                raise TypeError(f"{self._where()}: keyword arguments are not supported; pass them positionally")
+            prog = self._program(args)
+            if prog.words is None:
+                return self._fn(*args)
+            words = prog.words
+            if prog.patches:
+                words = list(words)
+                for pos, j, dt in prog.patches:
+                    words[pos] = _fuse_lower.float_bits(args[j], dt)
+            if self._op is None:
+                from . import ops
+                self._op = ops.get("fused_elementwise")
+            try:
+                return self._op(*[args[i] for i in prog.inputs], program=words, dtype=prog.dtype)
+            except ValueError:
+                self._fn(*args)  # the unfused expression raises its own error (shape mismatch ...)
+                raise
+        except (TypeError, ValueError, IndexError, MemoryError, RuntimeError, NotImplementedError) as e:
+            # The unfused expression's own message, prefixed with the fused function the user called
+            # (an error inside an unfused fallback otherwise names only the inner op, or nothing).
+            where = self._where()
+            if not str(e).startswith(where):
+                e.args = (f"{where}: {e}",) + tuple(e.args[1:])
             raise
+
+    def _where(self):
+        return f"npurt.fuse({getattr(self, '__name__', type(self._fn).__name__)})"
 
     def __get__(self, obj, objtype=None):  # a fused method binds like a function
         return self if obj is None else functools.partial(self, obj)
@@ -107,7 +118,7 @@ class Fused:
         return prog
 
     def _trace(self, args):
-        where = f"nr.fuse({self.__name__})"
+        where = self._where()
         arrays = [a for a in args if isinstance(a, _npurt.ndarray)]
         for a in args:
             if not isinstance(a, _npurt.ndarray) and type(a) not in _SCALARS:

@@ -112,11 +112,21 @@ def list():  # noqa: A001  (nr.ops.list() is the documented name)
     return builtins.list(_npurt._op_names())
 
 
+def _unknown(e, where):
+    """The registry's NotFoundError ("npurt.ops: unknown op 'x' (did you mean ...)") relabelled with
+    the function the user called and its argument; class, .code and traceback kept."""
+    e.args = (f"{where}: argument 'name': {str(e).split(': ', 1)[-1]}",) + tuple(e.args[1:])
+    return e
+
+
 def get(name):
     """The function of op `name` (also for ops named like the helpers of this module)."""
     _refresh()
     if name not in _ops:
-        _npurt._op_function(name)  # raises NotFoundError naming close matches
+        try:
+            _npurt._op_function(name)  # raises NotFoundError naming close matches
+        except _npurt.NotFoundError as e:
+            raise _unknown(e, "npurt.ops.get")
     return _ops[name]
 
 
@@ -139,7 +149,12 @@ def describe(name, *inputs, dtype="float32", profile=None, **attrs):
     name (default: the current device's); attributes by keyword.
     """
     specs = [_spec(s, dtype) for s in inputs]
-    return _npurt._op_describe(name, specs, attrs, profile)
+    try:
+        return _npurt._op_describe(name, specs, attrs, profile)
+    except _npurt.NotFoundError as e:
+        if "unknown op" not in str(e):
+            raise
+        raise _unknown(e, "npurt.ops.describe")
 
 
 def registration_errors():
@@ -153,7 +168,11 @@ def load_library(path):
     name clash and InvalidArgumentError on an invalid op; nothing is registered then."""
     import os
 
-    names = _npurt._load_library(os.fspath(path))
+    try:
+        names = _npurt._load_library(os.fspath(path))
+    except _npurt.NpurtError as e:  # C++ names its npurt::load_library; Python users called nr.ops.load_library
+        e.args = (str(e).replace("npurt.load_library", "npurt.ops.load_library", 1),) + tuple(e.args[1:])
+        raise
     _refresh()
     return names
 

@@ -17,11 +17,8 @@ import operator
 
 from .. import _npurt
 from .. import ops as _ops
-from . import _convert, _dtypes
-
-
-def _shape(shape):
-    return (shape,) if isinstance(shape, int) else tuple(shape)
+from . import _args, _convert, _dtypes
+from ._args import public
 
 
 def _dtype_arg(dtype, where):
@@ -37,7 +34,9 @@ def _fill_dtype(value, dtype):
     return _dtypes.scalar_dtype(value)
 
 
+@public("npurt.full", "shape")
 def full(shape, fill_value, *, dtype=None, device=None):
+    shape = _args.sizes(shape, "npurt.full")
     if not isinstance(fill_value, (builtins.bool, int, float, complex)):
         raise TypeError(f"npurt.full: argument 'fill_value': expected a Python bool, int, float or complex, got "
                         f"{type(fill_value).__name__}")
@@ -45,7 +44,7 @@ def full(shape, fill_value, *, dtype=None, device=None):
     if isinstance(fill_value, complex) and _dtypes.kind(dt) != "c":
         raise TypeError(f"npurt.full: argument 'fill_value': a complex value needs a complex dtype, got {dt}")
     _convert._check_range(fill_value, dt, "npurt.full")
-    return _ops.fill(shape=_shape(shape), dtype=dt, **_convert.fill_attrs(fill_value, dt))
+    return _ops.fill(shape=shape, dtype=dt, **_convert.fill_attrs(fill_value, dt))
 
 
 # The bound C++ constructors, given Python signatures (inspect.signature cannot read nanobind functions).
@@ -59,10 +58,12 @@ def asarray(obj, /, dtype=None, *, device=None, copy=None, stream=None):
     return _npurt.asarray(obj, dtype, device=device, stream=stream, copy=copy)
 
 
+@public("npurt.empty", "shape")
 def empty(shape, dtype=None, *, device=None, stream=None):
     return _npurt.empty(shape, dtype, device=device, stream=stream)
 
 
+@public("npurt.zeros", "shape")
 def zeros(shape, dtype=None, *, device=None, stream=None):
     return _npurt.zeros(shape, dtype, device=device, stream=stream)
 
@@ -71,25 +72,30 @@ for _fn in (asarray, empty, zeros):
     _fn.__doc__ = getattr(_npurt, _fn.__name__).__doc__
 
 
+@public("npurt.ones", "shape")
 def ones(shape, *, dtype=None, device=None):
     return full(shape, 1, dtype=dtype or _dtypes.DEFAULT_FLOAT)
 
 
+@public("npurt.empty_like", "x")
 def empty_like(x, /, *, dtype=None, device=None):
     x = _convert.array("npurt.empty_like", x)
     return _npurt.empty(x.shape, dtype or x.dtype)
 
 
+@public("npurt.zeros_like", "x")
 def zeros_like(x, /, *, dtype=None, device=None):
     x = _convert.array("npurt.zeros_like", x)
     return _npurt.zeros(x.shape, dtype or x.dtype)
 
 
+@public("npurt.ones_like", "x")
 def ones_like(x, /, *, dtype=None, device=None):
     x = _convert.array("npurt.ones_like", x)
     return full(x.shape, 1, dtype=dtype or x.dtype)
 
 
+@public("npurt.full_like", "x")
 def full_like(x, /, fill_value, *, dtype=None, device=None):
     x = _convert.array("npurt.full_like", x)
     return full(x.shape, fill_value, dtype=dtype or x.dtype)
@@ -124,7 +130,8 @@ def _arange_length(start, stop, step, where):
     try:
         n = math.ceil((stop - start) / step)
     except (OverflowError, ValueError):  # inf or NaN bounds
-        raise ValueError(f"{where}: the range from {start} to {stop} by {step} has no finite length") from None
+        raise ValueError(f"{where}: arguments 'start', 'stop', 'step': the range from {start} to {stop} by {step} "
+                         "has no finite length") from None
     return builtins.max(0, n)
 
 
@@ -152,6 +159,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     return _ops.arange(num=n, dtype=dt, start=float(start), step=float(step))
 
 
+@public("npurt.linspace", "num")
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     """num evenly spaced values over [start, stop] (or [start, stop) without endpoint), like numpy."""
     where = "npurt.linspace"
@@ -202,12 +210,16 @@ def _count(v, where, arg):
     return v
 
 
+@public("npurt.eye", ("n_rows", "n_cols"))
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
     """A [n_rows, n_cols] array with ones on diagonal k, computed on the device."""
     where = "npurt.eye"
     _check_device(device, where)
     n_rows = _count(n_rows, where, "n_rows")
     n_cols = n_rows if n_cols is None else _count(n_cols, where, "n_cols")
+    if n_rows * n_cols > _args.INT64_MAX:
+        raise ValueError(f"{where}: arguments 'n_rows', 'n_cols': a {n_rows} x {n_cols} array has too many "
+                         "elements (int64 overflow)")
     if isinstance(k, builtins.bool) or not isinstance(k, int):
         raise TypeError(f"{where}: argument 'k': expected an int, got {type(k).__name__}")
     return _ops.eye(n_rows=n_rows, n_cols=n_cols, k=k, dtype=dtype or _dtypes.DEFAULT_FLOAT)

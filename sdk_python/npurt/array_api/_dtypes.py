@@ -16,6 +16,7 @@ float64 + complex64 -> complex128); integers with complex give complex128
 import builtins
 
 from .. import _npurt
+from . import _args
 
 _D = {n: getattr(_npurt, n) for n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                                       "uint64", "float16", "bfloat16", "float32", "float64", "complex64",
@@ -95,20 +96,24 @@ def promote(a, b, where="npurt.result_type"):
     return r
 
 
-def _as_dtype(x, where):
+def _as_dtype(x, where, arg):
     if isinstance(x, _npurt.dtype):
         return x
     if isinstance(x, _npurt.ndarray):
         return x.dtype
     if isinstance(x, str):
-        return _npurt.dtype(x)
-    raise TypeError(f"{where}: expected arrays or dtypes, got {type(x).__name__}")
+        try:
+            return _npurt.dtype(x)
+        except ValueError as e:
+            raise _args.blame(e, where, arg)
+    raise TypeError(f"{where}: argument '{arg}': expected an array or a dtype, got {type(x).__name__}")
 
 
 def result_type(*arrays_and_dtypes):
     """The dtype of an operation on these arrays/dtypes/Python scalars (array API rules)."""
     where = "npurt.result_type"
-    dts = [_as_dtype(x, where) for x in arrays_and_dtypes if not isinstance(x, (builtins.bool, int, float, complex))]
+    dts = [_as_dtype(x, where, "arrays_and_dtypes") for x in arrays_and_dtypes
+           if not isinstance(x, (builtins.bool, int, float, complex))]
     scalars = [x for x in arrays_and_dtypes if isinstance(x, (builtins.bool, int, float, complex))]
     if not dts:
         if not scalars:
@@ -154,8 +159,8 @@ def scalar_result(dt, s, where):
 
 def can_cast(from_, to, /):
     """True when `from_` promotes to `to` under the type promotion rules."""
-    f = _as_dtype(from_, "npurt.can_cast")
-    t = _as_dtype(to, "npurt.can_cast")
+    f = _as_dtype(from_, "npurt.can_cast", "from_")
+    t = _as_dtype(to, "npurt.can_cast", "to")
     return _TABLE.get((f, t)) == t
 
 
@@ -183,7 +188,7 @@ _FLOAT_FORMAT = {"float16": (16, 11, 15, -14), "bfloat16": (16, 8, 127, -126), "
 
 
 def finfo(type, /):  # noqa: A002  (the standard's parameter name)
-    dt = _as_dtype(type, "npurt.finfo")
+    dt = _as_dtype(type, "npurt.finfo", "type")
     if dt.name not in _FLOAT_FORMAT:
         raise TypeError(f"npurt.finfo: argument 'type': {dt} is not a floating-point dtype")
     bits, p, emax, emin = _FLOAT_FORMAT[dt.name]
@@ -193,7 +198,7 @@ def finfo(type, /):  # noqa: A002  (the standard's parameter name)
 
 
 def iinfo(type, /):  # noqa: A002
-    dt = _as_dtype(type, "npurt.iinfo")
+    dt = _as_dtype(type, "npurt.iinfo", "type")
     if dt.name not in _BITS:
         raise TypeError(f"npurt.iinfo: argument 'type': {dt} is not an integer dtype")
     b = _BITS[dt.name]

@@ -5,7 +5,7 @@ name ("npurt.add: argument 'x2': shapes (2,) and (3,) cannot be broadcast ...").
 """
 from .. import _npurt
 from .. import ops as _ops
-from . import _convert, _dtypes
+from . import _args, _convert, _dtypes
 
 _F32 = _dtypes._D["float32"]
 _UNARY_FLOAT = "exp log sqrt reciprocal sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh " \
@@ -33,6 +33,21 @@ def _run(name, kernel, *args):
         return _ops.get(kernel)(*args)
     except (ValueError, TypeError) as e:
         raise _public_error(e, kernel, name) from None
+
+
+def _blame_promotion(e, where, given, used):
+    """A kernel refusing a promoted operand: blame the other operand, whose type forced the
+    promotion (bitwise_and(int32 array, 1.5) is wrong because of 1.5, not of the int32 array)."""
+    msg = str(e)
+    for i in (0, 1):
+        g, u = given[i], used[i]
+        if f"argument 'x{i + 1}'" in msg and isinstance(g, _convert.ndarray) and g.dtype != u.dtype and \
+                not isinstance(given[1 - i], _convert.ndarray):  # two arrays: each dtype is the caller's choice
+            reason = msg.split(": ", 2)[-1]
+            e.args = (f"{where}: argument 'x{2 - i}': a {type(given[1 - i]).__name__} operand promotes x{i + 1} "
+                      f"from {g.dtype} to {u.dtype}, and then {reason}",)
+            break
+    return e
 
 
 def _to_float(x):
@@ -69,7 +84,10 @@ def _make_binary(name):
             if type(x1) in (int, float) and a.ndim == 0:
                 return _npurt._array_binary_const(code, a, b, 0, float(x1))
             return _npurt._array_binary(code, a, b)
-        return _run(name, kernel, a, b)
+        try:
+            return _run(name, kernel, a, b)
+        except ValueError as e:  # error path only: the success path pays nothing (zero-cost try)
+            raise _blame_promotion(e, where, (x1, x2), (a, b)) from None
 
     if name != "pow":
         return f
@@ -130,8 +148,13 @@ def where(condition, x1, x2, /):
     return _run("where", "where", c, a, b)
 
 
+@_args.public("npurt.clip", "x")
 def clip(x, /, min=None, max=None):  # noqa: A002  (the standard's names)
     x = _convert.array("npurt.clip", x)
+    for arg, bound in (("min", min), ("max", max)):
+        if bound is not None and not isinstance(bound, (_convert.ndarray, bool, int, float, complex)):
+            raise TypeError(f"npurt.clip: argument '{arg}': expected an npurt.ndarray or a Python scalar, got "
+                            f"{type(bound).__name__}")
     y = x
     if min is not None:
         y = maximum(y, min if not isinstance(min, _convert.ndarray) else _convert.cast(min, x.dtype))

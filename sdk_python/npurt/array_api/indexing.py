@@ -92,6 +92,8 @@ def basic_view(x, key, where=_GET):
             out_strides.append(0)
             continue
         if isinstance(k, slice):
+            if k.step is not None and not isinstance(k.step, _npurt.ndarray) and k.step == 0:
+                raise ValueError(f"{where}: argument 'key': slice step cannot be zero")
             start, stop, step = k.indices(shape[dim])
             n = len(range(start, stop, step))
             out_shape.append(n)

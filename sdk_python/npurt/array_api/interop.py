@@ -14,7 +14,7 @@ Invariants:
 import builtins
 
 from .. import _npurt
-from . import manipulation, reductions
+from . import _args, manipulation, reductions
 
 __all__ = ["from_dlpack", "install"]
 
@@ -23,6 +23,7 @@ _KDLCPU = 1
 
 # ---- DLPack ------------------------------------------------------------------------
 
+@_args.public("npurt.ndarray.__dlpack__")
 def _dlpack(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
     if stream is not None and stream != -1:
         raise BufferError("npurt.ndarray.__dlpack__: argument 'stream': sim arrays are exported as CPU memory "
@@ -41,6 +42,7 @@ def _dlpack_device(self, /):
     return (_KDLCPU, 0)
 
 
+@_args.public("npurt.from_dlpack", "x")
 def from_dlpack(x, /, *, device=None, copy=None, stream=None):
     """An nr.ndarray from any DLPack producer (numpy, torch CPU tensors, ...)."""
     where = "npurt.from_dlpack"

@@ -191,13 +191,13 @@ def vecdot(x1, x2, /, *, axis=-1):
 def _matmul_op(self, other):
     if not isinstance(other, ndarray):
         return NotImplemented
-    return _matmul("npurt.ndarray.__matmul__", self, other)
+    return _matmul("npurt.matmul", self, other)  # x1 @ x2 names the function, as x1 + x2 names npurt.add
 
 
 def _rmatmul_op(self, other):
     if not isinstance(other, ndarray):
         return NotImplemented
-    return _matmul("npurt.ndarray.__rmatmul__", other, self)
+    return _matmul("npurt.matmul", other, self)
 
 
 def _imatmul_op(self, other):

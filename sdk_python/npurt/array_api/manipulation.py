@@ -15,7 +15,7 @@ import operator
 
 from .. import _npurt
 from .indexing import assign, basic_view, view_of
-from . import _convert
+from . import _args, _convert
 
 __all__ = ["AxisError", "normalize_axis", "normalize_axes", "reshape", "permute_dims", "matrix_transpose",
            "expand_dims", "squeeze", "broadcast_to", "broadcast_shapes", "broadcast_arrays", "flip", "moveaxis",
@@ -146,7 +146,7 @@ def reshape(x, /, shape, *, copy=None):
 
 def permute_dims(x, /, axes):
     where = "npurt.permute_dims"
-    axes = tuple(axes)
+    axes = _args.int_sequence(axes, where, "axes")
     norm = tuple(normalize_axis(a, x.ndim, where, "axes") for a in axes)
     if sorted(norm) != list(range(x.ndim)):
         raise ValueError(f"{where}: argument 'axes': {axes} is not a permutation of the {x.ndim} axes")
@@ -199,7 +199,7 @@ def broadcast_shapes(*shapes, where="npurt.broadcast_shapes"):
 
 def broadcast_to(x, /, shape):
     where = "npurt.broadcast_to"
-    shape = tuple(int(n) for n in ((shape,) if isinstance(shape, int) else shape))
+    shape = _args.sizes(shape, where)
     if len(shape) < x.ndim or any(n < 0 for n in shape):
         raise ValueError(f"{where}: argument 'shape': cannot broadcast shape {tuple(x.shape)} to {shape}")
     lead = len(shape) - x.ndim
@@ -264,7 +264,7 @@ def _result_dtype(arrays, where):
 
 
 def _check_arrays(arrays, where):
-    arrays = list(arrays)
+    arrays = _args.array_sequence(arrays, where)
     if not arrays:
         raise ValueError(f"{where}: argument 'arrays': need at least one array")
     for i, a in enumerate(arrays):
@@ -309,10 +309,9 @@ def stack(arrays, /, *, axis=0):
     return concat([expand_dims(x, axis=a) for x in arrays], axis=a)
 
 
+@_args.public("npurt.tile", "repetitions")
 def tile(x, repetitions, /):
-    reps = tuple(int(r) for r in repetitions)
-    if any(r < 0 for r in reps):
-        raise ValueError(f"npurt.tile: argument 'repetitions': must be >= 0, got {reps}")
+    reps = _args.sizes(repetitions, "npurt.tile", "repetitions")
     nd = max(len(reps), x.ndim)
     reps = (1,) * (nd - len(reps)) + reps
     x = reshape(x, (1,) * (nd - x.ndim) + tuple(x.shape))
@@ -321,8 +320,12 @@ def tile(x, repetitions, /):
     return reshape(big, [r * n for r, n in zip(reps, x.shape)], copy=True)
 
 
+@_args.public("npurt.repeat", "repeats")
 def repeat(x, repeats, /, *, axis=None):
     where = "npurt.repeat"
+    if not isinstance(repeats, _npurt.ndarray):
+        counts = _args.sizes(repeats, where, "repeats")
+        repeats = list(counts) if isinstance(repeats, (tuple, list)) else counts[0]
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
     a = normalize_axis(axis, x.ndim, where)
@@ -379,6 +382,7 @@ def _method_reshape(x, *shape, copy=None):
     return reshape(x, shape, copy=copy)
 
 
+@_args.public("npurt.ndarray.transpose", "x")
 def _method_transpose(x, *axes):
     if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
         axes = axes[0]

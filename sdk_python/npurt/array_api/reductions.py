@@ -20,11 +20,12 @@ Invariants: no numpy on the data path; every error names the function and
 the argument (bad axis -> AxisError, bad dtype -> TypeError).
 """
 import builtins
+import numbers
 
 from .. import _npurt
 from .indexing import device_astype
 from .manipulation import normalize_axes
-from . import _convert
+from . import _args, _convert
 
 __all__ = ["sum", "prod", "max", "min", "mean", "any", "all", "var", "std", "count_nonzero"]
 
@@ -130,6 +131,7 @@ def count_nonzero(x, /, *, axis=None, keepdims=False):
     return _astype(y, _npurt.int64, where)
 
 
+@_args.public("npurt.var", "x")
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     """(sum(d**2) - sum(d)**2 / N) / (N - correction) with d = x - mean: the corrected two-pass
     algorithm (Chan, Golub, LeVeque 1983; Higham, Accuracy and Stability, 1.9). The rounded mean
@@ -137,6 +139,8 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     gives exactly 0 (plain two-pass gave 64 for 40 copies of 5.6e16, whose sum rounds one ulp up)."""
     import npurt
     where = "npurt.var"
+    if isinstance(correction, builtins.bool) or not isinstance(correction, numbers.Real):
+        raise TypeError(f"{where}: argument 'correction': expected a real number, got {type(correction).__name__}")
     if str(x.dtype) in ("complex64", "complex128"):
         raise TypeError(f"{where}: argument 'x': {x.dtype} is not a real floating-point dtype (the standard's "
                         "var/std take real floating arrays)")
@@ -155,6 +159,7 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     return npurt.multiply(ss, float("nan") if denom <= 0 else 1.0 / denom)
 
 
+@_args.public("npurt.std", "x")
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
     import npurt
     return npurt.sqrt(var(x, axis=axis, correction=correction, keepdims=keepdims))
@@ -168,7 +173,8 @@ _FAST_METHODS = ("sum", "prod", "max", "min", "mean")
 def install(cls=_npurt.ndarray):
     """x.sum(), x.max(), ... as methods (numpy style)."""
     for f in (sum, prod, max, min, mean, any, all, var, std):
-        setattr(cls, ("_py_" if f.__name__ in _FAST_METHODS else "") + f.__name__, f)
+        method = _args.public("npurt.ndarray." + f.__name__, "x")(f)  # x.sum(9): the error names ndarray.sum
+        setattr(cls, ("_py_" if f.__name__ in _FAST_METHODS else "") + f.__name__, method)
 
 
 install()

@@ -127,34 +127,63 @@ VALID = {  # by parameter name; callables so each call gets fresh arrays
 }
 
 
-def required_args(fn, override=None):
-    """Positional args and keywords that make a valid call, with `override` {name: value} applied."""
+def required_args(fn, override=None, valid=None):
+    """Positional args and keywords that make a valid call, with `override` {name: value} applied.
+    A parameter after a skipped (defaulted) one goes by keyword: positionally it would land in the
+    skipped slot (arange(0, step=x) is not arange(0, x))."""
     override = override or {}
+    valid = valid or VALID
     args, kwargs = [], {}
+    skipped = False
     for p in params(fn):
         given = p.name in override
         if not given and p.default is not inspect.Parameter.empty:
+            skipped = True
             continue
-        if not given and p.name not in VALID:
+        if not given and p.name not in valid:
             return None  # cannot build a valid call for this function
-        value = override[p.name] if given else VALID[p.name]()
+        value = override[p.name] if given else valid[p.name]()
         if p.kind == p.VAR_POSITIONAL:
             args.extend(value if isinstance(value, list) else [value])
-        elif p.kind == p.KEYWORD_ONLY:
+        elif p.kind == p.KEYWORD_ONLY or (skipped and p.kind == p.POSITIONAL_OR_KEYWORD):
             kwargs[p.name] = value
+        elif skipped:
+            return None  # a positional-only parameter after a skipped one: not reachable alone
         else:
             args.append(value)
     return args, kwargs
 
 
+def stand_ins(fn):
+    """The VALID stand-ins, or the same with int32 arrays (the bitwise functions, iinfo) or 3x3
+    matrices (tril, tensordot ...), whichever first makes the plain call succeed; None when neither does. A finding
+    must name the argument under test only when every other argument was acceptable."""
+    int_valid = dict(VALID, **{n: (lambda: arr(dtype="int32")) for n in ("x", "x1", "x2", "y")},
+                     type=lambda: nr.int32)
+    matrices = dict(VALID, **{n: (lambda: arr((3, 3))) for n in ("x", "x1", "x2", "y")})
+    for valid in (VALID, int_valid, matrices):
+        built = required_args(fn, valid=valid)
+        if built is None:
+            return None
+        try:
+            sane(fn(*built[0], **built[1]))
+            return valid
+        except Exception:  # noqa: BLE001 - a probe: any refusal means "try the next stand-ins"
+            continue
+    return None
+
+
 def each_function_call(name_fn_pairs, overrides_for):
-    """Yields (public, arg, call) for each function and each override dict overrides_for(fn) gives."""
+    """Yields (public, arg, call) for each function and each override dict overrides_for(fn) gives.
+    When no stand-ins make a valid call, the other arguments may be at fault too: the message must
+    still name the function, but not necessarily the argument under test."""
     for public, fn in name_fn_pairs:
+        valid = stand_ins(fn)
         for arg, override in overrides_for(fn):
-            built = required_args(fn, override)
+            built = required_args(fn, override, valid)
             if built is not None:
                 a, k = built
-                yield public, arg, (lambda fn=fn, a=a, k=k: fn(*a, **k))
+                yield public, arg if valid is not None else None, (lambda fn=fn, a=a, k=k: fn(*a, **k))
 
 
 # ---- families ----
@@ -255,6 +284,23 @@ def op_functions():
     return [(name, nr.ops.get(name)) for name in nr.ops.list()]
 
 
+def accepted_inputs(public, fn, required):
+    """Inputs the op accepts: {name: array} for the first candidate (shape, per-input dtype: float32
+    when supported, else the input's first supported dtype) whose call without out= succeeds; None
+    when none does (an op that needs attributes). An out= probe built on them fails only because
+    of out=, so its message must name 'out'; built on inputs the op refuses, the right message
+    names the refused input instead, and only the function is demanded."""
+    schema = {n: d.split(", ") for n, d, *_ in nr._npurt._op_schema(public)["inputs"]}
+    for shape in ((3,), (2, 4), (4, 4), ()):
+        kw = {n: typed(shape, "float32" if "float32" in schema[n] else schema[n][0]) for n in required}
+        try:
+            sane(fn(**kw))
+            return kw
+        except Exception:  # noqa: BLE001 - a probe: any refusal means "try the next candidate"
+            continue
+    return None
+
+
 def fam_ops():
     """Every registered op (nr.ops.*) with wrong types, dtypes, shapes and out=."""
     for public, fn in op_functions():
@@ -262,7 +308,10 @@ def fam_ops():
         required = [p.name for p in inputs if p.default is inspect.Parameter.empty]
         for label, bad in bad_values().items():
             for p in inputs[:3]:
-                yield public, p.name, (lambda fn=fn, n=p.name, bad=bad: fn(**{n: bad}))
+                # None for an optional input means "absent": the call is then only missing the
+                # required inputs, and the message must name those (not this argument)
+                arg = None if bad is None and p.default is not inspect.Parameter.empty else p.name
+                yield public, arg, (lambda fn=fn, n=p.name, bad=bad: fn(**{n: bad}))
         yield public, None, (lambda fn=fn: fn())
         for dt in ("bool", "int8", "int64", "float64", "complex64", "float16", "int32"):
             for shape in ((3,), (), (0,), (2, 3)):
@@ -273,9 +322,10 @@ def fam_ops():
             yield public, None, (lambda fn=fn, kw=kw: fn(**kw))
         kw = {n: arr((4, 6))[:, ::2] for n in required}
         yield public, None, (lambda fn=fn, kw=kw: fn(**kw))
+        good = accepted_inputs(public, fn, required)
         for out in (arr((7,)), arr((3,), "int8"), np.zeros(3, np.float32), "out", [arr((3,))] * 9):
-            kw = {n: arr((3,)) for n in required}
-            yield public, "out", (lambda fn=fn, kw=kw, out=out: fn(**kw, out=out))
+            kw = good if good is not None else {n: arr((3,)) for n in required}
+            yield public, "out" if good is not None else None, (lambda fn=fn, kw=kw, out=out: fn(**kw, out=out))
         kw = {n: arr((3,)) for n in required}
         yield public, "stream", (lambda fn=fn, kw=kw: fn(**kw, stream="s"))
 
@@ -307,15 +357,17 @@ def fam_ndarray():
 
 
 def fam_runtime():
-    """Streams, events, graphs, memory, DLPack, fuse and devices with bad arguments."""
+    """Streams, events, graphs, memory, DLPack, fuse and devices with bad arguments. The label is
+    the public name as the user wrote it after `nr.` (memory.set_limit: the message must say
+    npurt.memory.set_limit)."""
     calls = [
         ("Stream", lambda: nr.Stream(device="sim:9")), ("Stream", lambda: nr.Stream(device=3.5)),
         ("Stream", lambda: nr.Stream(priority="high")), ("Event", lambda: nr.Event(enable_timing="yes")),
         ("Device", lambda: nr.Device("nope:0")), ("Device", lambda: nr.Device("sim:-1")),
         ("Device", lambda: nr.Device(None)), ("set_device", lambda: nr.set_device("sim:99")),
-        ("set_limit", lambda: nr.memory.set_limit(-5)), ("set_limit", lambda: nr.memory.set_limit("x")),
-        ("stat", lambda: nr.memory.stat("no.such.key")), ("stats", lambda: nr.memory.stats(device="sim:9")),
-        ("round_size", lambda: nr.memory.round_size(-1)), ("round_size", lambda: nr.memory.round_size(2**70)),
+        ("memory.set_limit", lambda: nr.memory.set_limit(-5)), ("memory.set_limit", lambda: nr.memory.set_limit("x")),
+        ("memory.stat", lambda: nr.memory.stat("no.such.key")), ("memory.stats", lambda: nr.memory.stats(device="sim:9")),
+        ("memory.round_size", lambda: nr.memory.round_size(-1)), ("memory.round_size", lambda: nr.memory.round_size(2**70)),
         ("from_dlpack", lambda: nr.from_dlpack(Opaque())), ("from_dlpack", lambda: nr.from_dlpack(None)),
         ("from_dlpack", lambda: nr.from_dlpack(np.ones(3, np.float32))),
         ("from_dlpack", lambda: nr.from_dlpack(np.ones((3, 4), np.float64)[:, ::2])),
@@ -324,8 +376,8 @@ def fam_runtime():
         ("fuse", lambda: nr.fuse(lambda a, b: a + b)(arr((3,)), arr((4,)))),
         ("synchronize", lambda: nr.synchronize("sim:9")), ("Graph", lambda: nr.Graph().replay()),
         ("graphed", lambda: nr.graphed(None)), ("graph_pool_handle", lambda: nr.graph_pool_handle(5)),
-        ("load_library", lambda: nr.ops.load_library("/nonexistent/lib.so")),
-        ("get", lambda: nr.ops.get("no_such_op")), ("describe", lambda: nr.ops.describe("no_such_op")),
+        ("ops.load_library", lambda: nr.ops.load_library("/nonexistent/lib.so")),
+        ("ops.get", lambda: nr.ops.get("no_such_op")), ("ops.describe", lambda: nr.ops.describe("no_such_op")),
     ]
     for name, call in calls:
         yield name, None, call
@@ -335,7 +387,7 @@ def fam_runtime():
 def stream_misuse():
     s = nr.Stream()
     s.close()
-    yield "Stream", None, lambda: nr.zeros((3,), stream=s)
+    yield "zeros", None, lambda: nr.zeros((3,), stream=s)
     yield "Stream", None, lambda: s.synchronize()
     yield "Stream", None, lambda: s.record_event()
     yield "Stream", None, lambda: s.wait_event(None)

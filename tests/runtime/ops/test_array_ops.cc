@@ -163,6 +163,16 @@ TEST(ArrayReduce, Errors) {
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("npurt.mean: argument 'x': dtype int32"), std::string::npos) << e.what();
   }
+  // A check of the reduce op itself names the public function too, not "npurt.ops.reduce_max".
+  Tensor empty = Tensor::empty({0}, DType::kFloat32, current_device());
+  try {
+    array::reduce(ReduceOp::kMax, empty);
+    FAIL() << "no error";
+  } catch (const InvalidArgument& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.rfind("npurt.max: argument 'x': zero-size reduction", 0), 0u) << m;
+    EXPECT_EQ(m.find("npurt.ops."), std::string::npos) << m;
+  }
   EXPECT_EQ(download<float>(array::reduce(ReduceOp::kSum, x, Dims{1})), (std::vector<float>{-7.5f, -3.0f}));
 }
 
