@@ -113,9 +113,31 @@ class ReduceRun {
                              uint32_t n) {
     for (uint64_t r = 0; r < rows; ++r) {
       LocalTensor<In> held;
-      LocalTensor<Acc> v = Load(at + r * stride, n, held);
-      Combine(kind_, acc, acc, v, static_cast<int32_t>(n));
+      if (WidenedSum()) {
+        AxpyLoaded(acc, at + r * stride, n, held);
+      } else {
+        LocalTensor<Acc> v = Load(at + r * stride, n, held);
+        Combine(kind_, acc, acc, v, static_cast<int32_t>(n));
+      }
       qin_.FreeTensor(held);
+    }
+  }
+
+  // float16 sums (and means) into float32 lanes: acc += x * 1 (Axpy with a
+  // float16 source) is Cast + Add in one pass, bit for bit (x * 1 is exact,
+  // then one float32 rounding), without writing and re-reading the converted tile.
+  __aicore__ bool WidenedSum() const {
+    return std::is_same<In, half>::value && std::is_same<Acc, float>::value &&
+           (kind_ == ReduceKind::kSum || kind_ == ReduceKind::kMean);
+  }
+
+  __aicore__ void AxpyLoaded(const LocalTensor<Acc>& acc, uint64_t at, uint32_t n, LocalTensor<In>& held) {
+    if constexpr (std::is_same<In, half>::value && std::is_same<Acc, float>::value) {
+      held = qin_.template AllocTensor<In>();
+      CopyIn(held, x_[at], n);
+      qin_.EnQue(held);
+      held = qin_.template DeQue<In>();
+      AscendC::Axpy(acc, held, static_cast<half>(1.0f), static_cast<int32_t>(n));
     }
   }
 

@@ -6,7 +6,8 @@ full. The child process computes a fixed set of ops (reductions, elementwise,
 casts, in-place ops and out= aliasing, views, sizes 0/1/15/33/1023/large) and saves
 them; the parent compares the runs bit for bit, and the elided run against numpy:
 exact for add/copy/astype/in-place, |y - ref| <= 4 ulp relative for exp (float32),
-and sums within 1e-5 * sum(|a|) (float32, pairwise on the device).
+and sums within 1e-5 * sum(|a|) (float32 accumulation, also of float16 inputs,
+whose sums fold each tile with Axpy straight from GM).
 """
 import os
 import subprocess
@@ -31,6 +32,7 @@ for n in (0, 1, 15, 33, 1023, (1 << 20) + 15):
         out[k + "/a"] = a
         out[k + "/b"] = b
         out[k + "/sum"] = np.asarray(nr.sum(x).numpy())
+        out[k + "/sum_f32"] = np.asarray(nr.sum(x, dtype=nr.float32).numpy())  # float16: Axpy from GM
         out[k + "/max"] = np.asarray(nr.max(x).numpy()) if n else np.zeros(0, dt)
         out[k + "/add"] = (x + y).numpy()
         out[k + "/mul"] = (x * 0.5).numpy()
@@ -51,6 +53,10 @@ out["2d/m"] = m
 out["2d/sum0"] = nr.sum(xm, axis=0).numpy()
 out["2d/sum1"] = nr.sum(xm, axis=1).numpy()
 out["2d/mean"] = np.asarray(nr.mean(xm).numpy())
+xh = nr.asarray(m.astype(np.float16))  # float16 rows and columns (both reduce modes)
+out["2d/h_sum0"] = nr.sum(xh, axis=0, dtype=nr.float32).numpy()
+out["2d/h_sum1"] = nr.sum(xh, axis=1, dtype=nr.float32).numpy()
+out["2d/h_mean"] = np.asarray(nr.mean(xh).numpy())
 np.savez(sys.argv[1], **out)
 """
 
@@ -95,7 +101,14 @@ def check_against_numpy(r):
             assert abs(s - a.astype(np.float64).sum()) <= 1e-5 * (np.abs(a).sum() + 1)
             if a.size:
                 assert float(r[k + "/max"]) == a.max()
+        # float32 accumulation of exact float16 inputs: the float32 sum's bound
+        s = float(r[k + "/sum_f32"])
+        assert abs(s - a.astype(np.float64).sum()) <= 1e-5 * (np.abs(a.astype(np.float64)).sum() + 1), k
     m = r["2d/m"].astype(np.float64)
     np.testing.assert_allclose(r["2d/sum0"], m.sum(axis=0), rtol=0, atol=1e-4 * np.abs(m).sum(axis=0).max())
     np.testing.assert_allclose(r["2d/sum1"], m.sum(axis=1), rtol=0, atol=1e-4 * np.abs(m).sum(axis=1).max())
     assert abs(float(r["2d/mean"]) - m.mean()) <= 1e-5
+    h = r["2d/m"].astype(np.float16).astype(np.float64)
+    np.testing.assert_allclose(r["2d/h_sum0"], h.sum(axis=0), rtol=0, atol=1e-4 * np.abs(h).sum(axis=0).max())
+    np.testing.assert_allclose(r["2d/h_sum1"], h.sum(axis=1), rtol=0, atol=1e-4 * np.abs(h).sum(axis=1).max())
+    assert abs(float(r["2d/h_mean"]) - h.mean()) <= 2.0**-10 * np.abs(h).mean()  # rounded to float16 once

@@ -7,6 +7,7 @@
 
 #include "aicore/mirror.h"
 #include "backends/sim/aicore/load_copy.h"
+#include "backends/sim/aicore/stream_window.h"
 
 namespace npurt::sim {
 
@@ -35,7 +36,11 @@ void materialize_mirror(BufferRecord* r) {
 const uint8_t* mirror_read(BufferRecord* r, const uint8_t* p, uint64_t bytes) {
   const uint8_t* m = r->addr + r->mirror_off;
   const uint64_t mb = r->mirror_bytes;
-  if (p >= m && bytes <= mb && uint64_t(p - m) <= mb - bytes) return r->mirror_src + (p - m);
+  if (p >= m && bytes <= mb && uint64_t(p - m) <= mb - bytes) {
+    const uint8_t* gm = r->mirror_src + (p - m);
+    note_stream_read(gm, bytes);  // the vector loop prefetches ahead of it (stream_window.h)
+    return gm;
+  }
   if (p < m + mb && m < p + bytes) materialize_mirror(r);  // partial overlap: read real UB
   return p;
 }

@@ -18,6 +18,7 @@
 #include "aicore/vec_raw.h"
 #include "aicore/vec_cast_pairs.h"
 #include "backends/sim/aicore/simd/kernel_table.h"
+#include "backends/sim/aicore/stream_window.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

@@ -160,12 +160,14 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src
                 "Axpy supports (dst, src) = (half, half), (float, float), (float, half)");
   const uint64_t n = va::count_arg("Axpy", calCount);
   if (n == 0) return;
-  const U* ps = va::src_operand("Axpy", src, n);
+  // src is mirror-aware (a cheap op, like Add): a float16 sum folds each tile
+  // into its float32 accumulator with Axpy straight from GM.
+  const U* ps = npurt::sim::vec_source_view("Axpy", src, n);
   va::src_operand("Axpy", dst, n);  // dst is read too (must have been written, at full)
   T* pd = va::dst_operand("Axpy", dst, n);
   va::check_overlap("Axpy", pd, n * sizeof(T), ps, n * sizeof(U), std::is_same_v<T, U>);
   va::raw_ok("Axpy", npurt::aicore::vec::axpy(npurt::aicore::vec::vtype_of<T>, npurt::aicore::vec::vtype_of<U>, pd,
-                                              ps, &scalarValue, n));
+                                              npurt::sim::read_source(src, ps, n), &scalarValue, n));
 }
 
 }  // namespace AscendC

@@ -131,4 +131,36 @@ extern "C" __global__ __aicore__ void reset_then_read(GM_ADDR x, GM_ADDR z, GM_A
   DataCopy(zg, tb, kN);
 }
 
+// The float16 sum's fold (kernels/reduction/reduce_kernel.cc): acc += x * 1 with
+// Axpy(float, half) reading x (2 * kN halves, arg 0's bytes) from its mirror,
+// whole and at an offset, next to the Cast + Add it replaces:
+// z = [Axpy fold (2 * kN) | Cast + Add fold (2 * kN)], both from acc = 0.25.
+constexpr uint32_t kHalves = 2 * kN;
+extern "C" __global__ __aicore__ void axpy_widen(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> hb, acc, ref, conv;
+  pipe.InitBuffer(hb, kHalves * sizeof(half));
+  pipe.InitBuffer(acc, kHalves * sizeof(float));
+  pipe.InitBuffer(ref, kHalves * sizeof(float));
+  pipe.InitBuffer(conv, kHalves * sizeof(float));
+  GlobalTensor<half> xg;
+  GlobalTensor<float> zg;
+  xg.SetGlobalBuffer((__gm__ half*)x, kHalves);
+  zg.SetGlobalBuffer((__gm__ float*)z, 2 * kHalves);
+  LocalTensor<half> th = hb.Get<half>();
+  LocalTensor<float> ta = acc.Get<float>(), tr = ref.Get<float>(), tc = conv.Get<float>();
+  DataCopy(th, xg, kHalves);
+  Sync<HardEvent::MTE2_V>();
+  Duplicate(ta, 0.25f, kHalves);
+  Duplicate(tr, 0.25f, kHalves);
+  Axpy(ta, th, static_cast<half>(1.0f), kHalves);
+  Axpy(ta[64], th[128], static_cast<half>(1.0f), 128);
+  Cast(tc, th, RoundMode::CAST_NONE, kHalves);
+  Add(tr, tr, tc, kHalves);
+  Add(tr[64], tr[64], tc[128], 128);
+  Sync<HardEvent::V_MTE3>();
+  DataCopy(zg, ta, kHalves);
+  DataCopy(zg[kHalves], tr, kHalves);
+}
+
 }  // namespace elision_kernels

@@ -1,0 +1,53 @@
+// runtime/backends/sim/aicore/stream_window.h: which GM bytes the running
+// core's current vector op is reading straight from GM (copy elision's mirror
+// reads, aicore/mirror.h), so the vector loops can prefetch ahead of them.
+//
+// Why: a mirror read streams a tile from L3 (the 16 Mi-element benchmark
+// arrays do not fit L2) with only the hardware prefetcher ahead of it, which
+// stops at every 4 KiB page; the copy it replaced (load_copy.h) prefetched
+// 4 KiB ahead in software. mirror_read() records the mirrored GM range of each
+// hit here (the last kStreamWindows of them: a binary op may read two); the
+// chunk loop of the vector kernels (simd/lanes.inc) prefetches kStreamAhead
+// bytes ahead of every source operand that lies inside a recorded range,
+// running past its end into what a streaming kernel's next tile will read.
+// Invariants: per host thread (one simulated core runs on one thread at a
+// time); only ever used for prefetch hints, which never fault and never change
+// a result, so a stale or missing window costs speed, not correctness.
+#pragma once
+
+#include <cstdint>
+
+namespace npurt::sim {
+
+constexpr int kStreamWindows = 2;
+// Prefetch distance: one 4 KiB page, as load_copy (2-8 KiB measured within a
+// few % of each other on the sum loop: docs/performance.md "Sum (wave 8)").
+constexpr uint64_t kStreamAhead = 4096;
+// Reads shorter than this are not worth the prefetch instructions.
+constexpr uint64_t kStreamMinBytes = 1024;
+
+struct StreamWindows {
+  const uint8_t* lo[kStreamWindows] = {};
+  const uint8_t* hi[kStreamWindows] = {};
+  int next = 0;
+};
+
+inline thread_local StreamWindows t_stream_windows;
+
+inline void note_stream_read(const uint8_t* p, uint64_t bytes) {
+  StreamWindows& w = t_stream_windows;
+  w.lo[w.next] = p;
+  w.hi[w.next] = p + bytes;
+  w.next = (w.next + 1) % kStreamWindows;
+}
+
+// True when p lies inside a recorded mirror read (a GM source being streamed).
+inline bool in_stream_window(const void* p) {
+  const auto* b = static_cast<const uint8_t*>(p);
+  const StreamWindows& w = t_stream_windows;
+  for (int i = 0; i < kStreamWindows; ++i)
+    if (b >= w.lo[i] && b < w.hi[i]) return true;
+  return false;
+}
+
+}  // namespace npurt::sim
