@@ -27,6 +27,7 @@
 // the per-row rescale of the accumulator. When the rows' references are close
 // (ShareReference) they become one shared value, subtracted by one whole-tile
 // instruction instead of one per row.
+#include "attention/attention_row_scale.h"
 #include "attention/attention_row_sums.h"
 #include "attention/attention_rows.h"
 #include "attention/attention_score_cube.h"
@@ -109,8 +110,8 @@ class AttnForward {
  private:
   __aicore__ void RunItem(uint32_t bh, uint32_t qt) {
     const uint32_t q0 = qt * t_.tile, rows = t_.sq - q0 < t_.tile ? t_.sq - q0 : t_.tile;
-    AscendC::LocalTensor<float> acc = accBuf_.Get<float>(), rowv = rowBuf_.Get<float>();
-    AscendC::Duplicate(acc, 0.0f, static_cast<int32_t>(rows * t_.dp));
+    AscendC::LocalTensor<float> rowv = rowBuf_.Get<float>();
+    accLive_ = false;  // acc is defined by the item's first flush (no zero fill, no Add into zeros)
     AscendC::Duplicate(rowv, 0.0f, static_cast<int32_t>(kRowStats * kLane * t_.tile));  // l = 0, every lane defined
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::Duplicate(Stat(kM), -kAttnInf, static_cast<int32_t>(kLane * t_.tile));
@@ -157,7 +158,7 @@ class AttnForward {
     // The S buffer is free from here (the product tile may land in it).
     if (moved) {
       if (pending_) FlushProduct(rows);  // the partial P V still has the old reference
-      if (kt > 0) RescaleAcc(rows);
+      if (kt > 0 && accLive_) RescaleAcc(rows);  // nothing flushed yet: nothing to rescale
     }
     if (!pending_) vcube_.Begin();
     vcube_.Accumulate(ws_.p, t_.tile, v_[kOff], rows, t_.d, cols, bh, kt);
@@ -196,18 +197,21 @@ class AttnForward {
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::LocalTensor<float> x = t_.dp > t_.tile ? xBuf_.Get<float>() : sBuf_.Get<float>();
     AscendC::LocalTensor<float> acc = accBuf_.Get<float>();
-    AscendC::DataCopy(x, ws_.x, rows * t_.dp);
+    AscendC::DataCopy(accLive_ ? x : acc, ws_.x, rows * t_.dp);  // the first partial is the accumulator
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::Add(acc, acc, x, rows * t_.dp);
-    AscendC::PipeBarrier<PIPE_ALL>();
+    if (accLive_) {
+      AscendC::Add(acc, acc, x, rows * t_.dp);
+      AscendC::PipeBarrier<PIPE_ALL>();
+    }
+    accLive_ = true;
     pending_ = false;
   }
 
-  // acc row r *= alpha_r = exp(m_old - m_new) (the reference moved).
+  // acc row r *= alpha_r = exp(m_old - m_new) (the reference moved). Only
+  // after a flush (kt > 0 with a P V partial pending), so acc is defined.
   __aicore__ void RescaleAcc(uint32_t rows) {
-    AscendC::LocalTensor<float> acc = accBuf_.Get<float>(), alpha = Stat(kAlpha);
-    for (uint32_t r = 0; r < rows; ++r) AscendC::Muls(acc[r * t_.dp], acc[r * t_.dp], alpha.GetValue(kLane * r), t_.dp);
-    AscendC::PipeBarrier<PIPE_ALL>();
+    // The S buffer is free here (P is in GM, the flush has added its partial).
+    AttnScaleRows<AttnRowOp::kMul>(accBuf_.Get<float>(), t_.dp, t_.d, rows, Stat(kAlpha), sBuf_.Get<float>(), t_.tile * t_.tile);
   }
 
   // Row statistics live one per 64-B slot (row r at element kLane r), so a
@@ -230,7 +234,7 @@ class AttnForward {
   __aicore__ bool OnlineSoftmax(const AscendC::LocalTensor<float>& s, uint32_t rows, bool first) {
     AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), alpha = Stat(kAlpha), red = Stat(kRed);
     AscendC::LocalTensor<float> work = workBuf_.Get<float>(), delta = Stat(kDelta);
-    const int32_t nl = static_cast<int32_t>(kLane * rows), pitch = static_cast<int32_t>(t_.tile);
+    const int32_t nl = static_cast<int32_t>(kLane * rows);
     bool moved = first;
     if (first || !BelowReference(s, rows)) {
       AttnRowMaxes(red, s, Scratch(), rows, t_.tile);  // whole-tile forms, not one ReduceMax per row
@@ -250,8 +254,8 @@ class AttnForward {
         AscendC::Adds(red, m, 0.0f, nl);  // subtract the unchanged reference
         AscendC::PipeBarrier<PIPE_ALL>();
       }
-      for (uint32_t r = 0; r < rows; ++r)
-        AscendC::Adds(s[r * t_.tile], s[r * t_.tile], -red.GetValue(kLane * r), pitch);
+      // Scratch() is free until the row sums below.
+      AttnScaleRows<AttnRowOp::kSub>(s, t_.tile, t_.tile, rows, red, Scratch(), t_.tile * t_.tile / 2);
     }
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::Exp(s, s, static_cast<int32_t>(rows * t_.tile));
@@ -341,12 +345,19 @@ class AttnForward {
 
   __aicore__ void Finish(uint32_t bh, uint32_t q0, uint32_t rows) {
     AscendC::LocalTensor<float> acc = accBuf_.Get<float>();
-    AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), lse = Stat(kAlpha);
-    for (uint32_t r = 0; r < rows; ++r) {
-      const float lr = l.GetValue(kLane * r);
-      const float inv = lr > 0 ? 1.0f / lr : (lr == 0 ? 0.0f : lr);  // fully masked row: zeros
-      AscendC::Muls(acc[r * t_.dp], acc[r * t_.dp], inv, t_.dp);
+    if (!accLive_) {  // no kv tile (not reached by the host's plans; kept defined)
+      AscendC::Duplicate(acc, 0.0f, static_cast<int32_t>(rows * t_.dp));
+      AscendC::PipeBarrier<PIPE_ALL>();
     }
+    AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), lse = Stat(kAlpha), den = Stat(kRed);
+    // out = acc / l; a fully masked row (l = 0, acc = 0) divides by 1 and stays 0, a NaN l stays NaN.
+    const int32_t nl = static_cast<int32_t>(kLane * rows);
+    AscendC::LocalTensor<uint8_t> bits = bitsBuf_.Get<uint8_t>();
+    AscendC::CompareScalar(bits, l, 0.0f, AscendC::CMPMODE::NE, static_cast<uint32_t>(nl));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Select(den, bits, l, 1.0f, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, static_cast<uint32_t>(nl));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AttnScaleRows<AttnRowOp::kDiv>(acc, t_.dp, t_.d, rows, den, sBuf_.Get<float>(), t_.tile * t_.tile);  // the S buffer is free
     AscendC::Ln(lse, l, static_cast<int32_t>(kLane * rows));
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::Add(lse, lse, m, static_cast<int32_t>(kLane * rows));
@@ -366,6 +377,7 @@ class AttnForward {
   AttnScoreCube<T> scube_;            // S = Q K^T, the item's Q resident in L0A
   AttnValueCube<T> vcube_;            // P V accumulated across kv tiles, V tiles cached in L1
   bool pending_ = false;              // vcube_ holds a P V partial not yet in acc
+  bool accLive_ = false;              // acc holds the item's flushed partials (else undefined)
   bool screened_ = false;             // this tile passed BelowReference
   bool uniform_ = false;              // every row's reference is sharedRef_ (ShareReference)
   float sharedRef_ = 0.0f;

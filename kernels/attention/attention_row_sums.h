@@ -15,16 +15,18 @@
 //     half[16 r] and half[16 r + 8]; then one level-2 Add of half and half[8]
 //     puts their sum at out[16 r]. The lanes in between receive sums of
 //     whatever `half` held there: defined, unused (the caller's invariant).
-// The maxima take the same forms with WholeReduceMax (ORDER_ONLY_VALUE: one
-// value per repeat, as WholeReduceSum) and a level-0 Max masked to lane 0 of
-// each row slot, so only out[16 r] is written (the lanes between keep their
-// contents, as with a per-row ReduceMax); a NaN in a row wins both the
-// repeat's max and the Max of the halves, as in ReduceMax.
+// The maxima: pitch <= 64 as the sums (WholeReduceMax, ORDER_ONLY_VALUE: one
+// value per repeat); pitch 128 first takes the elementwise Max of each row's
+// two halves (a level-0 Max, one repeat per row) into `half`, then one
+// WholeReduceMax repeat per row. Only out[16 r] is written (the lanes between
+// keep their contents, as with a per-row ReduceMax); a NaN in a row wins both
+// the Max of the halves and the repeat's max, as in ReduceMax.
 // Numerics: each half is a tree sum of 64 floats, then the two halves add;
 // the level-2 ReduceSum also sums pairwise, so results agree to float rounding.
 // Invariants: pitch is 16, 32, 64 or 128 (the attention tile); rows <= 128
-// (repeats <= 255 per call); `half` holds 16 * rows + 8 floats, all written
-// at least once before the first call (the Add reads every lane); out holds
+// (repeats <= 255 per call); `half` holds 16 * rows + 8 floats (AttnRowSums:
+// all written at least once before the first call, the Add reads every lane)
+// and 64 * rows floats (AttnRowMaxes, pitch 128); out holds
 // 16 * rows floats, only out[16 r] is meaningful; sources 32-B aligned.
 #pragma once
 
@@ -67,22 +69,13 @@ __aicore__ inline void AttnRowMaxes(const AscendC::LocalTensor<float>& out, cons
     AscendC::PipeBarrier<PIPE_ALL>();
     return;
   }
-  for (uint32_t r0 = 0; r0 < rows; r0 += 64) {  // <= 255 repeats per call
-    const uint32_t n = rows - r0 < 64 ? rows - r0 : 64;
-    AscendC::WholeReduceMax(half[16 * r0], s[r0 * pitch], 64, static_cast<int32_t>(2 * n), 8, 1, 8, kValue);
-  }
+  // pitch 128: the larger of each row's 64-float halves (one dense repeat per
+  // row), then one value-only WholeReduceMax per row straight into its slot:
+  // half as many repeat scans as reducing the halves, and no lane-0 Max.
+  const AscendC::BinaryRepeatParams rp(1, 1, 1, 8, 16, 16);
+  AscendC::Max(half, s, s[64], uint64_t{64}, static_cast<uint8_t>(rows), rp);
   AscendC::PipeBarrier<PIPE_ALL>();
-  // Level-0 Max on lane 0 of each row slot only (4 slots per 64-float repeat):
-  // the other lanes of out keep their contents, as with one ReduceMax per row,
-  // because the caller compares whole slots (Sub / ReduceMax over 16 * rows).
-  const AscendC::BinaryRepeatParams rp(1, 1, 1, 8, 8, 8);
-  uint64_t mask[2] = {0x0001000100010001ull, 0};
-  const uint32_t full = rows / 4, rem = rows % 4;
-  if (full > 0) AscendC::Max(out, half, half[8], mask, static_cast<uint8_t>(full), rp);
-  if (rem > 0) {
-    mask[0] = rem == 1 ? 0x1ull : (rem == 2 ? 0x10001ull : 0x100010001ull);
-    AscendC::Max(out[64 * full], half[64 * full], half[64 * full + 8], mask, 1, rp);
-  }
+  AscendC::WholeReduceMax(out, half, 64, static_cast<int32_t>(rows), static_cast<int32_t>(kAttnStatLane), 1, 8, kValue);
   AscendC::PipeBarrier<PIPE_ALL>();
 }
 

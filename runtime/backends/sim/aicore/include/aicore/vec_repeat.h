@@ -8,7 +8,8 @@
 // or called on the operands in place when every repeat is one contiguous run
 // of lanes (a prefix mask, block stride 1) and every source is either the
 // destination itself or disjoint from it (then the results are the same
-// bits: each lane is one IEEE operation). Forms: Add Sub Mul Div Max Min
+// bits: each lane is one IEEE operation), or with a block-stride-0 source
+// staged per repeat (broadcast_block_repeats). Forms: Add Sub Mul Div Max Min
 // FusedMulAdd (BinaryRepeatParams; FusedMulAdd reads dst too) and Exp Ln Abs
 // Sqrt Rsqrt Reciprocal Relu (UnaryRepeatParams).
 // Invariants: repeatTime 0 is a NOP; dstBlkStride 0 is undefined on hardware
@@ -91,6 +92,41 @@ uint64_t dense_lanes(const vec::RepeatShape& sh, const T* dp, Strides ds, const 
   return c;
 }
 
+// A source read with block stride 0 (the same 32-B block for every block of a
+// repeat: a per-row value broadcast by Brcb) under a prefix mask and a dense
+// dst: its repeat is staged as that block repeated, the other operands stay in
+// place (block stride 1, each the dst itself or disjoint from it), and the op
+// runs dense. Same bits as the lane gather: each lane is one IEEE operation on
+// the same inputs. False when the shape does not fit (then the gather runs).
+template <class T, size_t N, class Dense>
+bool broadcast_block_repeats(const vec::RepeatShape& sh, T* dp, Strides ds, const T* const (&sp)[N],
+                             const Strides (&ss)[N], Dense dense) {
+  constexpr uint64_t R = kRepeatElems<T>, B = kBlockElems<T>;
+  const uint64_t c = prefix_lanes<T>(sh);
+  if (c == 0 || ds.blk != 1) return false;
+  const uint64_t dext = operand_extent<T>(sh, ds);
+  bool staged = false;
+  for (size_t k = 0; k < N; ++k) {
+    if (ss[k].blk > 1) return false;
+    if (ss[k].blk == 1 && sp[k] == dp && ss[k].rep == ds.rep) continue;
+    if (sp[k] < dp + dext && dp < sp[k] + operand_extent<T>(sh, ss[k])) return false;
+    staged = staged || ss[k].blk == 0;
+  }
+  if (!staged) return false;
+  T stage[N][R];
+  for (uint64_t r = 0; r < sh.repeat; ++r) {
+    const T* rs[N];
+    for (size_t k = 0; k < N; ++k) {
+      rs[k] = sp[k] + r * ss[k].rep * B;
+      if (ss[k].blk != 0) continue;
+      for (uint64_t b = 0; b < (c + B - 1) / B; ++b) std::memcpy(stage[k] + b * B, rs[k], sizeof(T) * B);
+      rs[k] = stage[k];
+    }
+    dense(dp + r * ds.rep * B, rs, c);
+  }
+  return true;
+}
+
 // Runs the op per repeat: `dense(dst, srcs, lanes)` on the operands in place
 // when dense_lanes allows it (one call for all repeats when they are
 // back to back), else `op(dst_dense, srcs_dense..., kRepeatElems)` over gathered lanes.
@@ -115,6 +151,7 @@ void per_repeat(const char* api, const AscendC::LocalTensor<T>& dst, Strides ds,
     }
     return;
   }
+  if (broadcast_block_repeats<T, N>(sh, dp, ds, sp, ss, dense)) return;
   for (uint64_t r = 0; r < sh.repeat; ++r) {
     T in[N][R] = {};
     T out[R];

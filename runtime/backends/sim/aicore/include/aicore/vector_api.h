@@ -13,5 +13,6 @@
 #include "aicore/vec_compare.h"
 #include "aicore/vec_reduce.h"
 #include "aicore/vec_repeat.h"
+#include "aicore/vec_brcb.h"
 #include "aicore/vec_transpose.h"
 #include "aicore/vec_sort.h"
