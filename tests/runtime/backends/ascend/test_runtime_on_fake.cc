@@ -100,7 +100,8 @@ TEST(RuntimeOnFakeAscend, NonBlockingCopyFromHostKeepsItsStagedSourceAlive) {
     }
     std::vector<float> result(static_cast<size_t>(n), 0.0f);
     copy_to_host(result.data(), t, result.size() * 4, stream, /*blocking=*/true);
-    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(result[i], 0.5f * static_cast<float>(i) + 1.0f) << "n=" << n << " i=" << i;
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(result[i], 0.5f * static_cast<float>(i) + 1.0f) << "n=" << n << " i=" << i;
   }
 }
 
