@@ -82,6 +82,13 @@ void AscendStream::submit(Command&& cmd) {
     ctx_->bind_device(device_);
     enqueue(cmd);
   });
+  if (cmd.keep_alive) {
+    // Command contract (npurt/backend.h): keep_alive lives until the command ran,
+    // e.g. the staging copy of a non-blocking H2D source, which a host function
+    // on the stream reads later. Also on failure: part of the work may be queued.
+    Status kept = capture_status([&] { retain_until_done(std::move(cmd.keep_alive)); });
+    if (s.is_ok()) s = std::move(kept);
+  }
   if (!s.is_ok()) record_error(Status(s.code(), cmd.describe() + ": " + s.message()));
 }
 

@@ -13,27 +13,12 @@ and, for backward, from the same saved mean/rstd the kernel gets):
   dx:     |dx - ref| <= u |ref| + 4 K(D) rstd (|g| + mean|g| + |xhat| mean|g xhat|)
   dgamma: |dg - ref| <= u |ref| + 2^-24 (64 + rows) sum|dy xhat|   (dbeta alike with |dy|)
 """
-import ml_dtypes
 import numpy as np
 import pytest
 
 import npurt as nr
 
-BF16 = np.dtype(ml_dtypes.bfloat16)
-F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
-DTYPES = [F32, F16, BF16]
-U_OUT = {F32: 0.0, F16: 2.0**-11, BF16: 2.0**-8}
-ATOL = {F32: 1e-37, F16: 2.0**-24, BF16: 1e-37}
-
-
-def k_int(d):
-    return 2.0**-24 * (64 + d / 16)
-
-
-def assert_within(got, ref, tol, what):
-    err = np.abs(np.asarray(got, np.float64) - ref)
-    bad = ~(err <= tol)
-    assert not bad.any(), f"{what}: {bad.sum()} of {bad.size} off, worst err {err[bad].max():.3g} (tol {tol[bad].min():.3g})"
+from seedop_tolerance import ATOL, BF16, DTYPES, F16, F32, U_OUT, assert_within, k_int
 
 
 def ln_ref(x, gamma, beta, eps, rms=False):

@@ -9,29 +9,12 @@ float32 / float16 / bfloat16, plus 2^-24 absolute for float16 subnormals):
   softmax_backward:     |dx - ref| <= u |ref| + 4 K(D) y (|dy| + sum|dy y|)
   log_softmax_backward: |dx - ref| <= u |ref| + 4 K(D) (|dy| + exp(y) sum|dy|)
 """
-import ml_dtypes
 import numpy as np
 import pytest
 
 import npurt as nr
 
-BF16 = np.dtype(ml_dtypes.bfloat16)
-F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
-DTYPES = [F32, F16, BF16]
-U_OUT = {F32: 0.0, F16: 2.0**-11, BF16: 2.0**-8}
-ATOL = {F32: 1e-37, F16: 2.0**-24, BF16: 1e-37}
-
-
-def k_int(d):
-    return 2.0**-24 * (64 + d / 16)
-
-
-def assert_within(got, ref, tol, what):
-    got = np.asarray(got, np.float64)
-    err = np.abs(got - ref)
-    same_nonfinite = (np.isnan(got) & np.isnan(ref)) | (got == ref)
-    bad = ~((err <= tol) | same_nonfinite)
-    assert not bad.any(), f"{what}: {bad.sum()} of {bad.size} off, worst err {err[bad].max():.3g} (tol {tol[bad].min():.3g})"
+from seedop_tolerance import ATOL, BF16, DTYPES, F16, F32, U_OUT, assert_within, k_int
 
 
 def ref_softmax(x):

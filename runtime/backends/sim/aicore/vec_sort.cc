@@ -4,8 +4,11 @@
 // unsigned key (descending score = ascending ~key), so a structure's rank is
 // one integer compare; ties fall to the position / list number as documented.
 // On x86-64 hosts with AVX-512F, MrgSort merges 64-bit composite keys 8 lanes
-// wide (bitonic network) and Sort32/MrgSort run AVX-512 clones; elsewhere the
-// portable branch-free code runs (same results: both are the documented order).
+// wide (bitonic network) and Sort32 runs an AVX-512 build of its rank sort;
+// elsewhere the portable branch-free code runs (same results: both are the
+// documented order). The AVX-512 paths follow the raw layer's active ISA
+// (use_avx512), never an ifunc resolver (see sort32_entry: resolvers run
+// during relocation, before sanitizer runtimes are ready).
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -17,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "aicore/vec_raw.h"
 #include "aicore/vec_sort_raw.h"
 
 namespace npurt::aicore::vec {
@@ -40,6 +44,11 @@ inline uint32_t order_key(half h) {
   return mag > 0x7C00u ? 0xFFFFu : zeroed;
 }
 
+// The AVX-512 paths run while the raw layer's active ISA (chosen once from
+// cpuid, NPURT_SIM_ISA or force_isa; aicore/vec_raw.h) is avx512: an atomic
+// load and a short compare per Sort32 / MrgSort call, which sorts >= 32 elements.
+inline bool use_avx512() { return std::strcmp(active_isa(), "avx512") == 0; }
+
 template <class T> struct Slot;  // one 8-byte structure
 template <> struct Slot<float> {
   float score;
@@ -56,8 +65,10 @@ static_assert(sizeof(Slot<float>) == 8 && sizeof(Slot<half>) == 8, "sort structu
 // #{j < i: key_j == key_i} (descending score, lower position first on ties).
 // Branch-free fixed-size loops the compiler vectorises; faster than a
 // comparison sort for 32 elements.
+// Always inlined, so each dispatch entry (sort32_entry) compiles the loops for
+// its own target.
 template <class T>
-void sort32(void* dst, const T* score, const uint32_t* index, uint64_t groups) {
+__attribute__((always_inline)) inline void sort32(void* dst, const T* score, const uint32_t* index, uint64_t groups) {
   auto* out = static_cast<Slot<T>*>(dst);
   uint32_t key[32];
   for (uint64_t g = 0; g < groups; ++g) {
@@ -197,12 +208,7 @@ void mrgsort_all_avx512(Slot<T>* out, const Slot<T>* const in[4], const uint32_t
   }
 }
 
-bool host_has_avx512() {
-  static const bool yes = __builtin_cpu_supports("avx512f");
-  return yes;
-}
 #else
-constexpr bool host_has_avx512() { return false; }
 template <class T>
 void mrgsort_all_avx512(Slot<T>*, const Slot<T>* const*, const uint32_t*) {}
 #endif  // __x86_64__
@@ -212,7 +218,7 @@ void mrgsort_all_avx512(Slot<T>*, const Slot<T>* const*, const uint32_t*) {}
 template <class T>
 uint64_t mrgsort_all(void* dst, const Slot<T>* const in[4], const uint32_t n[4]) {
   const uint32_t total = n[0] + n[1] + n[2] + n[3];
-  if (host_has_avx512() && total > 0) {
+  if (use_avx512() && total > 0) {
     mrgsort_all_avx512<T>(static_cast<Slot<T>*>(dst), in, n);
     return total;
   }
@@ -290,28 +296,53 @@ void extract(T* value, uint32_t* index, const void* sorted, uint64_t n) {
   }
 }
 
-// Clones of the entry points for AVX-512 hosts (picked at load time by the
-// ifunc resolver): the rank sort's 32-wide compare loops and the key loops
-// vectorise 16 lanes wide there; other hosts run the default build.
+template <class T>
+using Sort32Fn = void (*)(void*, const T*, const uint32_t*, uint64_t);
+
+template <class T>
+void sort32_portable(void* dst, const T* score, const uint32_t* index, uint64_t groups) {
+  sort32<T>(dst, score, index, groups);
+}
 #if defined(__x86_64__)
-#define NPURT_SIM_SORT_CLONES __attribute__((target_clones("avx512f", "default")))
-#else
-#define NPURT_SIM_SORT_CLONES
+// The rank sort's 32-wide compare loops and key loops vectorise 16 lanes wide
+// when compiled for AVX-512 (sort32 is inlined here, so its body gets this target).
+template <class T>
+__attribute__((target("avx512f"))) void sort32_avx512(void* dst, const T* score, const uint32_t* index,
+                                                      uint64_t groups) {
+  sort32<T>(dst, score, index, groups);
+}
 #endif
+
+// The Sort32 build for this call: the AVX-512 one while the raw layer's
+// active ISA is avx512 (so NPURT_SIM_ISA / force_isa select the portable code
+// too, and tests compare both). Not GCC's target_clones: those resolve through
+// an ifunc resolver that the dynamic loader runs while relocating the program,
+// before any constructor, and under -fsanitize=thread GCC instruments the
+// resolver itself (__tsan_func_entry reads TSan's not-yet-created thread
+// state), so every binary linking the sim statically segfaulted at load.
+template <class T>
+Sort32Fn<T> sort32_entry() {
+#if defined(__x86_64__)
+  if (use_avx512()) return &sort32_avx512<T>;
+#endif
+  return &sort32_portable<T>;
+}
 
 }  // namespace
 
-NPURT_SIM_SORT_CLONES void sort32_f32(void* dst, const float* score, const uint32_t* index, uint64_t groups) {
-  sort32<float>(dst, score, index, groups);
+void sort32_f32(void* dst, const float* score, const uint32_t* index, uint64_t groups) {
+  sort32_entry<float>()(dst, score, index, groups);
 }
-NPURT_SIM_SORT_CLONES void sort32_f16(void* dst, const half* score, const uint32_t* index, uint64_t groups) {
-  sort32<half>(dst, score, index, groups);
+void sort32_f16(void* dst, const half* score, const uint32_t* index, uint64_t groups) {
+  sort32_entry<half>()(dst, score, index, groups);
 }
-NPURT_SIM_SORT_CLONES uint64_t mrgsort_f32(void* dst, const void* const src[4], const uint16_t len[4], uint32_t valid_mask, bool exhausted,
+// MrgSort's AVX-512 work is mrgsort_all_avx512 (explicit intrinsics, picked in
+// mrgsort_all by use_avx512()); its scalar loops gain nothing from a clone.
+uint64_t mrgsort_f32(void* dst, const void* const src[4], const uint16_t len[4], uint32_t valid_mask, bool exhausted,
                      uint16_t consumed[4]) {
   return mrgsort<float>(dst, src, len, valid_mask, exhausted, consumed);
 }
-NPURT_SIM_SORT_CLONES uint64_t mrgsort_f16(void* dst, const void* const src[4], const uint16_t len[4], uint32_t valid_mask, bool exhausted,
+uint64_t mrgsort_f16(void* dst, const void* const src[4], const uint16_t len[4], uint32_t valid_mask, bool exhausted,
                      uint16_t consumed[4]) {
   return mrgsort<half>(dst, src, len, valid_mask, exhausted, consumed);
 }

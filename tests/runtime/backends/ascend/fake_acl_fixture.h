@@ -13,15 +13,11 @@
 #include <string>
 
 #include "backends/ascend/ascend_backend.h"
+#include "private_kernel_dir.h"  // private_kernel_dir(): per process, removed at exit
 
 namespace npurt::ascend::testing {
 
 inline std::string fake_root() { return NPURT_FAKE_ASCEND_ROOT; }
-// A kernel directory of this process: ctest runs test cases of one binary in
-// parallel processes, which must not rewrite each other's fake binaries.
-inline std::string private_kernel_dir(const std::string& name) {
-  return ::testing::TempDir() + name + "_" + std::to_string(getpid());
-}
 inline std::string fake_library(const std::string& variant) {
   return fake_root() + "/" + variant + "/lib64/libascendcl.so";
 }

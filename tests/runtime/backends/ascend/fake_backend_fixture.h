@@ -29,8 +29,6 @@ class FakeAscendBackend : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
     kernel_dir_ = testing::private_kernel_dir(std::string("npurt_fake_kernels_") + GetParam());
-    std::string mk = "mkdir -p '" + kernel_dir_ + "'";
-    ASSERT_EQ(std::system(mk.c_str()), 0);
     std::ofstream(kernel_dir_ + "/fake_family.o") << "FAKEBIN\nfake_add_one\nfake_fail\n";
     std::ofstream(kernel_dir_ + "/not_a_binary.txt") << "ignored\n";
     kernel_path_ = std::make_unique<ScopedEnv>("NPURT_ASCEND_KERNEL_PATH", kernel_dir_);

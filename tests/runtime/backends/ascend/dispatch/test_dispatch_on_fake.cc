@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../fake/fake_launch_log.h"
+#include "../private_kernel_dir.h"
 #include "npurt/dispatch.h"
 #include "npurt/memory_pool.h"
 #include "npurt/op_registry.h"
@@ -30,8 +31,12 @@ namespace {
 const char* kMissingKernel = "npurt_argreduce_kernel";  // left out of the fake binary on purpose
 
 std::string fake_library() { return std::string(NPURT_FAKE_ASCEND_ROOT) + "/full/lib64/libascendcl.so"; }
-// Per process: ctest runs this binary's cases in parallel processes.
-std::string kernel_dir() { return ::testing::TempDir() + "npurt_dispatch_fake_kernels_" + std::to_string(getpid()); }
+// Per process (ctest runs this binary's cases in parallel processes), created
+// on first use and removed at exit.
+const std::string& kernel_dir() {
+  static const std::string dir = ascend::testing::private_kernel_dir("npurt_dispatch_fake_kernels");
+  return dir;
+}
 
 // Before anything asks for an ascend device (the registry probes once per process).
 const bool g_env = [] {
@@ -49,7 +54,6 @@ const char* device_name_of(const OpDef& def) {
 // A fake kernel binary exporting the device kernel of every registered op but one.
 void write_kernel_binary() {
   static const bool done = [] {
-    EXPECT_EQ(std::system(("mkdir -p '" + kernel_dir() + "'").c_str()), 0);
     std::ofstream f(kernel_dir() + "/npurt_all.o");
     f << "FAKEBIN\n";
     for (const std::string& name : OpRegistry::instance().names()) {
