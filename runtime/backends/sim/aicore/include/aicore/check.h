@@ -36,14 +36,14 @@
 namespace npurt::sim {
 
 template <class T>
-T* local_operand(const AscendC::LocalTensor<T>& t, uint64_t count, const AccessSpec& spec) {
+NPURT_SIM_HOT_INLINE T* local_operand(const AscendC::LocalTensor<T>& t, uint64_t count, const AccessSpec& spec) {
   CoreContext* c = core();
   if (c->level != SimCheckLevel::kOff) check_local(c, t.npurt_ref(), 0, bytes_of<T>(count), spec);
   return t.npurt_host();
 }
 
 template <class T>
-const T* vec_source_view(const char* api, const AscendC::LocalTensor<T>& t, uint64_t count) {
+NPURT_SIM_HOT_INLINE const T* vec_source_view(const char* api, const AscendC::LocalTensor<T>& t, uint64_t count) {
   CoreContext* c = core();
   const LocalRef& r = t.npurt_ref_lazy();
   if (c->level != SimCheckLevel::kOff)
@@ -52,7 +52,7 @@ const T* vec_source_view(const char* api, const AscendC::LocalTensor<T>& t, uint
 }
 
 template <class T>
-T* vec_operand(const char* api, const AscendC::LocalTensor<T>& t, uint64_t count, Access a) {
+NPURT_SIM_HOT_INLINE T* vec_operand(const char* api, const AscendC::LocalTensor<T>& t, uint64_t count, Access a) {
   return local_operand(t, count, AccessSpec{api, a, Pipe::V, 32, kUbOnly});
 }
 

@@ -52,12 +52,10 @@ class LocalTensor {
     ref_.bytes = static_cast<uint32_t>(size * sizeof(T));
   }
 
-  LocalTensor operator[](uint32_t offset) const {
+  // Inline with an out-of-line fault: kernels index tiles row by row.
+  NPURT_SIM_HOT_INLINE LocalTensor operator[](uint32_t offset) const {
     npurt::sim::CoreContext* c = npurt::sim::core();
-    if (npurt::sim::checks_on(c) && offset > GetSize())
-      npurt::sim::raise_fault(npurt::sim::Diag::kRead3, "LocalTensor::operator[]",
-                              "offset " + std::to_string(offset) + " is past the tensor's " +
-                                  std::to_string(GetSize()) + " elements");
+    if (__builtin_expect(npurt::sim::checks_on(c) && offset > GetSize(), 0)) offset_fault(offset);
     npurt::sim::LocalRef r = ref_;
     r.ptr += uint64_t{offset} * sizeof(T);
     r.bytes -= offset * static_cast<uint32_t>(sizeof(T));
@@ -102,6 +100,12 @@ class LocalTensor {
   const npurt::sim::LocalRef& npurt_ref_lazy() const { return ref_; }
 
  private:
+  [[noreturn, gnu::cold, gnu::noinline]] void offset_fault(uint32_t offset) const {
+    npurt::sim::raise_fault(npurt::sim::Diag::kRead3, "LocalTensor::operator[]",
+                            "offset " + std::to_string(offset) + " is past the tensor's " +
+                                std::to_string(GetSize()) + " elements");
+  }
+
   void scalar_check(const char* api, uint32_t index, npurt::sim::Access a) const {
     npurt::sim::settle(ref_.buf);
     npurt::sim::CoreContext* c = npurt::sim::core();

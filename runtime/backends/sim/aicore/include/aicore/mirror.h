@@ -29,9 +29,9 @@ const uint8_t* mirror_read(BufferRecord* r, const uint8_t* p, uint64_t bytes);
 NPURT_PUBLIC_END
 
 template <class T>
-const T* read_source(const AscendC::LocalTensor<T>& t, const T* p, uint64_t count) {
+NPURT_SIM_HOT_INLINE const T* read_source(const AscendC::LocalTensor<T>& t, const T* p, uint64_t count) {
   BufferRecord* r = t.npurt_ref_lazy().buf;
-  if (r == nullptr || r->mirror_bytes == 0 || count == 0) return p;
+  if (__builtin_expect(r == nullptr || r->mirror_bytes == 0 || count == 0, 1)) return p;
   return reinterpret_cast<const T*>(mirror_read(r, reinterpret_cast<const uint8_t*>(p), bytes_of<T>(count)));
 }
 

@@ -32,34 +32,44 @@ template <class T> inline constexpr bool kVecElem =
     std::is_same_v<T, int64_t>;
 
 // Element count from an Ascend C calCount argument; negative counts are a parameter fault.
-inline uint64_t count_arg(const char* api, int64_t count) {
-  if (count < 0) vec_fault(api, "calCount " + std::to_string(count) + " is negative");
+[[noreturn, gnu::cold, gnu::noinline]] inline void negative_count_fault(const char* api, int64_t count) {
+  vec_fault(api, "calCount " + std::to_string(count) + " is negative");
+}
+NPURT_SIM_HOT_INLINE uint64_t count_arg(const char* api, int64_t count) {
+  if (__builtin_expect(count < 0, 0)) negative_count_fault(api, count);
   return static_cast<uint64_t>(count);
 }
 
-template <class T> T* src_operand(const char* api, const AscendC::LocalTensor<T>& t, uint64_t n) {
+template <class T> NPURT_SIM_HOT_INLINE T* src_operand(const char* api, const AscendC::LocalTensor<T>& t, uint64_t n) {
   return vec_operand(api, t, n, Access::kRead);
 }
-template <class T> T* dst_operand(const char* api, const AscendC::LocalTensor<T>& t, uint64_t n) {
+template <class T> NPURT_SIM_HOT_INLINE T* dst_operand(const char* api, const AscendC::LocalTensor<T>& t, uint64_t n) {
   return vec_operand(api, t, n, Access::kWrite);
 }
 
 // The overlap rule between dst and one source (byte ranges).
-inline void check_overlap(const char* api, const void* dst, uint64_t dst_bytes, const void* src, uint64_t src_bytes,
-                          bool same_type) {
-  if (!checks_on(core())) return;
-  auto d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
-  bool overlap = d < s + src_bytes && s < d + dst_bytes;
-  if (!overlap || (same_type && d == s)) return;
+[[noreturn, gnu::cold, gnu::noinline]] inline void overlap_fault(const char* api, uintptr_t d, uint64_t dst_bytes,
+                                                                 uintptr_t s, uint64_t src_bytes) {
   vec_fault(api, "dst [" + std::to_string(d) + ", +" + std::to_string(dst_bytes) + ") partially overlaps a source [" +
                      std::to_string(s) + ", +" + std::to_string(src_bytes) +
                      "); the vector unit needs dst and src either identical or disjoint");
 }
+NPURT_SIM_HOT_INLINE void check_overlap(const char* api, const void* dst, uint64_t dst_bytes, const void* src,
+                                        uint64_t src_bytes, bool same_type) {
+  if (!checks_on(core())) return;
+  auto d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
+  bool overlap = d < s + src_bytes && s < d + dst_bytes;
+  if (__builtin_expect(!overlap || (same_type && d == s), 1)) return;
+  overlap_fault(api, d, dst_bytes, s, src_bytes);
+}
 
 // The raw layer refuses only what the static checks already exclude; a false
 // here is a bug in npurt, reported as a fault rather than silently ignored.
-inline void raw_ok(const char* api, bool ok) {
-  if (!ok) vec_fault(api, "internal: the vector layer rejected a dtype the API accepted");
+[[noreturn, gnu::cold, gnu::noinline]] inline void raw_rejected_fault(const char* api) {
+  vec_fault(api, "internal: the vector layer rejected a dtype the API accepted");
+}
+NPURT_SIM_HOT_INLINE void raw_ok(const char* api, bool ok) {
+  if (__builtin_expect(!ok, 0)) raw_rejected_fault(api);
 }
 
 }  // namespace npurt::sim::vecapi
