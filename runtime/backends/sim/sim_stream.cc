@@ -100,16 +100,30 @@ const char* arg_region_name(size_t i) {
 Status SimStream::State::prepare_launch(const KernelLaunch& kl, std::vector<GmRegion>& regions) {
   regions.reserve(kl.args.size() + 2);  // args + workspace + tiling (the capacity is kept)
   const GmResolver* resolver = backend->resolver(device);  // one lock-free lookup for all args
-  for (size_t i = 0; i < kl.args.size(); ++i) {
-    if (i < 64 && (kl.scalar_arg_mask >> i) & 1u) continue;
-    if (!kl.args[i]) continue;  // absent optional input
-    GmRegion r;
-    if (!resolver || !(*resolver)(kl.args[i], &r))
+  // The device pointers among the arguments, resolved in one resolver call per
+  // chunk (one pool lock for all of a launch's arguments).
+  constexpr size_t kChunk = 16;
+  const void* ptrs[kChunk];
+  size_t index[kChunk];
+  for (size_t i = 0; i < kl.args.size();) {
+    size_t m = 0;
+    for (; i < kl.args.size() && m < kChunk; ++i) {
+      if (i < 64 && (kl.scalar_arg_mask >> i) & 1u) continue;
+      if (!kl.args[i]) continue;  // absent optional input
+      ptrs[m] = kl.args[i];
+      index[m++] = i;
+    }
+    const size_t first = regions.size();
+    regions.resize(first + m);
+    const size_t found = resolver && m ? (*resolver)(ptrs, m, &regions[first]) : 0;
+    for (size_t k = 0; k < found; ++k) regions[first + k].label = arg_region_name(index[k]);
+    if (found < m) {
+      regions.resize(first + found);
       return Status(StatusCode::kKernelFault,
-                    "argument " + std::to_string(i) + " (" + hex(kl.args[i]) + ") is not a device allocation of sim:" +
-                        std::to_string(device) + " (args not allocated by the npurt pool)");
-    r.label = arg_region_name(i);
-    regions.push_back(r);
+                    "argument " + std::to_string(index[found]) + " (" + hex(ptrs[found]) +
+                        ") is not a device allocation of sim:" + std::to_string(device) +
+                        " (args not allocated by the npurt pool)");
+    }
   }
   if (kl.workspace) {
     GmRegion r;
