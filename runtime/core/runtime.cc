@@ -55,16 +55,26 @@ DeviceContextImpl::DeviceContextImpl(Device device, Backend* backend, int backen
   pool_ = std::make_unique<MemoryPool>(backend, backend_index, device);
   if (device.type == DeviceType::kSim) {
     MemoryPool* pool = pool_.get();
-    static_cast<sim::SimBackend*>(backend)->set_resolver(backend_index, [pool](const void* p, sim::GmRegion* r) {
-      const void* base = nullptr;
-      size_t size = 0;
-      if (!pool->find_allocation(p, &base, &size)) return false;
-      r->begin = reinterpret_cast<uintptr_t>(base);
-      r->end = r->begin + size;
-      // r->what stays empty: the sim stream names the region ("arg 1") or, only
-      // when reporting a failure, describes it; resolving runs on every launch.
-      return true;
-    });
+    static_cast<sim::SimBackend*>(backend)->set_resolver(
+        backend_index, [pool](const void* const* ptrs, size_t n, sim::GmRegion* regions) {
+          // r->what stays empty: the sim stream names the region ("arg 1") or, only
+          // when reporting a failure, describes it; resolving runs on every launch.
+          constexpr size_t kChunk = 16;  // stack arrays: a launch has a handful of arguments
+          const void* bases[kChunk];
+          size_t sizes[kChunk];
+          size_t done = 0;
+          while (done < n) {
+            const size_t m = std::min(kChunk, n - done);
+            const size_t found = pool->find_allocations(ptrs + done, m, bases, sizes);
+            for (size_t i = 0; i < found; ++i) {
+              regions[done + i].begin = reinterpret_cast<uintptr_t>(bases[i]);
+              regions[done + i].end = regions[done + i].begin + sizes[i];
+            }
+            done += found;
+            if (found < m) break;
+          }
+          return done;
+        });
   }
   default_stream_ = Stream(create_stream_impl(*this, true));
 }

@@ -211,10 +211,9 @@ void MemoryPool::reset_peak_stats() {
   impl_->stats.reset_peaks();
 }
 
-bool MemoryPool::find_allocation(const void* ptr, const void** base, size_t* size) const {
+bool MemoryPool::Impl::find_locked(const void* ptr, const void** base, size_t* size) const {
   uintptr_t p = reinterpret_cast<uintptr_t>(ptr);
-  std::lock_guard<SpinMutex> lk(impl_->mu);
-  if (const PoolBlock* b = impl_->block_at(p)) {
+  if (const PoolBlock* b = block_at(p)) {
     const Segment* seg = b->segment;
     uintptr_t bp = reinterpret_cast<uintptr_t>(b->ptr);
     // Graph-private blocks stay valid for replay even after capture freed them,
@@ -228,13 +227,25 @@ bool MemoryPool::find_allocation(const void* ptr, const void** base, size_t* siz
     *size = n;
     return true;
   }
-  auto ext = impl_->externals.upper_bound(p);
-  if (ext == impl_->externals.begin()) return false;
+  auto ext = externals.upper_bound(p);
+  if (ext == externals.begin()) return false;
   --ext;
   if (p >= ext->first + ext->second.first) return false;
   *base = reinterpret_cast<const void*>(ext->first);
   *size = ext->second.first;
   return true;
+}
+
+bool MemoryPool::find_allocation(const void* ptr, const void** base, size_t* size) const {
+  std::lock_guard<SpinMutex> lk(impl_->mu);
+  return impl_->find_locked(ptr, base, size);
+}
+
+size_t MemoryPool::find_allocations(const void* const* ptrs, size_t n, const void** bases, size_t* sizes) const {
+  std::lock_guard<SpinMutex> lk(impl_->mu);
+  for (size_t i = 0; i < n; ++i)
+    if (!impl_->find_locked(ptrs[i], &bases[i], &sizes[i])) return i;
+  return n;
 }
 
 void MemoryPool::register_external(const void* ptr, size_t bytes) {

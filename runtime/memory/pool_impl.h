@@ -85,6 +85,7 @@ struct NPURT_HIDDEN MemoryPool::Impl {
   void add_start(PoolBlock* b, BlockStarts::const_iterator hint);
   void drop_start(PoolBlock* b);  // erases b's entry, keeping the node as a spare
   const PoolBlock* block_at(uintptr_t p) const;  // the block holding p, or nullptr
+  bool find_locked(const void* ptr, const void** base, size_t* size) const;  // MemoryPool::find_allocation
 };
 
 }  // namespace npurt

@@ -18,6 +18,7 @@
 #include "npurt/dtype.h"
 #include "npurt/small_vector.h"
 #include "npurt/stream.h"
+#include "npurt/tensor.h"
 
 namespace npurt::python {
 
@@ -36,6 +37,13 @@ void bind_graphs(nb::module_& m);    // graph_bindings.cpp (owner: graphs)
 void bind_views(nb::module_& m);     // view_bindings.cpp (owner: arrays-structure)
 void bind_operators(nb::module_& m);  // operators.cpp: ndarray operator/reduction fast path
 void bind_sort(nb::module_& m);       // sort_bindings.cpp: the sort driver (npurt/sort_ops.h)
+
+// ---- hot-path results and errors (operators.cpp) ---------------------------
+// A new Python ndarray owning t (the bound type is looked up once, not per call).
+nb::object new_ndarray(Tensor&& t);
+// Inside a catch (...) of a CPython slot function: sets the Python exception for
+// the C++ exception being handled, as nanobind's function dispatch does; returns nullptr.
+PyObject* raise_current();
 
 // ---- dtypes (dtypes.cpp) -------------------------------------------------
 // Accepts nr dtype objects, numpy dtypes and scalar types, ml_dtypes.bfloat16,

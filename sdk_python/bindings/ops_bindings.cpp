@@ -156,6 +156,49 @@ nb::object call_op(const OpFunction& f, nb::args args, nb::kwargs kwargs) {
   return nb::tuple(result);
 }
 
+#if !defined(Py_LIMITED_API)
+// ---- the call slot: nr.ops.add(x, y) without nanobind's *args/**kwargs ----
+//
+// Why: `__call__` is a nanobind function taking *args and **kwargs, so every
+// call went through CPython's slot_tp_call (a `__call__` lookup on the type),
+// nanobind's argument dispatch and nb::cast of the result: ~30 % of a tiny
+// op's caller time. op_call_slot serves the common form (every input
+// positional, each an exact ndarray, no keywords, one output) with the same
+// dispatch() call call_op makes; any other form goes to the slot CPython had
+// installed for __call__ (g_default_call), so errors and results of the other
+// forms are call_op's. Installed once by bind_ops, after __call__ is set.
+ternaryfunc g_default_call = nullptr;
+
+PyObject* op_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
+  static PyTypeObject* const ndarray_type = reinterpret_cast<PyTypeObject*>(nb::type<Tensor>().ptr());
+  const OpFunction& f = *nb::inst_ptr<OpFunction>(self);
+  const OpDef& def = f.op.def();
+  const Py_ssize_t n = PyTuple_GET_SIZE(args);
+  bool fast = (kwargs == nullptr || PyDict_GET_SIZE(kwargs) == 0) && def.outputs.size() == 1 &&
+              static_cast<size_t>(n) == def.inputs.size() && static_cast<size_t>(n) <= kMaxInline;
+  for (Py_ssize_t i = 0; fast && i < n; ++i) fast = Py_TYPE(PyTuple_GET_ITEM(args, i)) == ndarray_type;
+  if (!fast) return g_default_call(self, args, kwargs);
+  try {
+    Tensor inputs[kMaxInline];
+    for (Py_ssize_t i = 0; i < n; ++i) inputs[i] = *nb::inst_ptr<Tensor>(PyTuple_GET_ITEM(args, i));
+    Tensor outputs[1];
+    dispatch(f.op, Span<const Tensor>(inputs, static_cast<size_t>(n)), Span<const AttrValue>(), Stream(),
+             Span<Tensor>(outputs, 1));
+    return new_ndarray(std::move(outputs[0])).release().ptr();
+  } catch (...) {
+    return raise_current();
+  }
+}
+
+void install_call_slot(nb::handle cls) {
+  PyTypeObject* t = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  if (!t->tp_call || t->tp_call == op_call_slot) return;
+  g_default_call = t->tp_call;
+  t->tp_call = op_call_slot;
+  PyType_Modified(t);
+}
+#endif  // !Py_LIMITED_API
+
 nb::object attr_to_python(const AttrValue& v) {
   switch (v.type()) {
     case AttrType::kNone: return nb::none();
@@ -225,7 +268,7 @@ std::string op_describe(const std::string& name, nb::list specs, nb::dict attrs,
 }  // namespace
 
 void bind_ops(nb::module_& m) {
-  nb::class_<OpFunction>(m, "OpFunction", nb::dynamic_attr(),
+  auto cls = nb::class_<OpFunction>(m, "OpFunction", nb::dynamic_attr(),
                          "A registered op as a Python callable (see nr.ops).")
       .def("__call__", &call_op, nb::arg("args"), nb::arg("kwargs"))
       .def_prop_ro("op_name", [](const OpFunction& f) { return std::string(f.op.name()); })
@@ -238,6 +281,9 @@ void bind_ops(nb::module_& m) {
         return d;
       })
       .def("clear_tiling_cache", [](const OpFunction& f) { f.op.clear_tiling_cache(); });
+#if !defined(Py_LIMITED_API)
+  install_call_slot(cls);
+#endif
   m.def("_op_function", [](const std::string& name) {
     OpHandle h = OpHandle::find(name);
     return OpFunction{h, op_where(h.def())};

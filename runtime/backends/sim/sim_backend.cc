@@ -146,7 +146,7 @@ const GmResolver* SimBackend::resolver(int device) const {
 
 bool SimBackend::resolve(int device, const void* ptr, GmRegion* region) const {
   const GmResolver* r = resolver(device);
-  return r && (*r)(ptr, region);
+  return r && (*r)(&ptr, 1, region) == 1;
 }
 
 namespace {

@@ -34,11 +34,13 @@
 
 namespace npurt::sim {
 
-// Finds the allocation containing [ptr, ptr+1): its base and size in bytes
-// (region->what may be left empty: it runs per launch, so callers name the
-// region and describe it only in error messages). Returns false when ptr is in
-// no known region.
-using GmResolver = std::function<bool(const void* ptr, GmRegion* region)>;
+// Finds the allocations containing [ptrs[i], ptrs[i]+1) for i in [0, n): sets
+// regions[i].begin / .end to each one's base and base + size (names are left
+// to the caller: it runs per launch, so callers name the region and describe
+// it only in error messages). Returns how many pointers were resolved before
+// the first one in no known region (n when all were). A launch resolves all
+// its arguments with one call (one pool lock instead of one per argument).
+using GmResolver = std::function<size_t(const void* const* ptrs, size_t n, GmRegion* regions)>;
 
 class SimBackend final : public Backend {
  public:

@@ -83,13 +83,16 @@ Status SimStream::State::resolve_range(const void* p, size_t bytes, const char* 
   return Status();
 }
 
-// Region names of the first launch arguments: short literals fit std::string's
-// inline buffer, so naming a region costs no allocation and no formatting.
-std::string arg_region_name(size_t i) {
-  static const char* const kNames[] = {"arg 0", "arg 1", "arg 2",  "arg 3",  "arg 4",  "arg 5",
-                                       "arg 6", "arg 7", "arg 8",  "arg 9",  "arg 10", "arg 11",
-                                       "arg 12", "arg 13", "arg 14", "arg 15"};
-  return i < std::size(kNames) ? std::string(kNames[i]) : "arg " + std::to_string(i);
+// Region names of launch arguments: static strings (GmRegion::label), so naming
+// a region on every launch copies a pointer. Built once for 256 arguments (far
+// more than any kernel takes); beyond that a region is named "arg".
+const char* arg_region_name(size_t i) {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> v;
+    for (size_t k = 0; k < 256; ++k) v.push_back("arg " + std::to_string(k));
+    return v;
+  }();
+  return i < kNames.size() ? kNames[i].c_str() : "arg";
 }
 
 // Runs on the enqueuing thread for every launch: strings are built only when
@@ -97,22 +100,36 @@ std::string arg_region_name(size_t i) {
 Status SimStream::State::prepare_launch(const KernelLaunch& kl, std::vector<GmRegion>& regions) {
   regions.reserve(kl.args.size() + 2);  // args + workspace + tiling (the capacity is kept)
   const GmResolver* resolver = backend->resolver(device);  // one lock-free lookup for all args
-  for (size_t i = 0; i < kl.args.size(); ++i) {
-    if (i < 64 && (kl.scalar_arg_mask >> i) & 1u) continue;
-    if (!kl.args[i]) continue;  // absent optional input
-    GmRegion r;
-    if (!resolver || !(*resolver)(kl.args[i], &r))
+  // The device pointers among the arguments, resolved in one resolver call per
+  // chunk (one pool lock for all of a launch's arguments).
+  constexpr size_t kChunk = 16;
+  const void* ptrs[kChunk];
+  size_t index[kChunk];
+  for (size_t i = 0; i < kl.args.size();) {
+    size_t m = 0;
+    for (; i < kl.args.size() && m < kChunk; ++i) {
+      if (i < 64 && (kl.scalar_arg_mask >> i) & 1u) continue;
+      if (!kl.args[i]) continue;  // absent optional input
+      ptrs[m] = kl.args[i];
+      index[m++] = i;
+    }
+    const size_t first = regions.size();
+    regions.resize(first + m);
+    const size_t found = resolver && m ? (*resolver)(ptrs, m, &regions[first]) : 0;
+    for (size_t k = 0; k < found; ++k) regions[first + k].label = arg_region_name(index[k]);
+    if (found < m) {
+      regions.resize(first + found);
       return Status(StatusCode::kKernelFault,
-                    "argument " + std::to_string(i) + " (" + hex(kl.args[i]) + ") is not a device allocation of sim:" +
-                        std::to_string(device) + " (args not allocated by the npurt pool)");
-    r.what = arg_region_name(i);
-    regions.push_back(std::move(r));
+                    "argument " + std::to_string(index[found]) + " (" + hex(ptrs[found]) +
+                        ") is not a device allocation of sim:" + std::to_string(device) +
+                        " (args not allocated by the npurt pool)");
+    }
   }
   if (kl.workspace) {
     GmRegion r;
     Status st = resolve_range(kl.workspace, kl.workspace_bytes, "workspace", &r);
     if (!st.is_ok()) return Status(StatusCode::kKernelFault, st.message());
-    r.what = "workspace";
+    r.label = "workspace";
     regions.push_back(std::move(r));
   }
   return Status();  // the tiling region is added by submit(): inline tiling bytes move with the Command
@@ -125,7 +142,7 @@ static void add_tiling_region(const KernelLaunch& kl, std::vector<GmRegion>& reg
   GmRegion r;
   r.begin = reinterpret_cast<uintptr_t>(kl.tiling.data());
   r.end = r.begin + kl.tiling.size();
-  r.what = "tiling";
+  r.label = "tiling";
   regions.push_back(std::move(r));
 }
 

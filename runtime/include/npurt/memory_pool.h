@@ -106,6 +106,10 @@ class MemoryPool {
 
   // Kernel GM bounds: the live allocation containing ptr (base and requested size).
   bool find_allocation(const void* ptr, const void** base, size_t* size) const;
+  // find_allocation of ptrs[0..n) under one lock (a kernel launch resolves all
+  // its arguments at once); fills bases[i] / sizes[i] and returns how many
+  // pointers were found before the first one that is in no allocation (n: all).
+  size_t find_allocations(const void* const* ptrs, size_t n, const void** bases, size_t* sizes) const;
 
   // Graph-private pools (issue 7).
   GraphPoolId create_graph_pool();

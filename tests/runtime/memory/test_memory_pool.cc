@@ -299,6 +299,34 @@ TEST_F(PoolTest, FindAllocationCoversRequestedBytesOnly) {
   EXPECT_FALSE(pool.find_allocation(host.data(), &base, &size));
 }
 
+// find_allocations: the batch form resolves like find_allocation, pointer by
+// pointer, and stops at the first pointer in no allocation.
+TEST_F(PoolTest, FindAllocationsMatchesFindAllocation) {
+  DataPtr a = pool.allocate(1000, s1), b = pool.allocate(3 * MiB, s1), c = pool.allocate(1, s1);
+  std::vector<char> host(100);
+  pool.register_external(host.data(), host.size());
+  char* pa = static_cast<char*>(a.get());
+  char* pb = static_cast<char*>(b.get());
+  const void* ptrs[] = {pa, pb + 3 * MiB - 1, c.get(), host.data() + 99, pa + 999, pa + 1000, pb};
+  const size_t n = sizeof ptrs / sizeof ptrs[0];
+  const void* bases[n];
+  size_t sizes[n];
+  ASSERT_EQ(pool.find_allocations(ptrs, 5, bases, sizes), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    const void* base = nullptr;
+    size_t size = 0;
+    ASSERT_TRUE(pool.find_allocation(ptrs[i], &base, &size));
+    EXPECT_EQ(bases[i], base) << i;
+    EXPECT_EQ(sizes[i], size) << i;
+  }
+  EXPECT_EQ(sizes[1], 3 * MiB);
+  EXPECT_EQ(pool.find_allocations(ptrs, n, bases, sizes), 5u) << "pa + 1000 is padding";
+  EXPECT_EQ(pool.find_allocations(ptrs, 0, bases, sizes), 0u);
+  c.reset();
+  EXPECT_EQ(pool.find_allocations(ptrs, 3, bases, sizes), 2u) << "a freed block is in no allocation";
+  pool.unregister_external(host.data());
+}
+
 TEST_F(PoolTest, GraphPoolsAreSeparateAndKeptUntilReleased) {
   GraphPoolId g = pool.create_graph_pool();
   pool.begin_allocate_to_graph_pool(g, s1);

@@ -125,7 +125,7 @@ bool find_overlap(LaunchRun& run, AicoreDiagnostic* out) {
   for (const Item& it : items) {
     if (it.begin < reach && it.block != reach_block) {
       const GmRegion* r = find_region(run.view, it.begin);
-      std::string where = r ? "'" + r->what + "'+" + hex(it.begin - r->begin) : hex(it.begin);
+      std::string where = r ? "'" + r->name() + "'+" + hex(it.begin - r->begin) : hex(it.begin);
       uint32_t first = std::min(reach_block, it.block), second = std::max(reach_block, it.block);
       out->code = diag_name(Diag::kMultiCoreWrite);
       out->api = "GM write";

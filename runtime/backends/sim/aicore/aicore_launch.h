@@ -23,7 +23,11 @@ namespace npurt::sim {
 struct GmRegion {
   uintptr_t begin = 0;
   uintptr_t end = 0;     // exclusive: begin + requested allocation size
-  std::string what;      // "arg 0", "workspace", "tiling", or the allocation's description
+  std::string what;      // a description built by the caller (tests, resolvers); may be empty
+  // A static name ("arg 0", "workspace", "tiling"): what the sim stream sets on
+  // every launch, so naming a region copies a pointer, not a string. Wins over `what`.
+  const char* label = nullptr;
+  std::string name() const { return label ? std::string(label) : what; }
 };
 
 struct AicoreLaunch {

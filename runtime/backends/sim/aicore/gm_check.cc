@@ -12,7 +12,7 @@ namespace npurt::sim {
 namespace {
 
 std::string gm_where(const LaunchView& v, uintptr_t p) {
-  if (const GmRegion* r = find_region(v, p)) return "'" + r->what + "'+" + hex(p - r->begin);
+  if (const GmRegion* r = find_region(v, p)) return "'" + r->name() + "'+" + hex(p - r->begin);
   return hex(p);
 }
 
@@ -21,7 +21,7 @@ std::string region_list(const LaunchView& v) {
   size_t n = 0;
   for (const GmRegion& r : v.regions) {
     if (n++ == 6) return s + ", ...";
-    s += (s.empty() ? "" : ", ") + r.what + " [" + hex(r.begin) + ", +" +
+    s += (s.empty() ? "" : ", ") + r.name() + " [" + hex(r.begin) + ", +" +
          std::to_string(r.end - r.begin) + ")";
   }
   return s.empty() ? "none" : s;
@@ -67,7 +67,7 @@ void check_gm_bounds(CoreContext* c, const GmRef& g, const uint8_t* p, uint64_t 
   const GmRegion* r = find_region(v, g.region_begin);
   if (b < g.region_begin || b > g.region_end || bytes > g.region_end - b)
     raise_fault(code, api,
-                what() + " runs outside its allocation '" + (r ? r->what : "?") + "' of " +
+                what() + " runs outside its allocation '" + (r ? r->name() : std::string("?")) + "' of " +
                     std::to_string(g.region_end - g.region_begin) + " B (access ends at +" +
                     std::to_string(int64_t(b - g.region_begin) + int64_t(bytes)) + ")");
   if (g.limit != nullptr && (p > g.limit || bytes > uint64_t(g.limit - p)))

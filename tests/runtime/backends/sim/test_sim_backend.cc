@@ -74,6 +74,48 @@ TEST(SimLaunch, PoolArgumentsRunEveryBlock) {
   EXPECT_EQ(g_calls.load(), 3);
 }
 
+// Arguments are resolved in chunks of 16 (one pool lock per chunk): a launch
+// with more arguments than a chunk, scalars and absent inputs between them,
+// runs, and a bad pointer in a later chunk is reported by its own index.
+TEST(SimLaunch, ManyArgumentsResolveAcrossChunks) {
+  Stream s = Stream::create(kDev);
+  std::vector<Tensor> keep;
+  std::vector<void*> args;
+  uint64_t scalars = 0;
+  for (int i = 0; i < 40; ++i) {
+    if (i % 7 == 3) {
+      scalars |= uint64_t{1} << i;
+      args.push_back(reinterpret_cast<void*>(uintptr_t(1000 + i)));  // a scalar value, not a pointer
+    } else if (i % 11 == 5) {
+      args.push_back(nullptr);  // absent optional input
+    } else {
+      keep.push_back(Tensor::empty({int64_t(16 + i)}, DType::kFloat32, s));
+      args.push_back(keep.back().data());
+    }
+  }
+  g_calls = 0;
+  s.launch(make_launch(args, scalars));
+  s.synchronize();
+  EXPECT_EQ(g_calls.load(), 3);
+  for (int bad : {0, 15, 16, 37}) {
+    std::vector<float> host(64);
+    auto with_bad = args;
+    with_bad[bad] = host.data();
+    g_calls = 0;
+    s.launch(make_launch(with_bad, scalars & ~(uint64_t{1} << bad)));
+    try {
+      s.synchronize();
+      FAIL() << "expected a KernelFault for argument " << bad;
+    } catch (const KernelFault& e) {
+      std::string m = e.what();
+      EXPECT_NE(m.find("argument " + std::to_string(bad) + " ("), std::string::npos) << m;
+    }
+    EXPECT_EQ(g_calls.load(), 0) << "the kernel must not run";
+  }
+  s.launch(make_launch(args, scalars));
+  EXPECT_NO_THROW(s.synchronize()) << "stream usable after the faults";
+}
+
 TEST(SimLaunch, PointerOutsideEveryAllocationIsAFault) {
   Stream s = Stream::create(kDev);
   Tensor x = Tensor::empty({64}, DType::kFloat32, s);
@@ -149,21 +191,26 @@ TEST(SimBackend, ReplacedResolverStaysValid) {
   EXPECT_EQ(b.resolver(0), nullptr);
   sim::GmRegion r;
   EXPECT_FALSE(b.resolve(0, &r, &r));
-  b.set_resolver(0, [](const void* p, sim::GmRegion* out) {
-    out->begin = reinterpret_cast<uintptr_t>(p);
-    out->end = out->begin + 16;
-    return true;
+  b.set_resolver(0, [](const void* const* p, size_t n, sim::GmRegion* out) {
+    for (size_t i = 0; i < n; ++i) {
+      out[i].begin = reinterpret_cast<uintptr_t>(p[i]);
+      out[i].end = out[i].begin + 16;
+    }
+    return n;
   });
   const sim::GmResolver* first = b.resolver(0);
   ASSERT_NE(first, nullptr);
-  b.set_resolver(0, [](const void* p, sim::GmRegion* out) {
-    out->begin = reinterpret_cast<uintptr_t>(p);
-    out->end = out->begin + 32;
-    return true;
+  b.set_resolver(0, [](const void* const* p, size_t n, sim::GmRegion* out) {
+    for (size_t i = 0; i < n; ++i) {
+      out[i].begin = reinterpret_cast<uintptr_t>(p[i]);
+      out[i].end = out[i].begin + 32;
+    }
+    return n;
   });
   ASSERT_NE(b.resolver(0), first);
   int x = 0;
-  ASSERT_TRUE((*first)(&x, &r));
+  const void* px = &x;
+  ASSERT_EQ((*first)(&px, 1, &r), 1u);
   EXPECT_EQ(r.end - r.begin, 16u) << "the replaced resolver still works";
   ASSERT_TRUE(b.resolve(0, &x, &r));
   EXPECT_EQ(r.end - r.begin, 32u) << "lookups use the newest resolver";
