@@ -17,8 +17,6 @@
 
 #include <cstdint>
 
-#include "npurt/export.h"
-
 namespace npurt::sim {
 
 constexpr int kStreamWindows = 2;
@@ -34,10 +32,7 @@ struct StreamWindows {
   int next = 0;
 };
 
-// Hidden: libnpurt-internal (copy_elision.cc writes it, the simd loops read
-// it); without the attribute an inline variable is exported where the build
-// does not pass -fvisibility=hidden (the Bazel build: exported-symbol check).
-NPURT_HIDDEN inline thread_local StreamWindows t_stream_windows;
+inline thread_local StreamWindows t_stream_windows;
 
 inline void note_stream_read(const uint8_t* p, uint64_t bytes) {
   StreamWindows& w = t_stream_windows;
