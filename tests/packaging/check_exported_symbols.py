@@ -79,7 +79,11 @@ def read_symbols(library):
     nm = subprocess.run(["nm", "-D", "--defined-only", library], check=True,
                         capture_output=True, text=True).stdout.splitlines()
     rows = [line.split(None, 2) for line in nm if line.strip()]
-    rows = [r for r in rows if len(r) == 3]
+    # A LOCAL symbol (lowercase type other than u/v/w: nm's GNU-unique and weak
+    # letters) can sit in .dynsym without being bindable from outside: the BFD
+    # linker keeps a hidden TLS variable there for its TLS relocation (Bazel's
+    # libnpurt.so: npurt::sim::t_stream_windows, TLS LOCAL HIDDEN). Not exported.
+    rows = [r for r in rows if len(r) == 3 and not (r[1].islower() and r[1] not in "uvw")]
     demangled = subprocess.run(["c++filt"], input="\n".join(r[2] for r in rows),
                                check=True, capture_output=True, text=True).stdout.splitlines()
     return [(r[1], r[2], d) for r, d in zip(rows, demangled)]
