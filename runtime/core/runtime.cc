@@ -3,6 +3,7 @@
 // Contexts are created lazily under one mutex and published in a fixed table
 // of atomics, so device_context() on the hot path is one atomic load.
 #include <array>
+#include <cassert>
 #include <atomic>
 
 #include "backends/sim/sim_backend.h"
@@ -57,23 +58,17 @@ DeviceContextImpl::DeviceContextImpl(Device device, Backend* backend, int backen
     MemoryPool* pool = pool_.get();
     static_cast<sim::SimBackend*>(backend)->set_resolver(
         backend_index, [pool](const void* const* ptrs, size_t n, sim::GmRegion* regions) {
-          // r->what stays empty: the sim stream names the region ("arg 1") or, only
+          // Only the bounds: the sim stream labels the region ("arg 1") or, only
           // when reporting a failure, describes it; resolving runs on every launch.
-          constexpr size_t kChunk = 16;  // stack arrays: a launch has a handful of arguments
-          const void* bases[kChunk];
-          size_t sizes[kChunk];
-          size_t done = 0;
-          while (done < n) {
-            const size_t m = std::min(kChunk, n - done);
-            const size_t found = pool->find_allocations(ptrs + done, m, bases, sizes);
-            for (size_t i = 0; i < found; ++i) {
-              regions[done + i].begin = reinterpret_cast<uintptr_t>(bases[i]);
-              regions[done + i].end = regions[done + i].begin + sizes[i];
-            }
-            done += found;
-            if (found < m) break;
+          assert(n <= sim::kGmResolveBatch);  // GmResolver's contract (sim_backend.h)
+          const void* bases[sim::kGmResolveBatch];
+          size_t sizes[sim::kGmResolveBatch];
+          const size_t found = pool->find_allocations(ptrs, n, bases, sizes);
+          for (size_t i = 0; i < found; ++i) {
+            regions[i].begin = reinterpret_cast<uintptr_t>(bases[i]);
+            regions[i].end = regions[i].begin + sizes[i];
           }
-          return done;
+          return found;
         });
   }
   default_stream_ = Stream(create_stream_impl(*this, true));

@@ -38,8 +38,10 @@ namespace npurt::sim {
 // regions[i].begin / .end to each one's base and base + size (names are left
 // to the caller: it runs per launch, so callers name the region and describe
 // it only in error messages). Returns how many pointers were resolved before
-// the first one in no known region (n when all were). A launch resolves all
-// its arguments with one call (one pool lock instead of one per argument).
+// the first one in no known region (n when all were). A launch resolves its
+// arguments in calls of at most kGmResolveBatch pointers (one pool lock per
+// call instead of one per argument; resolvers may use stack arrays of that size).
+constexpr size_t kGmResolveBatch = 16;
 using GmResolver = std::function<size_t(const void* const* ptrs, size_t n, GmRegion* regions)>;
 
 class SimBackend final : public Backend {

@@ -101,13 +101,12 @@ Status SimStream::State::prepare_launch(const KernelLaunch& kl, std::vector<GmRe
   regions.reserve(kl.args.size() + 2);  // args + workspace + tiling (the capacity is kept)
   const GmResolver* resolver = backend->resolver(device);  // one lock-free lookup for all args
   // The device pointers among the arguments, resolved in one resolver call per
-  // chunk (one pool lock for all of a launch's arguments).
-  constexpr size_t kChunk = 16;
-  const void* ptrs[kChunk];
-  size_t index[kChunk];
+  // kGmResolveBatch of them (one pool lock for a typical launch's arguments).
+  const void* ptrs[kGmResolveBatch];
+  size_t index[kGmResolveBatch];
   for (size_t i = 0; i < kl.args.size();) {
     size_t m = 0;
-    for (; i < kl.args.size() && m < kChunk; ++i) {
+    for (; i < kl.args.size() && m < kGmResolveBatch; ++i) {
       if (i < 64 && (kl.scalar_arg_mask >> i) & 1u) continue;
       if (!kl.args[i]) continue;  // absent optional input
       ptrs[m] = kl.args[i];
