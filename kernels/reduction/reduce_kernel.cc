@@ -93,12 +93,17 @@ class ReduceRun {
     return (r1 + kBlk - 1) / kBlk * kBlk;
   }
 
-  // Loads n inputs at GM element `at` and returns them as Acc lanes.
-  __aicore__ LocalTensor<Acc> Load(uint64_t at, uint32_t n, LocalTensor<In>& held) {
+  // Copies n inputs at GM element `at` into held (a qin_ tensor the caller frees).
+  __aicore__ void LoadIn(uint64_t at, uint32_t n, LocalTensor<In>& held) {
     held = qin_.template AllocTensor<In>();
     CopyIn(held, x_[at], n);
     qin_.EnQue(held);
     held = qin_.template DeQue<In>();
+  }
+
+  // Loads n inputs at GM element `at` and returns them as Acc lanes.
+  __aicore__ LocalTensor<Acc> Load(uint64_t at, uint32_t n, LocalTensor<In>& held) {
+    LoadIn(at, n, held);
     if constexpr (std::is_same<In, Acc>::value) {
       return held;
     } else {
@@ -133,10 +138,7 @@ class ReduceRun {
 
   __aicore__ void AxpyLoaded(const LocalTensor<Acc>& acc, uint64_t at, uint32_t n, LocalTensor<In>& held) {
     if constexpr (std::is_same<In, half>::value && std::is_same<Acc, float>::value) {
-      held = qin_.template AllocTensor<In>();
-      CopyIn(held, x_[at], n);
-      qin_.EnQue(held);
-      held = qin_.template DeQue<In>();
+      LoadIn(at, n, held);
       AscendC::Axpy(acc, held, static_cast<half>(1.0f), static_cast<int32_t>(n));
     }
   }
