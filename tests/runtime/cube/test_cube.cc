@@ -167,7 +167,7 @@ TEST(Cube, GemmKernelsAgree) {
   // Panel counts 1 .. 16 cover the triple, pair and single kernels and a remainder of 4 (two pairs).
   for (auto [m16, nb, k] : {std::tuple{16u, 1u, 1u}, {32u, 3u, 300u}, {128u, 8u, 257u}, {16u, 2u, 17u},
                             {48u, 4u, 64u}, {32u, 5u, 9u}, {16u, 7u, 33u}, {128u, 16u, 64u},
-                            {256u, 8u, 64u}, {16u, 3u, 263u}}) {
+                            {256u, 8u, 64u}, {16u, 3u, 263u}, {32u, 5u, 512u}}) {
     std::mt19937 rng(k);
     std::normal_distribution<float> d;
     std::vector<float> ap(uint64_t{m16} * k), bp(uint64_t{nb} * k * 16), c1(uint64_t{nb} * m16 * 16);

@@ -8,6 +8,7 @@
 #include "aicore/cube.h"
 #include "backends/sim/aicore/cube_move_simd.h"
 #include "backends/sim/aicore/cube_packed_cache.h"
+#include "backends/sim/aicore/cube_prefetch.h"
 #include "backends/sim/aicore/stream_copy.h"
 
 namespace npurt::sim {
@@ -88,6 +89,8 @@ void cube_nd2nz(CoreContext* c, const LocalRef& dst, const GmRef& src, uint32_t 
       }
     }
   }
+  // The next copy of this shape is likely the next chunk of a K walk: queue it for the Mmads to prefetch.
+  cube::note_nd2nz_source(src.ptr, pitch, p.nValue, (uint64_t{p.ndNum} - 1) * p.srcNdMatrixStride * elem + row_bytes);
 }
 
 void cube_load_2d(CoreContext* c, const LocalRef& dst, const LocalRef& src, uint32_t elem,
