@@ -1,8 +1,9 @@
 // tests/runtime/cube/test_cube_prefetch.cc: the Nd2Nz look-ahead of the
 // simulated cube (runtime/backends/sim/aicore/cube_prefetch.h). A copy shape
 // seen at the same address step twice queues exactly the rows of the next
-// copy, in order, and nothing else; broken strides, oversized regions and a
-// shape evicted by newer ones queue nothing. The float micro-kernel consumes
+// copy, in order, and nothing else (a later jump keeps that stride); no
+// repeated step, oversized regions and a shape evicted by newer ones queue
+// nothing. The float micro-kernel consumes
 // the queue while it multiplies, and its results must not change (the
 // prefetches are hints).
 #include <gtest/gtest.h>
@@ -49,6 +50,11 @@ TEST(CubePrefetch, ConfirmedStrideQueuesTheNextCopy) {
     EXPECT_EQ(rows[r].end, base + 1536 + r * pitch + span) << r;
   }
   EXPECT_EQ(prefetch_queue().next_row().p, nullptr) << "an empty queue gives an empty row";
+  // A jump (the next tile's first chunk) keeps the stride: its second chunk is queued.
+  note_nd2nz_source(base + 65536, pitch, 4, span);
+  const std::vector<PrefetchRow> next = queued_rows();
+  ASSERT_EQ(next.size(), 4u);
+  EXPECT_EQ(next[0].p, base + 65536 + 512);
 }
 
 TEST(CubePrefetch, UnalignedRowsStartOnTheirFirstLine) {

@@ -16,7 +16,8 @@ struct Stream {
   uint64_t pitch = 0, span = 0;
   uint32_t rows = 0;
   const uint8_t* last = nullptr;
-  int64_t step = 0;  // address step between the last two copies
+  int64_t step = 0;    // address step between the last two copies
+  int64_t stride = 0;  // the last step seen twice in a row (0: none yet)
   uint64_t used = 0;
   bool valid = false;
 };
@@ -58,19 +59,23 @@ void note_nd2nz_source(const uint8_t* src, uint64_t pitch, uint32_t rows, uint64
     if (!st.valid || st.used < victim->used) victim = &st;
   }
   if (hit == nullptr) {
-    *victim = Stream{pitch, span, rows, src, 0, s.clock, true};
+    *victim = Stream{pitch, span, rows, src, 0, 0, s.clock, true};
     s.queue.active &= ~(1u << (victim - s.streams));  // the slot's old prediction is void
     return;
   }
   hit->used = s.clock;
   const int64_t step = static_cast<int64_t>(reinterpret_cast<uintptr_t>(src) - reinterpret_cast<uintptr_t>(hit->last));
-  const bool confirmed = step != 0 && step == hit->step;
+  // The stride is a step seen twice in a row. A different step after that is
+  // taken as a jump to the next walk of the same kind (a matmul tile's first
+  // chunk after the previous tile's last): the stride still predicts the
+  // walk's second chunk, so only the first chunk of each walk is missed.
+  if (step != 0 && step == hit->step) hit->stride = step;
   hit->step = step;
   hit->last = src;
   const int i = static_cast<int>(hit - s.streams);
   s.queue.active &= ~(1u << i);  // a newer prediction replaces an unfinished one
-  if (!confirmed || rows > kMaxRows || span > kMaxSpan) return;
-  s.queue.regions[i] = PrefetchRegion{src + step, pitch, span, rows, 0};
+  if (hit->stride == 0 || rows > kMaxRows || span > kMaxSpan) return;
+  s.queue.regions[i] = PrefetchRegion{src + hit->stride, pitch, span, rows, 0};
   s.queue.active |= 1u << i;
 }
 

@@ -5,14 +5,15 @@
 // multiplies the current one. The sim runs the copy synchronously, and a
 // chunk (256 GM rows x 512 B of A for float 2048^3) comes from the host's L3
 // with about 16 line fills in flight per core: the copy waits on L3 latency.
-// This predictor watches each core's Nd2Nz source regions; when a copy of
-// the same shape follows the previous one at the same address step twice (a
-// kernel walking K), it queues the rows the next copy of that shape will
-// read, and the float Mmad micro-kernel prefetches two of those rows into
-// the host's L2 per register tile, one line of each per k iteration, so the
-// loads overlap compute instead of the copy waiting for them. (Prefetching a
-// whole row group's lines at once instead stalled the kernel on the fill
-// buffers: more time lost on the prefetches than the copy saved.)
+// This predictor watches each core's Nd2Nz source regions; once copies of
+// one shape have advanced by the same address step twice (a kernel walking
+// K: the stride), each copy of that shape queues the rows the next one will
+// read at that stride (also after a jump to the next walk), and the float
+// Mmad micro-kernel prefetches two of those rows into the host's L2 per
+// register tile, one line of each per k iteration, so the loads overlap
+// compute instead of the copy waiting for them. (Prefetching a whole row
+// group's lines at once instead stalled the kernel on the fill buffers:
+// more time lost on the prefetches than the copy saved.)
 //
 // Invariants: prefetching is only a hint (never faults, never changes a
 // result, so a wrong prediction costs bandwidth only); the state is per host
