@@ -6,7 +6,7 @@ The host ISA is chosen once per process, so each ISA runs in its own child
 process (NPURT_SIM_ISA=generic: scalar moves and the portable micro-kernel;
 avx512: vector moves, no AMX; unset: everything the host has) at check levels
 off and full, over odd shapes (1, 15, 17, 33, 63, 65, tails not a multiple of
-16), outputs of 16 MiB and more (Fixpipe's streaming stores), trans_a / trans_b, bias (float32 and input dtype), batch broadcast and
+16), outputs of 4 MiB and more (Fixpipe's streaming stores), trans_a / trans_b, bias (float32 and input dtype), batch broadcast and
 output-dtype casts. The float path is specified bit-identical across ISAs
 (in-order fma per cell, exact moves and casts), so generic and avx512 must
 agree bit for bit; every run, AMX included, must also meet the float64
@@ -67,10 +67,12 @@ for dt in (np.float32, np.float16, BF16):
         case(f"{d}_wide_b", 1024, 24, 2050, dt)  # 2-byte 256x128 tiles (transposing B loads)
     case(f"{d}_tall", 2050, 16, 1024, dt, ta=True)
     if d == "float32":
-        # >= 16 MiB float outputs: Fixpipe streams whole aligned rows (2048 wide) or,
-        # with a row pitch that is not a multiple of 64 B (2050 wide), stores plainly.
+        # >= 4 MiB float outputs: Fixpipe streams whole aligned rows (2048 wide) or,
+        # with a row pitch that is not a multiple of 64 B (2050 wide), stores plainly;
+        # 1024 x 1024 is exactly the 4 MiB threshold.
         case(f"{d}_bigout", 2048, 16, 2048, dt)
         case(f"{d}_bigout_odd", 2050, 16, 2050, dt)
+        case(f"{d}_midout", 1024, 16, 1024, dt)
     if d != "float32":
         case(f"{d}_out32", 63, 65, 33, dt, out_dtype="float32")
     else:

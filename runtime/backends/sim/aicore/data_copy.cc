@@ -127,8 +127,8 @@ inline void prefetch_block(const uint8_t* p, uint64_t bytes) {
 // strided ones from kStreamRunMinBytes (decided once per copy, not per run).
 }  // namespace
 
-bool streaming_target(CoreContext* c, const GmRef& dst) {
-  return gm_extent(dst) >= kStreamRegionBytes && !in_workspace(c, dst.ptr);
+bool streaming_target(CoreContext* c, const GmRef& dst, uint64_t min_region) {
+  return gm_extent(dst) >= min_region && !in_workspace(c, dst.ptr);
 }
 
 uint64_t datacopy_round(CoreContext* c, const char* api, uint64_t bytes, uint32_t elem) {

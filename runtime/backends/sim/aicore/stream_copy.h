@@ -49,8 +49,8 @@ void stream_fence();
 struct CoreContext;
 struct GmRef;
 // Whether a local -> GM write into dst gets streaming stores: dst's allocation
-// is at least kStreamRegionBytes and outside the launch's workspace
-// (data_copy.cc; also used by Fixpipe, cube_move.cc).
-bool streaming_target(CoreContext* c, const GmRef& dst);
+// is at least min_region bytes (DataCopy: kStreamRegionBytes) and outside the
+// launch's workspace (data_copy.cc; Fixpipe passes its own threshold, cube_move.cc).
+bool streaming_target(CoreContext* c, const GmRef& dst, uint64_t min_region = kStreamRegionBytes);
 
 }  // namespace npurt::sim
