@@ -5,7 +5,9 @@
 // panels (up to 48 KiB) stay in L1/L2 while the rows of A stream past them.
 // The accumulators live in registers for the whole k block (no stack copy).
 // Each cell is updated with one FMA per k in order, like gemm_generic. The
-// _zz form reads A straight from L0A's Zz fractals (no packing copy).
+// _zz form reads A straight from L0A's Zz fractals (no packing copy). Between
+// its FMAs each register tile prefetches two GM rows the Nd2Nz look-ahead
+// queued (cube_prefetch.h): hints only, the results do not depend on them.
 #include "backends/sim/aicore/cube_gemm.h"
 #include "backends/sim/aicore/cube_prefetch.h"
 
