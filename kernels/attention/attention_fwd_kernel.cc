@@ -27,6 +27,12 @@
 // the per-row rescale of the accumulator. When the rows' references are close
 // (ShareReference) they become one shared value, subtracted by one whole-tile
 // instruction instead of one per row.
+// Optimistic steps: a later kv tile first runs exp(s - m) under the unchanged
+// references and checks the row sums afterwards (SoftmaxUnderReference): a
+// row sum <= kAttnOptimisticSum proves no score passed its reference by more
+// than kAttnLazyRescale, so the tile needs neither the max screen nor the row
+// maxima. Otherwise S is reloaded from GM and the screened path runs (and the
+// next tile skips its try, so steadily rising scores pay at most every other tile).
 #include "attention/attention_row_scale.h"
 #include "attention/attention_row_sums.h"
 #include "attention/attention_rows.h"
@@ -44,6 +50,9 @@ namespace {
 // How far (in score units) a row max may pass the softmax reference before
 // the reference moves: P <= e^8 ~ 2981, exact enough in every input type.
 constexpr float kAttnLazyRescale = 8.0f;
+// The optimistic step's bound on a row sum of P: below e^8 = 2980.96 by more
+// than Exp's 2 ulp, so a sum under it proves every P <= e^8 (SoftmaxUnderReference).
+constexpr float kAttnOptimisticSum = 2980.0f;
 
 // How far below the shared reference a row's own max may lie (ShareReference):
 // P of that row is <= e^-spread at its max. float / bfloat16 P keep full
@@ -118,6 +127,7 @@ class AttnForward {
     uint32_t kvEnd = t_.kvTiles;
     if (t_.causal && qt + 1 < kvEnd) kvEnd = qt + 1;  // tiles right of the diagonal are all masked
     pending_ = false;
+    tryUnder_ = true;
     mMin_ = -kAttnInf;
     const AscendC::GlobalTensor<T> q = q_[(uint64_t{bh} * t_.sq + q0) * t_.d];
     if (t_.scaleInQ) ScaleQ(q, rows);
@@ -132,20 +142,19 @@ class AttnForward {
     const uint64_t kOff = (uint64_t{bh} * t_.skv + k0) * t_.d;
     AscendC::LocalTensor<float> s = sBuf_.Get<float>();
     scube_.Scores(k_[kOff], cols, t_.d, ws_.s, t_.tile, bh, kt);
-    LoadScaledScores(s, ws_.s, t_.tile, rows, cols, t_.scaleInQ ? 1.0f : t_.scale);
-    if (t_.maskKind != static_cast<uint32_t>(AttnMask::kNone)) {
-      const uint32_t b = bh / t_.heads, h = bh % t_.heads;
-      MaskView mv{int64_t(b) * t_.maskStrideB + int64_t(h) * t_.maskStrideH + int64_t(q0) * t_.maskStrideQ +
-                      int64_t(k0) * t_.maskStrideK,
-                  t_.maskStrideQ, t_.maskStrideK};
-      masker_.AddMask(s, t_.tile, rows, cols, mask_, static_cast<AttnMask>(t_.maskKind), mv);
+    LoadTile(s, bh, qt, kt, q0, rows, cols);
+    // Optimistic step (tried unless the previous try failed): exp under the
+    // unchanged references, checked afterwards. On failure S is reloaded from
+    // ws_.s (still the raw product) and the screened path below runs.
+    const bool tried = kt > 0 && tryUnder_ && mMin_ > -kAttnInf;
+    const bool done = tried && SoftmaxUnderReference(s, rows);
+    bool moved = false;
+    if (!done) {
+      if (tried) LoadTile(s, bh, qt, kt, q0, rows, cols);
+      moved = OnlineSoftmax(s, rows, kt == 0);
+      dirtyJunk_ = true;
     }
-    if (t_.causal && kt == qt) {  // diagonal tile (q0 == k0): keep column c of row r iff c <= r
-      AscendC::Select(s, causalBuf_.Get<uint8_t>(), s, -kAttnInf, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE,
-                      rows * t_.tile);
-      AscendC::PipeBarrier<PIPE_ALL>();
-    }
-    const bool moved = OnlineSoftmax(s, rows, kt == 0);
+    tryUnder_ = done || !tried;  // a failed try skips the next tile's try
     AscendC::LocalTensor<T> p = pBuf_.Get<T>();
     if constexpr (std::is_same_v<T, float>) {
       AscendC::DataCopy(ws_.p, s, rows * t_.tile);
@@ -163,6 +172,71 @@ class AttnForward {
     if (!pending_) vcube_.Begin();
     vcube_.Accumulate(ws_.p, t_.tile, v_[kOff], rows, t_.d, cols, bh, kt);
     pending_ = true;
+  }
+
+  // s = the scaled, masked score tile from the raw product in ws_.s (which
+  // stays valid until the next Scores, so a failed optimistic step reloads it).
+  __aicore__ void LoadTile(const AscendC::LocalTensor<float>& s, uint32_t bh, uint32_t qt, uint32_t kt, uint32_t q0,
+                           uint32_t rows, uint32_t cols) {
+    const uint32_t k0 = kt * t_.tile;
+    LoadScaledScores(s, ws_.s, t_.tile, rows, cols, t_.scaleInQ ? 1.0f : t_.scale);
+    if (t_.maskKind != static_cast<uint32_t>(AttnMask::kNone)) {
+      const uint32_t b = bh / t_.heads, h = bh % t_.heads;
+      MaskView mv{int64_t(b) * t_.maskStrideB + int64_t(h) * t_.maskStrideH + int64_t(q0) * t_.maskStrideQ +
+                      int64_t(k0) * t_.maskStrideK,
+                  t_.maskStrideQ, t_.maskStrideK};
+      masker_.AddMask(s, t_.tile, rows, cols, mask_, static_cast<AttnMask>(t_.maskKind), mv);
+    }
+    if (t_.causal && kt == qt) {  // diagonal tile (q0 == k0): keep column c of row r iff c <= r
+      AscendC::Select(s, causalBuf_.Get<uint8_t>(), s, -kAttnInf, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE,
+                      rows * t_.tile);
+      AscendC::PipeBarrier<PIPE_ALL>();
+    }
+  }
+
+  // The optimistic softmax step of a later kv tile: P = exp(s - m) under the
+  // unchanged references, row sums into delta, then the check that no row
+  // needs its reference moved. exp(x) <= a row's sum, so every row sum
+  // <= kAttnOptimisticSum (< e^8 by more than Exp's error) implies every
+  // s - m <= kAttnLazyRescale: the tile the screened path (BelowReference /
+  // AttnRowMaxes) would not have moved, and the same P and l bit for bit
+  // (the same instructions in the same order). A NaN sum fails the check.
+  // On success l += delta and true; on failure (s is then spent) false, l unchanged.
+  __aicore__ bool SoftmaxUnderReference(const AscendC::LocalTensor<float>& s, uint32_t rows) {
+    AscendC::LocalTensor<float> l = Stat(kL), red = Stat(kRed), delta = Stat(kDelta);
+    AscendC::LocalTensor<float> sums = Stat(kAlpha);  // alpha is only read after a move, not on this path
+    const int32_t nl = static_cast<int32_t>(kLane * rows);
+    if (dirtyJunk_) CleanJunk(rows);
+    ExpRows(s, rows, false);
+    // One dense max over every lane of delta: a lane between the row slots
+    // holds junk, which can only fail the check (the max over a superset is
+    // never smaller), never pass a row that should move. CleanJunk keeps that junk small.
+    AscendC::ReduceMax(red, delta, sums, nl);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    if (!(red.GetValue(0) <= kAttnOptimisticSum)) return false;
+    AscendC::Add(l, l, delta, nl);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    return true;
+  }
+
+  // The lanes of delta between the row slots: AttnRowSums leaves there sums
+  // of its scratch's unwritten lanes (pitch 128) or keeps older values (pitch
+  // <= 64). After a screened step they may hold scores or references (the
+  // max screen, the row maxima and AttnScaleRows share the scratch): zeroed
+  // here so they cannot fail SoftmaxUnderReference's check. What stays there
+  // can only cost speed (a failed check): sums of two rows' half sums (pitch
+  // 128), references left by AttnScaleRows (per-row references), and for
+  // 16-bit types, whose scratch is P's buffer, the previous P read as float
+  // pairs (small for bfloat16; a float16 P >= 4 reads as >= 512).
+  __aicore__ void CleanJunk(uint32_t rows) {
+    if (t_.tile > 64) {
+      if constexpr (std::is_same_v<T, float>)
+        AscendC::Duplicate(Scratch(), 0.0f, static_cast<int32_t>(kLane * t_.tile + 8));
+    } else {
+      AscendC::Duplicate(Stat(kDelta), 0.0f, static_cast<int32_t>(kLane * rows));
+    }
+    AscendC::PipeBarrier<PIPE_ALL>();
+    dirtyJunk_ = false;
   }
 
   // ws_.q = scale * the item's Q rows (in T; the host enables it only where
@@ -247,23 +321,7 @@ class AttnForward {
       moved = !(alpha.GetValue(0) <= kAttnLazyRescale);
     }
     if (moved) MoveReference(red, rows);
-    if (uniform_) {
-      AscendC::Adds(s, s, -sharedRef_, static_cast<int32_t>(rows * t_.tile));  // one instruction, not one per row
-    } else {
-      if (!moved) {
-        AscendC::Adds(red, m, 0.0f, nl);  // subtract the unchanged reference
-        AscendC::PipeBarrier<PIPE_ALL>();
-      }
-      // Scratch() is free until the row sums below.
-      AttnScaleRows<AttnRowOp::kSub>(s, t_.tile, t_.tile, rows, red, Scratch(), t_.tile * t_.tile / 2);
-    }
-    AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::Exp(s, s, static_cast<int32_t>(rows * t_.tile));
-    AscendC::PipeBarrier<PIPE_ALL>();
-    // Row sums into delta (free here): 3 whole-tile instructions, not one
-    // ReduceSum per row. Its lanes between the rows get junk, which only
-    // reaches l's unused lanes (delta is rewritten whole before its next read).
-    AttnRowSums(delta, s, Scratch(), rows, t_.tile);
+    ExpRows(s, rows, moved);
     if (moved) {
       AscendC::Mul(l, l, alpha, nl);
       AscendC::PipeBarrier<PIPE_ALL>();
@@ -271,6 +329,29 @@ class AttnForward {
     AscendC::Add(l, l, delta, nl);
     AscendC::PipeBarrier<PIPE_ALL>();
     return moved;
+  }
+
+  // s = exp(s - the rows' references): the shared one by one whole-tile Adds,
+  // else per row from red (MoveReference's new references when refInRed, else
+  // a copy of m); then the row sums into delta (free here): 3 whole-tile
+  // instructions, not one ReduceSum per row. Its lanes between the rows get
+  // junk, which only reaches l's unused lanes (and can only fail
+  // SoftmaxUnderReference's check). Scratch() is free until the row sums.
+  __aicore__ void ExpRows(const AscendC::LocalTensor<float>& s, uint32_t rows, bool refInRed) {
+    AscendC::LocalTensor<float> red = Stat(kRed);
+    if (uniform_) {
+      AscendC::Adds(s, s, -sharedRef_, static_cast<int32_t>(rows * t_.tile));  // one instruction, not one per row
+    } else {
+      if (!refInRed) {
+        AscendC::Adds(red, Stat(kM), 0.0f, static_cast<int32_t>(kLane * rows));  // the unchanged reference
+        AscendC::PipeBarrier<PIPE_ALL>();
+      }
+      AttnScaleRows<AttnRowOp::kSub>(s, t_.tile, t_.tile, rows, red, Scratch(), t_.tile * t_.tile / 2);
+    }
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Exp(s, s, static_cast<int32_t>(rows * t_.tile));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AttnRowSums(Stat(kDelta), s, Scratch(), rows, t_.tile);
   }
 
   // red (tile row maxima) -> m_new = max(m, red) (a NaN wins); alpha =
@@ -293,6 +374,10 @@ class AttnForward {
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::Exp(alpha, alpha, nl);
     AscendC::PipeBarrier<PIPE_ALL>();
+    if (uniform_) {  // every row's reference is the shared one: no per-row scalar reads
+      mMin_ = sharedRef_;
+      return;
+    }
     mMin_ = kAttnInf;  // a NaN reference is skipped (its row is NaN whatever P is)
     for (uint32_t r = 0; r < rows; ++r) {
       const float v = m.GetValue(kLane * r);
@@ -380,6 +465,8 @@ class AttnForward {
   bool accLive_ = false;              // acc holds the item's flushed partials (else undefined)
   bool screened_ = false;             // this tile passed BelowReference
   bool uniform_ = false;              // every row's reference is sharedRef_ (ShareReference)
+  bool tryUnder_ = true;              // the next kv tile tries SoftmaxUnderReference first
+  bool dirtyJunk_ = true;             // a screened step ran since the last CleanJunk
   float sharedRef_ = 0.0f;
   float mMin_ = -kAttnInf;            // smallest row reference of the item
   AttnWorkspace<T> ws_;

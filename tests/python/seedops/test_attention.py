@@ -159,6 +159,45 @@ def test_forward_lazy_rescale_reference_stays():
     check_forward(q, k, v, scale=1.0)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_forward_optimistic_step_falls_back(dtype):
+    # Later kv tiles first try exp under the unchanged references and check
+    # the row sums (<= 2980 < e^8) afterwards. Here tile 0 sets the reference
+    # to 10 (one key per row), tiles 1-2 put every key at 17: no row moves
+    # (17 - 10 <= 8), but each row sums 128 e^7, so the try fails and the
+    # tile is redone on the screened path, and the tile after a failed try
+    # skips its try; tile 3 holds keys at 30, which move the reference, and
+    # tile 4 is back at 17 under the new reference (tried and kept).
+    rng = np.random.default_rng(31)
+    q = np.zeros((1, 128, 16), np.float32)
+    q[..., 0] = 1.0
+    k = np.zeros((1, 640, 16), np.float32)
+    k[0, 5, 0] = 10.0
+    k[0, 128:384, 0] = 17.0
+    k[0, 384:512, 0] = 30.0
+    k[0, 512:, 0] = rng.uniform(12.0, 17.0, 128)
+    v = rand(rng, (1, 640, 16), np.float32)
+    check_forward(q.astype(dtype), k.astype(dtype), v.astype(dtype), scale=1.0)
+    check_forward(q.astype(dtype), k.astype(dtype), v.astype(dtype), scale=1.0, causal=True)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_forward_large_scores_keep_the_optimistic_check_exact(dtype):
+    # Scores near 2000 (an additive mask on every key, exact: the products are
+    # small integers): the screened first tile leaves score-sized values in
+    # scratch lanes that the optimistic check also reads. They are zeroed
+    # before the next try, and a stale one could only send a tile down the
+    # screened path, never skip a needed move: the result is the same.
+    rng = np.random.default_rng(32)
+    q = np.zeros((1, 2, 200, 16), np.float32)
+    q[..., 0] = 1.0
+    k = np.zeros((1, 2, 400, 16), np.float32)
+    k[..., 0] = rng.integers(-4, 5, (1, 2, 400))
+    v = rand(rng, (1, 2, 400, 16), np.float32)
+    mask = np.full((200, 400), 2000.0, np.float32)
+    check_forward(q.astype(dtype), k.astype(dtype), v.astype(dtype), mask=mask, scale=1.0)
+
+
 @pytest.mark.parametrize("dtype,d,scale,plan", [
     (F32, 64, None, "Q resident in L0A and pre-scaled"),    # float: scale folded into Q
     (F32, 64, 0.3, "Q resident in L0A and pre-scaled"),
