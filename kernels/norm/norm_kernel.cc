@@ -50,7 +50,11 @@ class NormForward {
     rstd_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(rstd), d_.rows);
     const uint32_t cs = d_.chunk_stride;
     pipe_.InitBuffer(sq_, cs * sizeof(float));
-    if (t.has_gamma || t.has_beta) pipe_.InitBuffer(params_, 2 * cs * sizeof(float));
+    if (t.has_gamma || t.has_beta) {
+      pipe_.InitBuffer(params_, 2 * cs * sizeof(float));
+      p_ = params_.Get<float>();  // taken once: Normalize reads them for every row
+      beta_t_ = p_[cs];
+    }
     if (!kFloatIn && (t.has_gamma || t.has_beta)) pipe_.InitBuffer(stage_, cs * sizeof(T));
     pipe_.InitBuffer(stats_, 2 * RoundUp(d_.rows_per_tile, 8) * sizeof(float));
     pipe_.InitBuffer(sums_, d_.rows_per_tile * 8 * sizeof(float));  // one 32-byte ReduceSum slot per row
@@ -73,7 +77,7 @@ class NormForward {
  private:
   // gamma/beta columns [c0, c0 + len) -> params_ as float (gamma at 0, beta at chunk_stride).
   __aicore__ void LoadParams(uint64_t c0, uint32_t len) {
-    LocalTensor<float> p = params_.Get<float>();
+    const LocalTensor<float>& p = p_;
     const uint32_t ls = RoundUp(len, d_.align_elems);
     for (int i = 0; i < 2; ++i) {
       if (!(i == 0 ? t_.has_gamma : t_.has_beta)) continue;
@@ -106,13 +110,13 @@ class NormForward {
       AscendC::Muls(dst, src, scale, n);
     }
     if (!t_.has_gamma && !t_.has_beta) return;  // params_ exists only with gamma or beta
-    LocalTensor<float> p = params_.Get<float>();
+    const LocalTensor<float>& p = p_;
     if (t_.has_gamma && t_.has_beta) {
-      AscendC::FusedMulAdd(dst, p, p[d_.chunk_stride], n);  // gamma * dst + beta: one pass instead of Mul + Add
+      AscendC::FusedMulAdd(dst, p, beta_t_, n);  // gamma * dst + beta: one pass instead of Mul + Add
       return;
     }
     if (t_.has_gamma) AscendC::Mul(dst, dst, p, n);
-    if (t_.has_beta) AscendC::Add(dst, dst, p[d_.chunk_stride], n);
+    if (t_.has_beta) AscendC::Add(dst, dst, beta_t_, n);
   }
 
   // Statistics out: stats_[0, n) mean, stats_[s, s + n) rstd (vector-written).
@@ -178,14 +182,18 @@ class NormForward {
   }
 
   // One DataCopyPad in and out per tile; the vector work goes row by row in two
-  // phases (statistics, then y) around one batched rstd computation.
+  // phases (statistics, then y) around one batched rstd computation. Phase 2
+  // walks the rows backwards: a tile's float rows (14 x 4 KiB for 1024
+  // columns) overflow the simulator host's L1, and the rows phase 1 touched
+  // last are the ones still there (forwards, LRU evicts each row just before
+  // it is needed); it also leaves row 0 hot for the next tile's phase 1.
   __aicore__ void WholeRows(uint64_t r, uint32_t n) {
     const uint32_t len = static_cast<uint32_t>(d_.cols), ls = d_.chunk_stride;
     auto tile = io_.Load(r, n, 0, len, ls, false);  // x is cast row by row in RowStats
     RowStats(tile, n, len, ls);
     const LocalTensor<float> rs = TileRstd(n);
     const LocalTensor<float>& in = layer_ ? tile.f : tile.src;
-    for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t i = n; i-- > 0;) {
       Normalize(tile.f[i * ls], in[i * ls], 0.0f, rs.GetValue(i), len);
       if constexpr (!std::is_same<O, float>::value) FromFloat(tile.y[i * ls], tile.f[i * ls], len);
     }
@@ -250,6 +258,7 @@ class NormForward {
   AscendC::TPipe pipe_;
   RowStage<T, O> io_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> sq_, params_, stage_, stats_, sums_;
+  LocalTensor<float> p_, beta_t_;  // params_ as float: gamma at 0, beta (beta_t_) at chunk_stride
   RowReducer red_;
 };
 

@@ -4,7 +4,8 @@
 // hazards), then executed with one memcpy for contiguous plans or one per block;
 // local -> GM copies into large allocations use streaming stores (stream_copy.h).
 // Copy elision (copy_elision.h): the local side arrives unmaterialized; a
-// contiguous GM -> UB copy from a read-only argument only records a mirror
+// contiguous GM -> UB copy (DataCopy, or a DataCopyPad without padding) from a
+// read-only argument only records a mirror
 // after the same checks, and a contiguous UB -> GM copy reads a mirrored
 // source from GM. Every other path materializes the mirror before touching UB.
 #include <algorithm>
@@ -154,8 +155,10 @@ void copy_gm_to_local(CoreContext* c, const LocalRef& dst, const GmRef& src, con
   }
   if (contiguous(p)) {
     const uint64_t bytes = uint64_t{p.block_count} * p.block_bytes;
-    if (!p.pad_form && elide_copy_in(c, dst, src.ptr, bytes)) return;
-    settle(dst.buf);  // a pad-form copy (elide_copy_in already settled the others)
+    // A contiguous DataCopyPad (no padding, no filler: every row 32-byte
+    // aligned and packed) moves exactly the bytes a DataCopy would, so it is
+    // elided the same way (the norm and softmax kernels load rows with it).
+    if (elide_copy_in(c, dst, src.ptr, bytes)) return;
     if (bytes >= kLoadCopyMinBytes) load_copy(dst.ptr, src.ptr, bytes);
     else std::memcpy(dst.ptr, src.ptr, bytes);
     return;

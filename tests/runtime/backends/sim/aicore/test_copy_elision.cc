@@ -195,6 +195,22 @@ TEST(CopyElision, DoubleBufferedAddNeverCopiesInputs) {
     }
 }
 
+// A DataCopyPad without padding or filler is a plain copy and is elided (the
+// Muls reads the mirror, nothing is materialized); one that must fill the
+// rows' 32-byte block ends is done eagerly: exactly one elided copy per run.
+TEST(CopyElision, ContiguousDataCopyPadIsElidedPaddedIsNot) {
+  const auto x = sample(ek::kN);
+  const uint32_t pitch = ek::kN / ek::kPadRows;
+  equivalent(NPURT_SIM_ENTRY(ek::pad_rows), 1, {2 * ek::kN * 4}, x, false, [&](const Result& r) {
+    EXPECT_EQ(r.delta.elided, 1u);
+    auto z = floats(r.out[0]);
+    for (uint32_t i = 0; i < ek::kN; ++i) ASSERT_EQ(z[i], 2.0f * x[i]) << i;
+    for (uint32_t row = 0; row < ek::kPadRows; ++row)
+      for (uint32_t j = 0; j < ek::kPadLen; ++j)
+        ASSERT_EQ(z[ek::kN + row * pitch + j], x[row * pitch + j]) << row << "," << j;
+  });
+}
+
 // Without the read-only bit nothing is elided (raw launches default to 0).
 TEST(CopyElision, ElisionNeedsTheReadOnlyBit) {
   const auto x = sample(ek::kN);

@@ -21,7 +21,13 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
                                                "(see docs/aicore-vector.md; int32 -> half needs SetDeqScale)");
   const uint64_t n = calCount;
   if (n == 0) return;
-  if (const char* why = vec::cast_unsupported_reason(vec::vtype_of<T>, vec::vtype_of<U>, round_mode)) {
+  // The pair's accepted modes are a compile-time mask: only a rejected mode
+  // pays for the run-time lookup that words the diagnostic.
+  constexpr uint8_t kModes = vec::cast_pair_modes<T, U>();
+  const auto mode = static_cast<uint8_t>(round_mode);
+  if (__builtin_expect(mode >= 8 || !(kModes & (1u << mode)), 0)) {
+    const char* why = vec::cast_unsupported_reason(vec::vtype_of<T>, vec::vtype_of<U>, round_mode);
+    if (why == nullptr) why = "this RoundMode is not supported for this (dst, src) dtype pair";
     npurt::sim::vec_fault("Cast", std::string(why) + ": " + vec::vtype_name(vec::vtype_of<U>) + " -> " +
                                       vec::vtype_name(vec::vtype_of<T>) + " with RoundMode " +
                                       std::to_string(static_cast<int>(round_mode)));

@@ -57,6 +57,17 @@ template <class D, class S, size_t I = 0> constexpr bool cast_pair_exists() {
 }
 
 // Calls f(CastPair<...>{}) for the pair matching (dst, src); returns false if none.
+// The RoundMode bits the (D, S) pair accepts (0 when the pair does not exist).
+template <class D, class S, size_t I = 0> constexpr uint8_t cast_pair_modes() {
+  if constexpr (I == std::tuple_size_v<CastPairs>) {
+    return 0;
+  } else {
+    using P = std::tuple_element_t<I, CastPairs>;
+    if constexpr (std::is_same_v<typename P::Dst, D> && std::is_same_v<typename P::Src, S>) return P::kModes;
+    else return cast_pair_modes<D, S, I + 1>();
+  }
+}
+
 template <class F, size_t I = 0> bool visit_cast_pair(VType dst, VType src, F&& f) {
   if constexpr (I == std::tuple_size_v<CastPairs>) {
     return false;

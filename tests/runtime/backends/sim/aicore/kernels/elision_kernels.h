@@ -163,4 +163,31 @@ extern "C" __global__ __aicore__ void axpy_widen(GM_ADDR x, GM_ADDR z, GM_ADDR, 
   DataCopy(zg[kHalves], tr, kHalves);
 }
 
+// DataCopyPad (the row kernels' load, kernels/norm/row_tile.h): 4 rows of 64
+// floats packed back to back are a plain contiguous copy and are elided; 4 rows
+// of 60 floats from a 64-float pitch need the filler up to each 32-byte block
+// end and are copied eagerly. z = [2 * x[0, 256) | the padded rows (4 x 64)].
+constexpr uint32_t kPadRows = 4, kPadLen = 60;
+extern "C" __global__ __aicore__ void pad_rows(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b, o;
+  pipe.InitBuffer(a, kN * sizeof(float));
+  pipe.InitBuffer(b, kN * sizeof(float));
+  pipe.InitBuffer(o, kN * sizeof(float));
+  GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer((__gm__ float*)x, kN);
+  zg.SetGlobalBuffer((__gm__ float*)z, 2 * kN);
+  LocalTensor<float> ta = a.Get<float>(), tb = b.Get<float>(), to = o.Get<float>();
+  const DataCopyPadExtParams<float> no_pad(false, 0, 0, 0.0f);
+  DataCopyPad(ta, xg, DataCopyExtParams(kPadRows, kN / kPadRows * sizeof(float), 0, 0, 0), no_pad);
+  const uint32_t gap = (kN / kPadRows - kPadLen) * sizeof(float);  // source gap between rows, bytes
+  DataCopyPad(tb, xg, DataCopyExtParams(kPadRows, kPadLen * sizeof(float), gap, 0, 0), no_pad);
+  Sync<HardEvent::MTE2_V>();
+  Muls(to, ta, 2.0f, kN);
+  Sync<HardEvent::V_MTE3>();
+  DataCopy(zg, to, kN);
+  Sync<HardEvent::MTE2_MTE3>();
+  DataCopy(zg[kN], tb, kN);
+}
+
 }  // namespace elision_kernels
