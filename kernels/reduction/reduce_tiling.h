@@ -38,10 +38,14 @@ enum class ReduceMode : uint32_t { kInner = 0, kOuter = 1 };
 constexpr uint32_t kReduceOutBatch = 256;  // results per CopyOut in kInner mode
 constexpr uint32_t kReduceBlockChunks = 16;  // kInner: chunks per accumulation block
 // kInner rows stream through UB in chunks of at most this many elements
-// (reduce_op.cc): in the simulator the input buffers, the conversion and both
-// accumulators then stay in the host core's 48 KiB L1 while each chunk is
-// added (measured: docs/performance.md, "Reductions (wave 5)").
-constexpr uint32_t kReduceRowChunk = 2048;
+// (reduce_op.cc; the UB budget may cap it lower). With the sim's copy elision
+// a chunk's vector op reads it straight from GM, so only the 16 KiB float32
+// accumulator lives in the host core's 48 KiB L1; 4096 halves the per-chunk
+// queue/DataCopy/dispatch costs of 2048 and took ~12 % less CPU per 16 Mi
+// float32 sum (docs/performance.md "Sum (wave 9)"; 2048 was chosen in wave 5
+// when every chunk was still copied into UB: performance-history.md
+// "Reductions (wave 5)").
+constexpr uint32_t kReduceRowChunk = 4096;
 
 struct ReduceTiling {
   uint32_t kind = 0;       // ReduceKind
