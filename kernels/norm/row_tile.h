@@ -116,6 +116,13 @@ __aicore__ inline void ScalarToVector() {
 // `src` (what to read: x itself for float inputs, else x cast into `f`) and
 // `f` (where to compute: y itself for float outputs, else a float32 tile cast
 // into y on Store). Buffers: x and y with the plan's depth, f when O != float.
+// Dense tiles: whole rows contiguous in GM and in UB (len == cols == ls, rows
+// of 32-byte multiples) load with one DataCopy of n * len elements, the bytes
+// DataCopyPad would bring. The simulator may leave such a copy pending and let
+// the vector ops read the rows from GM (copy elision, copy_elision.h, which
+// never applies to DataCopyPad): the tile is not first copied into UB, and the
+// ops' software prefetch (stream_window.h) fetches the next row while the
+// current one computes.
 template <class T, class O>
 class RowStage {
  public:
@@ -144,7 +151,13 @@ class RowStage {
   // in the simulator host's L1 cache (a whole-tile cast streams through L2).
   __aicore__ Tile Load(uint64_t r, uint32_t n, uint64_t c0, uint32_t len, uint32_t ls, bool cast = true) {
     Tile t;
-    t.x = QueueLoad<T>(qx_, x_[r * d_->cols + c0], n, len, d_->cols, ls);
+    t.x = qx_.template AllocTensor<T>();
+    if (len == d_->cols && ls == len && len * sizeof(T) % 32 == 0)
+      AscendC::DataCopy(t.x, x_[r * d_->cols + c0], n * len);  // dense rows: see "Dense tiles" above
+    else
+      LoadRows(t.x, x_[r * d_->cols + c0], n, len, d_->cols, ls);
+    qx_.EnQue(t.x);
+    t.x = qx_.template DeQue<T>();
     t.y = qy_.template AllocTensor<O>();
     if constexpr (kFloatOut) t.f = t.y;
     else t.f = f_.template Get<float>();

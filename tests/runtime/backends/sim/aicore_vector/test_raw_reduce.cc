@@ -121,6 +121,30 @@ TEST_P(RawReduce, TiesKeepFirstIndexAndNanWins) {
   EXPECT_EQ(index_of(&out[1]), 700u);
 }
 
+// The value-only scan folds its four accumulators and then the lanes of one
+// vector by halves: the extreme must be found wherever it sits (every lane of
+// every accumulator, the scalar tail), for max and min, float and half.
+template <class T> void check_extreme_at_every_position(uint64_t n) {
+  for (bool is_max : {true, false}) {
+    for (uint64_t at = 0; at < n; ++at) {
+      std::vector<T> x(n);
+      for (uint64_t i = 0; i < n; ++i) x[i] = T(float(int(i % 13) - 6));
+      x[at] = T(is_max ? 9.5f : -9.5f);
+      T out[2];
+      ASSERT_TRUE(npurt::aicore::vec::reduce(is_max ? ReduceOp::kMax : ReduceOp::kMin, vtype_of<T>, out, x.data(), n,
+                                             false));
+      EXPECT_TRUE(same_bits(out[0], x[at])) << (is_max ? "max" : "min") << " n=" << n << " at " << at;
+    }
+  }
+}
+
+TEST_P(RawReduce, ValueOnlyScanFindsTheExtremeAtEveryPosition) {
+  for (uint64_t n : {64u, 128u, 1024u, 1029u}) {
+    check_extreme_at_every_position<float>(n);
+    check_extreme_at_every_position<half>(n);
+  }
+}
+
 TEST_P(RawReduce, HalfSumSaturatesLikeTheDocumentedExample) {
   // WholeReduceSum.md: [60000, 60000, -30000, 100] -> "35604": the first pair saturates at
   // 65504 instead of overflowing to inf. 35604 is the exact value 65504 - 29900; in binary16
