@@ -21,6 +21,15 @@ def f32(nr, shape=(3,)):
     return nr.asarray(np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape))
 
 
+def raises_then_usable(nr, call, exc, match):
+    """call(nr, x), x a (2, 3) float32 array, raises exc with a message matching match; the
+    runtime computes right afterwards."""
+    x = f32(nr, (2, 3))
+    with pytest.raises(exc, match=match):
+        call(nr, x)
+    usable(nr)
+
+
 # ---- the dispatcher: every missing required input / attribute in one message ----
 
 @pytest.mark.parametrize("call, match", [
@@ -77,10 +86,7 @@ def test_creation_shape_errors(nr, fn, arg, bad, exc, reason):
     (lambda nr, x: nr.arange(math.inf), ValueError, r"npurt\.arange: arguments 'start', 'stop', 'step': .*finite"),
 ])
 def test_size_and_sequence_arguments(nr, call, exc, match):
-    x = f32(nr, (2, 3))
-    with pytest.raises(exc, match=match):
-        call(nr, x)
-    usable(nr)
+    raises_then_usable(nr, call, exc, match)
 
 
 def test_size_helpers_keep_valid_calls_right(nr):
@@ -118,10 +124,7 @@ def test_size_helpers_keep_valid_calls_right(nr):
     (lambda nr, x: nr.min(nr.ones((0, 3)), axis=0), ValueError, r"npurt\.min: argument 'x': zero-size reduction"),
 ])
 def test_composites_name_the_called_function(nr, call, exc, match):
-    x = f32(nr, (2, 3))
-    with pytest.raises(exc, match=match):
-        call(nr, x)
-    usable(nr)
+    raises_then_usable(nr, call, exc, match)
 
 
 def test_relabelled_error_keeps_class_and_code(nr):
