@@ -6,9 +6,13 @@
 // runs along `inner` that start a 32-byte UB block move with DataCopyPad
 // (rows of a `take` along a leading axis), single elements through the scalar
 // unit. With one index per element (take_along_axis, a flat take, boolean
-// masks) the indices are read a tile at a time into UB.
+// masks) the indices are read a tile at a time into UB. Every index is checked
+// against its axis before it addresses GM (common/kernel_check.h): nr.take and
+// x[i] normalize and check them first (index_check), a direct nr.ops.gather /
+// nr.ops.scatter call with a bad index stops with the op's argument error.
 #include <cstdint>
 
+#include "common/kernel_check.h"
 #include "common/kernel_util.h"
 #include "indexing/indexing_tiling.h"
 #include "kernel_operator.h"
@@ -25,6 +29,7 @@ class GatherScatter {
  public:
   __aicore__ void Init(GM_ADDR x, GM_ADDR idx, GM_ADDR y, const GatherTiling& t, bool scatter) {
     t_ = t;
+    op_ = scatter ? "npurt.ops.scatter" : "npurt.ops.gather";
     begin_ = static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.per_core;
     count_ = begin_ >= t.total ? 0 : (t.total - begin_ < t.per_core ? t.total - begin_ : t.per_core);
     const uint64_t big = t.outer * t.n * t.inner * t.sub, small = t.outer * t.m * t.inner * t.sub;
@@ -100,7 +105,9 @@ class GatherScatter {
     for (uint32_t pos = 0; pos < n; ++pos) {
       const uint64_t e = (first + pos) / sub, part = (first + pos) % sub;
       const uint64_t i = e % t_.inner, o = e / t_.inner / t_.m;
-      const uint64_t v = static_cast<uint64_t>(ix.GetValue(static_cast<uint32_t>(e - e0)));
+      const int64_t index = ix.GetValue(static_cast<uint32_t>(e - e0));
+      CheckIndex(index, t_.n, op_, "indices", e, t_.axis);
+      const uint64_t v = static_cast<uint64_t>(index);
       b.SetValue(pos, big_.GetValue(((o * t_.n + v) * t_.inner + i) * sub + part));
     }
     qi_.FreeTensor(ix);
@@ -115,6 +122,7 @@ class GatherScatter {
       const uint64_t i = e % t_.inner, oj = e / t_.inner;
       const uint64_t o = oj / t_.m, j = oj % t_.m;
       const int64_t v = idx_.GetValue(j);
+      CheckIndex(v, t_.n, op_, "indices", j, t_.axis);
       const uint32_t run = static_cast<uint32_t>(t_.inner - i < n - pos ? t_.inner - i : n - pos);
       f((o * t_.n + static_cast<uint64_t>(v)) * t_.inner + i, pos, run, pos + run == n);
       pos += run;
@@ -122,6 +130,7 @@ class GatherScatter {
   }
 
   GatherTiling t_;
+  const char* op_ = "";  // the public op, for CheckIndex's message
   uint64_t begin_ = 0, count_ = 0;
   bool tiled_idx_ = false;
   GlobalTensor<U> big_, small_;

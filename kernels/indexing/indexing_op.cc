@@ -104,6 +104,7 @@ void gather_tiling(const OpContext& ctx, TilingResult& r) {
   const Around a = around(ctx.input(0).shape, axis);
   GatherTiling t;
   t.mode = static_cast<uint32_t>(along(ctx) ? GatherMode::kAlong : GatherMode::kTake);
+  t.axis = static_cast<uint32_t>(axis);
   t.outer = a.outer, t.n = a.n, t.inner = a.inner;
   t.m = along(ctx) ? static_cast<uint64_t>(ctx.input(1).shape[axis]) : static_cast<uint64_t>(ctx.input(1).numel());
   set_units(t, ctx.input(0).dtype);
@@ -130,8 +131,10 @@ void scatter_infer(const OpContext& ctx) {
 
 void scatter_tiling(const OpContext& ctx, TilingResult& r) {
   const Dims& shape = ctx.attr("shape").as_ints();
-  const Around a = around(shape, norm_axis(ctx, ctx.attr_int("axis"), shape.size()));
+  const size_t axis = norm_axis(ctx, ctx.attr_int("axis"), shape.size());
+  const Around a = around(shape, axis);
   GatherTiling t;
+  t.axis = static_cast<uint32_t>(axis);
   t.outer = a.outer, t.n = a.n, t.inner = a.inner;
   t.m = static_cast<uint64_t>(ctx.input(0).numel());
   set_units(t, ctx.input(1).dtype);
@@ -220,7 +223,8 @@ void cost_moved(const OpContext& ctx, OpCost& c) {
 NPURT_REGISTER_OP("gather")
     .doc("mode 'take': y = x[..., indices, ...] along `axis` (y's shape: x's with that axis replaced by\n"
          "indices' shape); mode 'along': y[o, j, i] = x[o, indices[o, j, i], i] (take_along_axis; indices\n"
-         "of x's shape except along axis). Indices are int64 in [0, x.shape[axis]) (see index_check).")
+         "of x's shape except along axis). Indices are int64 in [0, x.shape[axis]) (see index_check); the\n"
+         "kernel checks them: one outside stops it with a KernelFault naming 'indices' (at the next sync).")
     .input("x", all_dtypes_mask())
     .input("indices", {DType::kInt64})
     .output("y")
@@ -235,7 +239,8 @@ NPURT_REGISTER_OP("gather")
 NPURT_REGISTER_OP("scatter")
     .doc("y[..., indices[j], ...] = values[..., j, ...] along `axis` of y (shape `shape`), written into\n"
          "out= (every other element of out= is left as it was). unique=False writes on one core in\n"
-         "order, so a repeated index keeps the last value like numpy; unique=True spreads the work.")
+         "order, so a repeated index keeps the last value like numpy; unique=True spreads the work.\n"
+         "Indices must be in [0, shape[axis]): the kernel checks them like gather's.")
     .input("indices", {DType::kInt64})
     .input("values", all_dtypes_mask())
     .output("y")

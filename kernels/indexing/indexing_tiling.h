@@ -19,8 +19,9 @@
 //           element, or its coordinates (unravel), as int64 [rows, count].
 //           Both passes split the mask over blocks identically (mask_split).
 // Indices reaching gather/scatter are normalized (index_check ran first); an
-// index outside the array still cannot corrupt memory: the GM access check
-// faults the launch.
+// index outside [0, n) (a direct call) stops the kernel with the op's argument
+// error before it addresses GM (common/kernel_check.h); `axis` is only for
+// that message.
 //
 // Invariants: tile is a multiple of 32 units; per_core > 0 when blocks run;
 // num_blocks <= kIndexSlots for index_check.
@@ -46,6 +47,7 @@ struct GatherTiling {
   uint32_t idx_unit = 8;   // index_check: bytes of the input index dtype
   uint32_t idx_signed = 1; // index_check: the index dtype is signed
   int64_t size = 0;        // index_check: the axis length
+  uint32_t axis = 0;       // gather/scatter: the (normalized) axis of x / y, for messages
 };
 
 struct MaskTiling {

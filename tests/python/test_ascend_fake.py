@@ -3,10 +3,13 @@
 says how an NPU behaves, only that npurt's Python -> C++ -> AscendCL path is
 wired right).
 
-The fake is compiled here with the host C++ compiler (skipped without one or
-without the sources, e.g. in a Bazel sandbox) and selected the documented way,
-by environment, in a fresh interpreter (the registry probes AscendCL once per
-process): NPURT_ASCENDCL_LIBRARY=<fake libascendcl.so>, FAKE_ACL_DEVICE_COUNT=1.
+The fake comes from the build when it made one (Bazel: //tests:python_tests has
+//tests:fake_ascendcl/full/lib64/libascendcl.so as data, found through the test's
+runfiles, TEST_SRCDIR/TEST_WORKSPACE), else it is compiled here with the host C++
+compiler (skipped only without a compiler or without the sources). It is selected
+the documented way, by environment, in a fresh interpreter (the registry probes
+AscendCL once per process): NPURT_ASCENDCL_LIBRARY=<fake libascendcl.so>,
+FAKE_ACL_DEVICE_COUNT=1.
 Checked against numpy, exactly (copies are bit-exact): device listing, H2D + D2H
 round trips of every size class (empty, 0-d, 1, 15, 33, 1023, 2^20 + 3 bytes past
 the staging limit), float16/int8/bool, non-contiguous sources, ascend <-> sim
@@ -26,8 +29,32 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 FAKE_SRC = ROOT / "tests" / "runtime" / "backends" / "ascend" / "fake" / "fake_ascendcl.cpp"
 
 
+BUILT_FAKE = pathlib.Path("tests", "fake_ascendcl", "full", "lib64", "libascendcl.so")
+
+
+def built_fake(env=os.environ):
+    """The fake the build made, in a Bazel test's runfiles; None elsewhere."""
+    srcdir, workspace = env.get("TEST_SRCDIR"), env.get("TEST_WORKSPACE")
+    if not srcdir or not workspace:
+        return None
+    lib = pathlib.Path(srcdir, workspace) / BUILT_FAKE
+    return lib if lib.is_file() else None
+
+
+def test_built_fake_is_found_in_bazel_runfiles(tmp_path):
+    lib = tmp_path / "ws" / BUILT_FAKE
+    assert built_fake({"TEST_SRCDIR": str(tmp_path), "TEST_WORKSPACE": "ws"}) is None  # not built: compile
+    lib.parent.mkdir(parents=True)
+    lib.write_bytes(b"")
+    assert built_fake({"TEST_SRCDIR": str(tmp_path), "TEST_WORKSPACE": "ws"}) == lib
+    assert built_fake({}) is None  # not under Bazel
+
+
 @pytest.fixture(scope="module")
 def fake_acl(tmp_path_factory):
+    prebuilt = built_fake()
+    if prebuilt is not None:
+        return prebuilt
     cxx = shutil.which("c++")
     if cxx is None or not FAKE_SRC.is_file() or not (ROOT / "runtime" / "backends" / "ascend").is_dir():
         pytest.skip("no C++ compiler or no fake AscendCL sources")

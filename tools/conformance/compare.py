@@ -42,9 +42,9 @@ def compare(actual, expected, tolerance, nr, where="result"):
         for i, (a, e) in enumerate(zip(actual, expected)):
             compare(a, e, tolerance, nr, f"{where}[{i}]")
         return
-    if isinstance(expected, list):
-        if not isinstance(actual, (list, tuple)) or len(actual) != len(expected):
-            raise Mismatch(f"{where}: expected a sequence of {len(expected)}, got {type(actual).__name__}")
+    if isinstance(expected, list):  # 2024.12: meshgrid, broadcast_arrays
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            raise Mismatch(f"{where}: expected a list of {len(expected)}, got {type(actual).__name__}")
         for i, (a, e) in enumerate(zip(actual, expected)):
             compare(a, e, tolerance, nr, f"{where}[{i}]")
         return

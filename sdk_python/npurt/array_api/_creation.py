@@ -246,7 +246,8 @@ def triu(x, /, *, k=0):
 
 
 def meshgrid(*arrays, indexing="xy"):
-    """Coordinate matrices from 1-D arrays: a tuple (2024.12) of new contiguous arrays, like numpy's default."""
+    """Coordinate matrices from 1-D arrays: a list of new contiguous arrays (the 2024.12 standard's
+    List[array]; the tuple is 2025.12's), copied like numpy's default."""
     from .manipulation import broadcast_to, reshape
     where = "npurt.meshgrid"
     if indexing not in ("xy", "ij"):
@@ -256,7 +257,7 @@ def meshgrid(*arrays, indexing="xy"):
         if a.ndim != 1:
             raise ValueError(f"{where}: argument 'arrays[{i}]': must be 1-D, got {a.ndim} dimensions")
     if not arrays:
-        return ()
+        return []
     dt = _dtypes.result_type(*arrays)
     shape = [a.shape[0] for a in arrays]
     if indexing == "xy" and len(arrays) > 1:
@@ -270,4 +271,4 @@ def meshgrid(*arrays, indexing="xy"):
         view_shape[axis] = a.shape[0]
         a = _convert.cast(a, dt)
         out.append(_ops.copy(broadcast_to(reshape(a, tuple(view_shape)), tuple(shape))))
-    return tuple(out)
+    return out

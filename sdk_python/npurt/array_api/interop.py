@@ -208,7 +208,7 @@ _FUNCTIONS = {
     "expand_dims": lambda a, axis: manipulation.expand_dims(a, axis=axis),
     "squeeze": lambda a, axis=None: manipulation.squeeze(a, axis=axis),
     "broadcast_to": lambda array, shape, subok=False: manipulation.broadcast_to(array, shape),
-    "broadcast_arrays": lambda *args, subok=False: manipulation.broadcast_arrays(*args),
+    "broadcast_arrays": lambda *args, subok=False: tuple(manipulation.broadcast_arrays(*args)),  # numpy's tuple
     "flip": lambda m, axis=None: manipulation.flip(m, axis=axis),
     "tile": lambda A, reps: manipulation.tile(A, reps if isinstance(reps, (tuple, list)) else (reps,)),
     "repeat": lambda a, repeats, axis=None: manipulation.repeat(a, repeats, axis=axis),

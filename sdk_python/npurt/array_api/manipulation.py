@@ -217,7 +217,7 @@ def broadcast_to(x, /, shape):
 
 def broadcast_arrays(*arrays):
     shape = broadcast_shapes(*(tuple(a.shape) for a in arrays), where="npurt.broadcast_arrays")
-    return tuple(broadcast_to(a, shape) for a in arrays)  # a tuple since the 2024.12 standard
+    return [broadcast_to(a, shape) for a in arrays]  # 2024.12: List[array] (a tuple from 2025.12)
 
 
 def flip(x, /, *, axis=None):

@@ -1,14 +1,20 @@
 """Details array-api-tests checks that the random differential run can miss:
 a Python -0.0 operand keeps its sign even after 0.0 was used (scalar constants
 are cached), isdtype's parameters carry the standard's names, complex 0**w is
-0 for Re w > 0, and sign() of a complex value holding a NaN is NaN + NaN j."""
+0 for Re w > 0, sign() of a complex value holding a NaN is NaN + NaN j, and
+meshgrid/broadcast_arrays return lists (2024.12's List[array])."""
 import inspect
 import math
+import os
+import sys
 
 import numpy as np
 import pytest
 
 import npurt as nr
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+sys.path.insert(0, os.path.join(ROOT, "tools", "conformance"))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
@@ -52,3 +58,21 @@ def test_complex_sign_nan_parts(dtype):
     got = np.asarray(nr.sign(nr.asarray(z)))
     assert np.isnan(got[:4].real).all() and np.isnan(got[:4].imag).all()
     np.testing.assert_allclose(got[4:], np.array([1, 0, 0.6 + 0.8j], dtype), rtol=1e-6)
+
+
+def test_sequence_results_are_lists_as_in_2024_12():
+    # 2024.12 returns List[array] from meshgrid and broadcast_arrays and a list of devices
+    # (array-api PR 981 made them tuples for 2025.12); the reference pinned to 2024.12 agrees
+    pytest.importorskip("array_api_strict")
+    from run import reference_namespace
+    xs = reference_namespace()
+    for m in (nr, xs):
+        a, b = m.asarray([1.0, 2.0]), m.asarray([3.0, 4.0, 5.0])
+        grids = m.meshgrid(a, b, indexing="ij")
+        pair = m.broadcast_arrays(a, m.reshape(a, (2, 1)))
+        assert isinstance(grids, list) and [tuple(g.shape) for g in grids] == [(2, 3), (2, 3)], m
+        assert isinstance(pair, list) and [tuple(p.shape) for p in pair] == [(2, 2), (2, 2)], m
+        assert isinstance(m.__array_namespace_info__().devices(), list), m
+    np.testing.assert_array_equal(nr.meshgrid(nr.asarray([1.0, 2.0]), nr.asarray([3.0, 4.0, 5.0]))[0].numpy(),
+                                  np.meshgrid([1.0, 2.0], [3.0, 4.0, 5.0])[0].astype(np.float32))
+    assert nr.meshgrid() == [] and nr.broadcast_arrays() == []

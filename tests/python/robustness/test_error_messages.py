@@ -1,8 +1,10 @@
 """Error messages name the public function, the argument and the reason (wave 8: the gaps the
-surface sweep recorded in known_gaps.json), one test per class of fix; each checks that the
-runtime computes right afterwards (a numpy reference)."""
+surface sweep recorded in known_gaps.json; wave 9: the last one, gather's out-of-range indices),
+one test per class of fix; each checks that the runtime computes right afterwards (a numpy
+reference)."""
 import gc
 import math
+import re
 
 import numpy as np
 import pytest
@@ -17,6 +19,15 @@ def usable(nr):
 
 def f32(nr, shape=(3,)):
     return nr.asarray(np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape))
+
+
+def raises_then_usable(nr, call, exc, match):
+    """call(nr, x), x a (2, 3) float32 array, raises exc with a message matching match; the
+    runtime computes right afterwards."""
+    x = f32(nr, (2, 3))
+    with pytest.raises(exc, match=match):
+        call(nr, x)
+    usable(nr)
 
 
 # ---- the dispatcher: every missing required input / attribute in one message ----
@@ -75,10 +86,7 @@ def test_creation_shape_errors(nr, fn, arg, bad, exc, reason):
     (lambda nr, x: nr.arange(math.inf), ValueError, r"npurt\.arange: arguments 'start', 'stop', 'step': .*finite"),
 ])
 def test_size_and_sequence_arguments(nr, call, exc, match):
-    x = f32(nr, (2, 3))
-    with pytest.raises(exc, match=match):
-        call(nr, x)
-    usable(nr)
+    raises_then_usable(nr, call, exc, match)
 
 
 def test_size_helpers_keep_valid_calls_right(nr):
@@ -116,10 +124,7 @@ def test_size_helpers_keep_valid_calls_right(nr):
     (lambda nr, x: nr.min(nr.ones((0, 3)), axis=0), ValueError, r"npurt\.min: argument 'x': zero-size reduction"),
 ])
 def test_composites_name_the_called_function(nr, call, exc, match):
-    x = f32(nr, (2, 3))
-    with pytest.raises(exc, match=match):
-        call(nr, x)
-    usable(nr)
+    raises_then_usable(nr, call, exc, match)
 
 
 def test_relabelled_error_keeps_class_and_code(nr):
@@ -189,6 +194,48 @@ def test_runtime_functions_name_themselves(nr, call, exc, match):
     with pytest.raises(exc, match=match):
         call(nr)
     usable(nr)
+
+
+# ---- device data: indices the host does not read, checked by the kernel (kernels/common/kernel_check.h) ----
+
+def i64(nr, values, shape=None):
+    return nr.asarray(np.asarray(values, dtype=np.int64).reshape(shape or (len(values),)))
+
+
+@pytest.mark.parametrize("call, reason", [
+    (lambda nr, x: nr.ops.gather(x, i64(nr, [0, 1, 2])),
+     "index 2 (flat position 2) is out of range for axis 0 of size 2"),
+    (lambda nr, x: nr.ops.gather(x, i64(nr, [1, -1])),
+     "index -1 (flat position 1) is out of range for axis 0 of size 2"),
+    (lambda nr, x: nr.ops.gather(x, i64(nr, [2, 0, 7]), axis=1),
+     "index 7 (flat position 2) is out of range for axis 1 of size 3"),
+    (lambda nr, x: nr.ops.gather(x, i64(nr, [0, 1, 0, 5, 0, 1], (2, 3)), axis=1, mode="along"),
+     "index 5 (flat position 3) is out of range for axis 1 of size 3"),
+])
+def test_gather_names_the_out_of_range_index(nr, call, reason):
+    x = f32(nr, (2, 3))
+    expected = r"npurt\.ops\.gather: ErrorParam: argument 'indices': " + re.escape(reason)
+    with pytest.raises(nr.KernelFault, match=expected):
+        call(nr, x).numpy()  # raised where the stream synchronizes
+    usable(nr)
+    host = np.arange(6, dtype=np.float32).reshape(2, 3)  # the same calls with valid indices
+    np.testing.assert_array_equal(nr.ops.gather(x, i64(nr, [1, 0])).numpy(), host[[1, 0]])
+    np.testing.assert_array_equal(nr.ops.gather(x, i64(nr, [2, 0]), axis=1).numpy(), host[:, [2, 0]])
+    along = np.array([[0, 1, 0], [2, 2, 1]])
+    np.testing.assert_array_equal(nr.ops.gather(x, i64(nr, along.ravel(), (2, 3)), axis=1, mode="along").numpy(),
+                                  np.take_along_axis(host, along, axis=1))
+
+
+def test_scatter_names_the_out_of_range_index(nr):
+    y = f32(nr, (4,))
+    with pytest.raises(nr.KernelFault, match=r"npurt\.ops\.scatter: ErrorParam: argument 'indices': index 4 "
+                                             r"\(flat position 1\) is out of range for axis 0 of size 4"):
+        nr.ops.scatter(i64(nr, [0, 4]), f32(nr, (2,)), shape=[4], out=y)
+        nr.synchronize()
+    usable(nr)
+    y = f32(nr, (4,))
+    nr.ops.scatter(i64(nr, [3, 0]), nr.asarray(np.array([7, 8], np.float32)), shape=[4], out=y)
+    np.testing.assert_array_equal(y.numpy(), np.array([8, 1, 2, 7], np.float32))
 
 
 def test_round_size_still_rounds(nr):

@@ -183,7 +183,9 @@ TEST(ArrayReduce, SplitPlanCoversAnyLength) {
     Tensor x = Tensor::empty({n}, DType::kFloat32, current_device());
     const array::ReducePlan p = array::reduce_plan(x, array::ReduceArgs{});
     EXPECT_EQ(p.len, static_cast<uint64_t>(n));
-    if (n >= (1 << 20)) EXPECT_GT(p.part_len, 0u) << n;  // long whole-array sums always split
+    if (n >= (1 << 20)) {  // braces: EXPECT_* expands to an if/else (-Wdangling-else)
+      EXPECT_GT(p.part_len, 0u) << n;  // long whole-array sums always split
+    }
     if (p.part_len) {
       EXPECT_LT((p.parts - 1) * p.part_len, p.len) << n;  // no empty range
       EXPECT_GE(p.parts * p.part_len, p.len) << n;        // every element covered

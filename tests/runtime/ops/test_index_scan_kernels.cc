@@ -1,7 +1,8 @@
 // The scan (cumsum/cumprod), creation (arange/linspace/eye/tril/triu) and
 // indexing (index_check/gather/scatter/mask_count/mask_positions) kernel
 // families called from C++ by name, against scalar references, at sizes
-// 1/15/33/1023/large; plus their argument errors (the runtime stays usable).
+// 1/15/33/1023/large; plus their argument errors and gather/scatter's kernel-side
+// index check (the runtime stays usable).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -22,14 +23,19 @@ namespace {
 
 const std::vector<int64_t> kSizes = {1, 15, 33, 1023, 100003};
 
-std::string invalid_message(const std::function<void()>& f) {
+// The message of the E that f throws ("(no error)" when it throws none).
+template <class E>
+std::string message_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const InvalidArgument& e) {
+  } catch (const E& e) {
     return e.what();
   }
   return "(no error)";
 }
+
+std::string invalid_message(const std::function<void()>& f) { return message_of<InvalidArgument>(f); }
+std::string fault_message(const std::function<void()>& f) { return message_of<KernelFault>(f); }
 
 }  // namespace
 
@@ -163,4 +169,36 @@ TEST(IndexingKernels, ArgumentErrorsNameOpAndArgument) {
             0u);
   auto y = download<float>(ops::call("gather", {x, i})[0]);  // still usable
   EXPECT_EQ(y, std::vector<float>{1});
+}
+
+// Indices are device data: the kernel checks each before it addresses GM and
+// stops with the op's argument error (kernels/common/kernel_check.h), raised at sync.
+TEST(IndexingKernels, OutOfRangeIndexStopsTheKernelNamingOpAndArgument) {
+  std::vector<float> host(3 * 40);
+  std::iota(host.begin(), host.end(), 0.0f);
+  Tensor x = upload(host, {3, 40}, DType::kFloat32);
+  for (int64_t bad : {int64_t{3}, int64_t{-1}, int64_t{1} << 40}) {
+    Tensor i = upload(std::vector<int64_t>{0, 2, bad}, {3}, DType::kInt64);
+    const std::string want = "npurt.ops.gather: ErrorParam: argument 'indices': index " + std::to_string(bad) +
+                             " (flat position 2) is out of range for axis 0 of size 3";
+    const std::string got = fault_message([&] { download<float>(ops::call("gather", {x, i})[0]); });
+    EXPECT_NE(got.find(want), std::string::npos) << got;
+    // axis 1, one index per element (the tiled-index path)
+    Tensor j = upload(std::vector<int64_t>{0, 39, 40}, {3}, DType::kInt64);
+    EXPECT_NE(fault_message([&] { download<float>(ops::call("gather", {x, j}, {{"axis", int64_t{-1}}})[0]); })
+                  .find("index 40 (flat position 2) is out of range for axis 1 of size 40"),
+              std::string::npos);
+    Tensor dst = upload(std::vector<float>(3, 0.0f), {3}, DType::kFloat32);
+    Tensor v = upload(std::vector<float>{1, 2, 3}, {3}, DType::kFloat32);
+    EXPECT_NE(fault_message([&] {
+                ops::call("scatter", {i, v}, {{"shape", Dims{3}}}, Stream(), {dst});
+                download<float>(dst);
+              }).find("npurt.ops.scatter: ErrorParam: argument 'indices': index " + std::to_string(bad)),
+              std::string::npos);
+  }
+  Tensor ok = upload(std::vector<int64_t>{2, 0}, {2}, DType::kInt64);  // still usable
+  auto y = download<float>(ops::call("gather", {x, ok})[0]);
+  ASSERT_EQ(y.size(), 80u);
+  EXPECT_EQ(y[0], host[80]);
+  EXPECT_EQ(y[40], host[0]);
 }

@@ -21,39 +21,42 @@ __aicore__ inline void Sync() {
   WaitFlag<E>(EVENT_ID0);
 }
 
-// z = (x with [16, 48) overwritten by 5) + 1: a partial vector write, then a read.
-extern "C" __global__ __aicore__ void partial_write(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
+// The frame of the two-buffer kernels below: x's kN floats copied GM -> UB
+// into `in` (the copy the test elides or not), `out` for the result, which
+// the kernel writes to z after its own sync.
+struct CopyInFrame {
+  __aicore__ CopyInFrame(GM_ADDR x, GM_ADDR z) {
+    pipe.InitBuffer(a, kN * sizeof(float));
+    pipe.InitBuffer(b, kN * sizeof(float));
+    xg.SetGlobalBuffer((__gm__ float*)x, kN);
+    zg.SetGlobalBuffer((__gm__ float*)z, kN);
+    in = a.Get<float>();
+    out = b.Get<float>();
+    DataCopy(in, xg, kN);
+  }
   TPipe pipe;
   TBuf<TPosition::VECCALC> a, b;
-  pipe.InitBuffer(a, kN * sizeof(float));
-  pipe.InitBuffer(b, kN * sizeof(float));
   GlobalTensor<float> xg, zg;
-  xg.SetGlobalBuffer((__gm__ float*)x, kN);
-  zg.SetGlobalBuffer((__gm__ float*)z, kN);
-  LocalTensor<float> ta = a.Get<float>(), tb = b.Get<float>();
-  DataCopy(ta, xg, kN);
+  LocalTensor<float> in, out;
+};
+
+// z = (x with [16, 48) overwritten by 5) + 1: a partial vector write, then a read.
+extern "C" __global__ __aicore__ void partial_write(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
+  CopyInFrame f(x, z);
   Sync<HardEvent::MTE2_V>();
-  Duplicate(ta[16], 5.0f, 32);
-  Adds(tb, ta, 1.0f, kN);
+  Duplicate(f.in[16], 5.0f, 32);
+  Adds(f.out, f.in, 1.0f, kN);
   Sync<HardEvent::V_MTE3>();
-  DataCopy(zg, tb, kN);
+  DataCopy(f.zg, f.out, kN);
 }
 
 // z[i] = x[kN - 1 - i] through scalar GetValue/SetValue.
 extern "C" __global__ __aicore__ void scalar_reverse(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
-  TPipe pipe;
-  TBuf<TPosition::VECCALC> a, b;
-  pipe.InitBuffer(a, kN * sizeof(float));
-  pipe.InitBuffer(b, kN * sizeof(float));
-  GlobalTensor<float> xg, zg;
-  xg.SetGlobalBuffer((__gm__ float*)x, kN);
-  zg.SetGlobalBuffer((__gm__ float*)z, kN);
-  LocalTensor<float> ta = a.Get<float>(), tb = b.Get<float>();
-  DataCopy(ta, xg, kN);
+  CopyInFrame f(x, z);
   Sync<HardEvent::MTE2_S>();
-  for (uint32_t i = 0; i < kN; ++i) tb.SetValue(i, ta.GetValue(kN - 1 - i));
+  for (uint32_t i = 0; i < kN; ++i) f.out.SetValue(i, f.in.GetValue(kN - 1 - i));
   Sync<HardEvent::S_MTE3>();
-  DataCopy(zg, tb, kN);
+  DataCopy(f.zg, f.out, kN);
 }
 
 // z = x: GM -> UB -> GM with nothing in between (UB -> GM reads the mirror).
