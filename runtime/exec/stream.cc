@@ -147,15 +147,20 @@ void Stream::memset_async(void* dst, int value, size_t bytes) const {
   s->submit(std::move(c));
 }
 
-void Stream::launch(KernelLaunch&& launch) const {
+void submit_launch(const Stream& stream, Command&& c) {
   const char* where = "npurt.Stream.launch";
-  StreamImpl* s = checked_stream(*this, where);
-  if (launch.num_blocks < 1 || launch.num_blocks > 65535)
-    throw_invalid_argument(where, "num_blocks", std::to_string(launch.num_blocks) + " is outside [1, 65535]");
-  Command c;
+  StreamImpl* s = checked_stream(stream, where);
+  const uint32_t blocks = c.launch.num_blocks;
+  if (blocks < 1 || blocks > 65535)
+    throw_invalid_argument(where, "num_blocks", std::to_string(blocks) + " is outside [1, 65535]");
   c.kind = Command::Kind::kLaunch;
-  c.launch = std::move(launch);  // inline args/tiling: a copy of their bytes, no allocation
   s->submit(std::move(c));
+}
+
+void Stream::launch(KernelLaunch&& launch) const {
+  Command c;
+  c.launch = std::move(launch);  // inline args/tiling: a copy of their bytes, no allocation
+  submit_launch(*this, std::move(c));
 }
 
 void Stream::launch(const KernelLaunch& l) const { launch(KernelLaunch(l)); }
