@@ -17,11 +17,13 @@
 #include "npurt/runtime.h"
 #include "npurt/stream.h"
 #include "runtime/exec/gate.h"
+#include "runtime/memory/pool_test.h"
 
 namespace npurt {
 namespace {
 
-constexpr size_t KiB = 1024, MiB = 1024 * 1024;
+using test::KiB;
+using test::MiB;
 using StatList = std::vector<std::pair<std::string, int64_t>>;
 
 struct Trace {
@@ -78,14 +80,7 @@ TEST(DeferredMerge, SameAddressesAndStatsAsTheEagerPool) {
   }
 }
 
-class DeferredMergeTest : public ::testing::Test {
- protected:
-  Device dev{DeviceType::kSim, 0};
-  Stream s1 = Stream::create(dev);
-  Stream s2 = Stream::create(dev);
-  MemoryPool pool{backend_for(DeviceType::kSim), 0, dev};
-  int64_t st(const char* key) { return pool.stat(key); }
-};
+using DeferredMergeTest = test::PoolTest;
 
 TEST_F(DeferredMergeTest, TinyLoopGetsTheSameBlockBackWithMergedStats) {
   DataPtr pin = pool.allocate(KiB, s1);
