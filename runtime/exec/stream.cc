@@ -147,11 +147,23 @@ void Stream::memset_async(void* dst, int value, size_t bytes) const {
   s->submit(std::move(c));
 }
 
-void Stream::launch(KernelLaunch&& launch) const {
+// The checks of Stream::launch; they run before anything is taken from the caller.
+static StreamImpl* launch_target(const Stream& stream, uint32_t num_blocks) {
   const char* where = "npurt.Stream.launch";
-  StreamImpl* s = checked_stream(*this, where);
-  if (launch.num_blocks < 1 || launch.num_blocks > 65535)
-    throw_invalid_argument(where, "num_blocks", std::to_string(launch.num_blocks) + " is outside [1, 65535]");
+  StreamImpl* s = checked_stream(stream, where);
+  if (num_blocks < 1 || num_blocks > 65535)
+    throw_invalid_argument(where, "num_blocks", std::to_string(num_blocks) + " is outside [1, 65535]");
+  return s;
+}
+
+void submit_launch(const Stream& stream, Command&& c) {
+  StreamImpl* s = launch_target(stream, c.launch.num_blocks);
+  c.kind = Command::Kind::kLaunch;
+  s->submit(std::move(c));
+}
+
+void Stream::launch(KernelLaunch&& launch) const {
+  StreamImpl* s = launch_target(*this, launch.num_blocks);
   Command c;
   c.kind = Command::Kind::kLaunch;
   c.launch = std::move(launch);  // inline args/tiling: a copy of their bytes, no allocation

@@ -76,4 +76,10 @@ class NPURT_HIDDEN StreamImpl {
 // Checks that a Stream handle is valid and open for `where`; returns its impl.
 StreamImpl* checked_stream(const Stream& s, const char* where);
 
+// Stream::launch for a Command whose KernelLaunch the caller filled in place
+// (c.launch; the kind is set here): the dispatcher builds its launch inside the
+// Command, which saves a move of the inline args and tiling bytes per launch.
+// Same checks and errors as Stream::launch.
+void submit_launch(const Stream& stream, Command&& c);
+
 }  // namespace npurt

@@ -93,6 +93,7 @@ MemoryPool::~MemoryPool() {
     lk.lock();
     impl_->process_pending();
   }
+  impl_->settle();
   std::vector<Segment*> all;
   for (auto& kv : impl_->segments) all.push_back(kv.second);
   for (Segment* seg : all) impl_->release_segment(seg);  // live DataPtrs past this point are a caller bug

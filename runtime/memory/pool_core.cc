@@ -201,7 +201,7 @@ void MemoryPool::Impl::finish_free(PoolBlock* b) {
   stats.sub(kStatActiveBytes, seg->small, static_cast<int64_t>(b->size));
   b->pending = false;
   --seg->live_blocks;
-  insert_free(b);
+  if (!defer_merge(b)) insert_free(b);  // deferred_merge.cc: the small-block fast path
   bool drop = !caching || (seg->pool->released);
   if (drop && seg->live_blocks == 0 && segment_releasable(seg)) release_segment(seg);
 }
@@ -275,6 +275,7 @@ void MemoryPool::Impl::release_segment(Segment* seg) {
 }
 
 uint64_t MemoryPool::Impl::release_cached(bool include_default) {
+  settle();
   uint64_t bytes = 0;
   std::vector<Segment*> victims;
   for (auto& kv : segments) {
@@ -302,8 +303,10 @@ bool MemoryPool::Impl::waiting_on_streams() const {
 
 PoolBlock* MemoryPool::Impl::allocate_locked(size_t size, StreamImpl* s, std::unique_lock<SpinMutex>& lk) {
   if (!pending.empty()) process_pending();
+  PoolBlock* b = reuse_deferred(size, s);  // deferred_merge.cc: no split needed; settles the block otherwise
+  if (b) return mark_allocated(b, s);
   PoolSet& ps = pool_for(s);
-  PoolBlock* b = search(ps, size, s);
+  b = search(ps, size, s);
   if (b) unindex(b);
   if (!b) b = new_segment(ps, size);
   if (!b) {
@@ -325,6 +328,10 @@ PoolBlock* MemoryPool::Impl::allocate_locked(size_t size, StreamImpl* s, std::un
     if (!b) return nullptr;
   }
   split(b, size);
+  return mark_allocated(b, s);
+}
+
+PoolBlock* MemoryPool::Impl::mark_allocated(PoolBlock* b, StreamImpl* s) {
   b->allocated = true;
   b->stream = s;
   b->segment->live_blocks++;
@@ -337,6 +344,7 @@ PoolBlock* MemoryPool::Impl::allocate_locked(size_t size, StreamImpl* s, std::un
 }
 
 void MemoryPool::Impl::forget(StreamImpl* s) {
+  settle();
   for (auto& kv : segments)
     for (PoolBlock* b = kv.second->first; b; b = b->next) {
       if (b->stream == s) b->stream = nullptr;  // its work has drained: ready everywhere

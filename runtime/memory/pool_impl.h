@@ -2,7 +2,8 @@
 //
 // Everything here runs under `mu` (one mutex per pool). pool_core.cc holds the
 // block/segment mechanics (best fit, split, coalesce, stream-ordered tags,
-// pending frees, segment release, OOM message); memory_pool.cc the public API.
+// pending frees, segment release, OOM message); deferred_merge.cc the
+// small-block fast path; memory_pool.cc the public API.
 #pragma once
 
 #include <map>
@@ -52,6 +53,10 @@ struct NPURT_HIDDEN MemoryPool::Impl {
   std::vector<PoolBlock*> pending;                          // freed, waiting for marks
   std::map<uintptr_t, std::pair<size_t, int>> externals;    // wrapped external memory: size, refs
   PoolBlock* spare = nullptr;                               // recycled nodes, linked by `next`
+  // A freed small block whose merge into the free block after it is postponed
+  // (deferred_merge.cc): the next allocation of its size on its stream takes it
+  // back without a split; any other operation settles (merges) it first.
+  PoolBlock* deferred = nullptr;
   uint64_t limit = 0;                                       // 0 = none
   bool caching = true;
   uint64_t reserved = 0;
@@ -62,6 +67,7 @@ struct NPURT_HIDDEN MemoryPool::Impl {
   // Finds or makes a block of `size` for stream s; nullptr on OOM (after retries).
   PoolBlock* allocate_locked(size_t size, StreamImpl* s, std::unique_lock<SpinMutex>& lk);
   void free_locked(PoolBlock* b);
+  PoolBlock* mark_allocated(PoolBlock* b, StreamImpl* s);  // b (free, unindexed, final size) becomes s's
 
   PoolSet& pool_for(StreamImpl* s);
   PoolBlock* search(PoolSet& ps, size_t size, StreamImpl* s);
@@ -71,6 +77,10 @@ struct NPURT_HIDDEN MemoryPool::Impl {
   void unindex(PoolBlock* b);
   void insert_free(PoolBlock* b);  // coalesce with free neighbours, then index
   void finish_free(PoolBlock* b);  // block is free from now on
+  // deferred_merge.cc: the small-block fast path (one block at most, see there).
+  bool defer_merge(PoolBlock* b);                      // instead of insert_free(b); false: not eligible
+  PoolBlock* reuse_deferred(size_t size, StreamImpl* s);  // the deferred block, or nullptr (then settled)
+  void settle();                                       // merges the deferred block, if any (stats unchanged)
   void process_pending();
   bool segment_releasable(const Segment* seg) const;
   void release_segment(Segment* seg);

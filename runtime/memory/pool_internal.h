@@ -6,7 +6,8 @@
 //     linked in address order (prev/next). Only neighbours in one segment coalesce.
 //   - A block is in exactly one state: allocated, pending (freed, waiting for
 //     record_stream marks or, without caching, for its own stream), or free
-//     (in the FreeIndex of its segment's PoolSet).
+//     (in the FreeIndex of its segment's PoolSet; the one deferred block of
+//     deferred_merge.cc is free but not indexed: its merge is postponed).
 //   - Every block of a segment has exactly one entry in the pool's block_starts
 //     (key: its ptr, value: the block, iterator kept in PoolBlock::start).
 //   - A free block carries the stream that freed it and that stream's mark at
@@ -68,6 +69,10 @@ class FreeIndex {
   template <class Ok>
   PoolBlock* best_fit(size_t size, Ok&& ok);
   bool small() const { return small_; }
+  // Small index: true when no block but `skip` (alone in its bin) lies in the
+  // bins best_fit(size) scans before the bin of `limit` bytes, i.e. best fit
+  // would reach a block of `limit` bytes at its bin's head first.
+  bool none_below(size_t size, size_t limit, const PoolBlock* skip) const;
 
  private:
   static constexpr size_t kUnit = 512;
@@ -131,6 +136,12 @@ inline void FreeIndex::erase(PoolBlock* b) {
   if (b->bin_next) b->bin_next->bin_prev = b->bin_prev;
   b->bin_prev = b->bin_next = nullptr;
   if (!heads_[bin]) clear_bit(bin);
+}
+
+inline bool FreeIndex::none_below(size_t size, size_t limit, const PoolBlock* skip) const {
+  size_t bin = next_bin(size / kUnit);
+  if (bin < kBins && heads_[bin] == skip && !skip->bin_next) bin = next_bin(bin + 1);
+  return bin >= limit / kUnit;
 }
 
 inline size_t FreeIndex::next_bin(size_t from) const {

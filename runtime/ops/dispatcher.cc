@@ -2,7 +2,7 @@
 // the profiler observer hook.
 //
 // The hot path is dispatch() -> resolve_plan() (cache hit) -> allocate outputs
-// -> enqueue_plan() -> Stream::launch. Everything that builds strings lives in
+// -> enqueue_plan() -> submit_launch (Stream::launch's checks). Everything that builds strings lives in
 // the failure branches.
 #include <atomic>
 #include <cstring>
@@ -16,6 +16,7 @@
 #include "dispatch_checks.h"
 #include "exec/deferred_flush.h"
 #include "exec/profiler.h"
+#include "exec/stream_impl.h"
 #include "registry_internal.h"
 
 namespace npurt {
@@ -109,7 +110,8 @@ void enqueue_plan(const RegisteredOp& op, const TilingPlan& plan, Span<const Ten
     return;
   }
   const OpDef& def = op.def;
-  KernelLaunch launch;  // a value: moved into the stream's queue node (inline args and tiling)
+  Command cmd;  // the launch is built in place: the Command is moved into the stream's queue node once
+  KernelLaunch& launch = cmd.launch;
   if (stream.device().type == DeviceType::kSim) {
     if (def.kernel.sim_entry == nullptr)
       throw Error(StatusCode::kUnimplemented,
@@ -144,7 +146,7 @@ void enqueue_plan(const RegisteredOp& op, const TilingPlan& plan, Span<const Ten
   launch.workspace_bytes = static_cast<size_t>(ws_bytes);
   if (profiler::annotations_wanted()) annotate_for_profiler(op, plan, inputs, outputs);  // + graph capture
   if (!obs) {
-    stream.launch(std::move(launch));
+    submit_launch(stream, std::move(cmd));  // exec/stream_impl.h
     return;
   }
   stream.launch(static_cast<const KernelLaunch&>(launch));  // the observer sees the caller's copy

@@ -16,13 +16,18 @@
 // Invariant: the fast path gives the very result of the Python path (same
 // kernel, same attributes, same error text), it only skips the interpreter.
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "bindings.h"
 #include "npurt/array_ops.h"
+#include "npurt/ops.h"
+#include "npurt/runtime.h"
 #include "npurt/status.h"
 #include "npurt/tensor.h"
 #include "temporary_check.h"
@@ -257,9 +262,92 @@ PyObject* binary_protocol(int n, PyObject* self, PyObject* other) {
   Py_RETURN_NOTIMPLEMENTED;
 }
 
+// ---- float32 array <op> Python scalar (+, -, *) ---------------------------------
+//
+// Why: `x * 2.0` took the whole Python path (binary_protocol -> __mul__ ->
+// _py___mul__ -> multiply -> _convert.operands -> _array_binary_const), several
+// interpreter frames per call. For an exact float32 ndarray and an exact
+// Python float or int, that path always ends in
+// npurt::array::binary_with_constant(op, array, constant float32(value)), with
+// the constant a cached 0-d array made by the fill op; this does the same
+// directly. Everything else (other dtypes, bool, huge ints, other devices,
+// other operators) still takes binary_protocol.
+
+// The cached 0-d float32 constant holding float32(value) on device d, as
+// _convert.constant makes it (fill, then a synchronize so any stream may read
+// it). Keyed by the float32 bits (signed zeros and NaN payloads stay apart);
+// runs under the GIL (number slots are called with it held). Never destroyed:
+// the runtime may be gone when static objects die.
+const Tensor& scalar_constant(Device d, double value) {
+  static auto* cache = new std::unordered_map<uint64_t, Tensor>();
+  const float f = static_cast<float>(value);
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  const uint64_t key = uint64_t{bits} | uint64_t(static_cast<uint32_t>(d.index) & 0xffffu) << 32 |
+                       uint64_t(static_cast<uint32_t>(d.type) & 0xffffu) << 48;
+  auto it = cache->find(key);
+  if (it != cache->end()) return it->second;
+  if (cache->size() > 1024) cache->clear();  // as _convert.constant: a bounded cache
+  const Stream stream = Stream::current(d);
+  Tensor c = ops::fill(Dims{}, DType::kFloat32, value, stream);
+  stream.synchronize();
+  return cache->emplace(key, std::move(c)).first->second;
+}
+
+// A Python float, or an int that float() converts exactly and once (|v| <= 2^53).
+bool plain_scalar(PyObject* o, double& value) {
+  if (PyFloat_CheckExact(o)) {
+    value = PyFloat_AS_DOUBLE(o);
+    return true;
+  }
+  if (!PyLong_CheckExact(o)) return false;  // bool is not exact int
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (overflow || v > (1LL << 53) || v < -(1LL << 53)) {
+    if (!overflow && v == -1 && PyErr_Occurred()) PyErr_Clear();
+    return false;
+  }
+  value = static_cast<double>(v);
+  return true;
+}
+
+// The result of `self <op> other` for a float32 ndarray and a plain scalar on
+// either side (op: add, subtract or multiply), or nullptr with no error set
+// when the pairing is not that one.
+PyObject* scalar_binary(BinaryOp op, PyObject* self, PyObject* other, bool& handled) {
+  const bool left_array = Py_TYPE(self) == g_ndarray_type;
+  PyObject* arr = left_array ? self : other;
+  double value = 0;
+  handled = Py_TYPE(arr) == g_ndarray_type && plain_scalar(left_array ? other : self, value);
+  if (!handled) return nullptr;
+  const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(arr));
+  if (x.dtype() != DType::kFloat32 || !(x.device() == current_device())) {
+    handled = false;
+    return nullptr;
+  }
+  try {
+    const Tensor& c = scalar_constant(x.device(), value);
+    const int pos = left_array ? 1 : 0;
+    return new_ndarray(pos ? array::binary_with_constant(op, x, c, 1, static_cast<float>(value))
+                           : array::binary_with_constant(op, c, x, 0, static_cast<float>(value)))
+        .release()
+        .ptr();
+  } catch (...) {
+    return raise_current();
+  }
+}
+
 template <int N>
 PyObject* number_slot(PyObject* self, PyObject* other) {
-  if (Py_TYPE(self) != g_ndarray_type || Py_TYPE(other) != g_ndarray_type) return binary_protocol(N, self, other);
+  if (Py_TYPE(self) != g_ndarray_type || Py_TYPE(other) != g_ndarray_type) {
+    constexpr BinaryOp op = kBinarySlots[kNumberSlots[N].binary].op;
+    if constexpr (op == BinaryOp::kAdd || op == BinaryOp::kSubtract || op == BinaryOp::kMultiply) {
+      bool handled = false;
+      PyObject* r = scalar_binary(op, self, other, handled);
+      if (handled) return r;
+    }
+    return binary_protocol(N, self, other);
+  }
   try {
     return binary_method(kNumberSlots[N].binary, self, other, true).release().ptr();
   } catch (...) {

@@ -163,27 +163,45 @@ nb::object call_op(const OpFunction& f, nb::args args, nb::kwargs kwargs) {
 // call went through CPython's slot_tp_call (a `__call__` lookup on the type),
 // nanobind's argument dispatch and nb::cast of the result: ~30 % of a tiny
 // op's caller time. op_call_slot serves the common form (every input
-// positional, each an exact ndarray, no keywords, one output) with the same
+// positional, each an exact ndarray, no keywords or only `out=` an exact
+// ndarray for an op without attributes, one output) with the same
 // dispatch() call call_op makes; any other form goes to the slot CPython had
 // installed for __call__ (g_default_call), so errors and results of the other
 // forms are call_op's. Installed once by bind_ops, after __call__ is set.
 ternaryfunc g_default_call = nullptr;
+
+// The `out=` keyword of the fast form: the exact ndarray given as the only
+// keyword `out` of an op without attributes (call_op then passes no attribute
+// either), else nullptr. *fast becomes false for any other keyword form.
+PyObject* fast_out_kwarg(PyObject* kwargs, const OpDef& def, PyTypeObject* ndarray_type, bool* fast) {
+  if (kwargs == nullptr || PyDict_GET_SIZE(kwargs) == 0) return nullptr;
+  static PyObject* const out_key = PyUnicode_InternFromString("out");
+  PyObject* out = PyDict_GET_SIZE(kwargs) == 1 && def.attrs.empty() && out_key
+                      ? PyDict_GetItemWithError(kwargs, out_key)  // borrowed
+                      : nullptr;
+  if (PyErr_Occurred()) PyErr_Clear();  // a key that cannot compare: the generic path reports it
+  *fast = out != nullptr && Py_TYPE(out) == ndarray_type;
+  return *fast ? out : nullptr;
+}
 
 PyObject* op_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
   static PyTypeObject* const ndarray_type = reinterpret_cast<PyTypeObject*>(nb::type<Tensor>().ptr());
   const OpFunction& f = *nb::inst_ptr<OpFunction>(self);
   const OpDef& def = f.op.def();
   const Py_ssize_t n = PyTuple_GET_SIZE(args);
-  bool fast = (kwargs == nullptr || PyDict_GET_SIZE(kwargs) == 0) && def.outputs.size() == 1 &&
-              static_cast<size_t>(n) == def.inputs.size() && static_cast<size_t>(n) <= kMaxInline;
+  bool fast = def.outputs.size() == 1 && static_cast<size_t>(n) == def.inputs.size() &&
+              static_cast<size_t>(n) <= kMaxInline;
+  PyObject* out = fast ? fast_out_kwarg(kwargs, def, ndarray_type, &fast) : nullptr;
   for (Py_ssize_t i = 0; fast && i < n; ++i) fast = Py_TYPE(PyTuple_GET_ITEM(args, i)) == ndarray_type;
   if (!fast) return g_default_call(self, args, kwargs);
   try {
     Tensor inputs[kMaxInline];
     for (Py_ssize_t i = 0; i < n; ++i) inputs[i] = *nb::inst_ptr<Tensor>(PyTuple_GET_ITEM(args, i));
     Tensor outputs[1];
+    if (out) outputs[0] = *nb::inst_ptr<Tensor>(out);
     dispatch(f.op, Span<const Tensor>(inputs, static_cast<size_t>(n)), Span<const AttrValue>(), Stream(),
              Span<Tensor>(outputs, 1));
+    if (out) return Py_NewRef(out);  // call_op returns the out= object itself
     return new_ndarray(std::move(outputs[0])).release().ptr();
   } catch (...) {
     return raise_current();

@@ -107,3 +107,49 @@ def test_other_forms_still_work():
     np.testing.assert_array_equal(nr.ops.fill(shape=(3,), dtype=nr.int32, value=7).numpy(), [7, 7, 7])  # no input
     # __call__ called explicitly (not through the slot) is the generic path
     assert nr.ops.add.__class__.__call__(nr.ops.add, x, x).numpy().tolist() == (a + a).tolist()
+
+
+def generic(op, *args, **kwargs):
+    """The op called through the generic __call__ (not the tp_call slot)."""
+    return op.__class__.__call__(op, *args, **kwargs)
+
+
+@pytest.mark.parametrize("name", ["add", "mul", "subtract"])
+@pytest.mark.parametrize("n", [1, 16, 1023])
+def test_out_keyword_fast_form_writes_and_returns_out(name, n):
+    a = np.linspace(-2, 2, n, dtype=np.float32)
+    x, y = nr.asarray(a), nr.asarray(a[::-1].copy())
+    op = getattr(nr.ops, name)
+    out = nr.empty((n,), dtype=nr.float32)
+    assert op(x, y, out=out) is out
+    ref = nr.empty((n,), dtype=nr.float32)
+    assert generic(op, x, y, out=ref) is ref
+    np.testing.assert_array_equal(out.numpy(), ref.numpy())
+
+
+def test_out_keyword_errors_equal_the_generic_path():
+    x = nr.asarray(np.ones(16, np.float32))
+
+    def err(fn):
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001 - the error itself is compared
+            return type(e), str(e)
+        return None
+
+    view = nr.empty((32,), dtype=nr.float32)[::2]
+    for bad in (nr.empty((15,), dtype=nr.float32), nr.empty((16,), dtype=nr.int32), view):
+        fast, slow = err(lambda: nr.ops.add(x, x, out=bad)), err(lambda: generic(nr.ops.add, x, x, out=bad))
+        assert fast == slow
+        if fast is not None:
+            assert "npurt.ops.add" in fast[1] and "out" in fast[1]
+    # forms the fast path leaves to the generic one: out=None, out= with another keyword, a host array
+    np.testing.assert_array_equal(nr.ops.add(x, x, out=None).numpy(), np.full(16, 2, np.float32))
+    o = nr.empty((16,), dtype=nr.float32)
+    assert nr.ops.add(x, x, out=o, stream=nr.current_stream()) is o
+    assert err(lambda: nr.ops.add(x, x, out=np.zeros(16, np.float32))) == \
+        err(lambda: generic(nr.ops.add, x, x, out=np.zeros(16, np.float32)))
+    # an op with attributes and out=: the generic path
+    h = nr.empty((16,), dtype=nr.float16)
+    assert nr.ops.cast(x, dtype=nr.float16, out=h) is h
+    np.testing.assert_array_equal(h.numpy(), np.ones(16, np.float16))

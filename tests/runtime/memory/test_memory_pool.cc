@@ -9,6 +9,7 @@
 
 #include "backends/sim/sim_backend.h"
 #include "runtime/exec/gate.h"
+#include "runtime/memory/pool_test.h"
 #include "npurt/memory_pool.h"
 #include "npurt/runtime.h"
 #include "npurt/status.h"
@@ -17,16 +18,9 @@
 namespace npurt {
 namespace {
 
-constexpr size_t KiB = 1024, MiB = 1024 * 1024;
-
-class PoolTest : public ::testing::Test {
- protected:
-  Device dev{DeviceType::kSim, 0};
-  Stream s1 = Stream::create(dev);
-  Stream s2 = Stream::create(dev);
-  MemoryPool pool{backend_for(DeviceType::kSim), 0, dev};
-  int64_t st(const char* key) { return pool.stat(key); }
-};
+using test::KiB;
+using test::MiB;
+using test::PoolTest;
 
 TEST(PoolRounding, MatchesTorchNpuRule) {
   auto ref = [](size_t n) { return std::max<size_t>(512, (n + 32 + 511) / 512 * 512); };

@@ -149,15 +149,17 @@ bool find_overlap(LaunchRun& run, AicoreDiagnostic* out) {
 Status validate(const AicoreLaunch& a) {
   if (a.launch == nullptr) return Status(StatusCode::kInvalidArgument, "run_aicore_kernel: argument 'launch': null");
   const KernelLaunch& L = *a.launch;
-  std::string where = std::string("run_aicore_kernel(") + (L.kernel_name ? L.kernel_name : "") + ")";
+  // Built on failure only: a kernel name past 15 characters made this a heap
+  // string on every launch (~500 worker instructions of a 16-element add).
+  auto where = [&] { return std::string("run_aicore_kernel(") + (L.kernel_name ? L.kernel_name : "") + ")"; };
   if (a.profile == nullptr)
-    return Status(StatusCode::kInvalidArgument, where + ": argument 'profile': null");
+    return Status(StatusCode::kInvalidArgument, where() + ": argument 'profile': null");
   if (L.sim_entry == nullptr)
     return Status(StatusCode::kInvalidArgument,
-                  where + ": argument 'sim_entry': the kernel has no sim entry point");
+                  where() + ": argument 'sim_entry': the kernel has no sim entry point");
   if (L.num_blocks < 1 || L.num_blocks > 65535)
     return Status(StatusCode::kInvalidArgument,
-                  where + ": argument 'num_blocks': " + std::to_string(L.num_blocks) +
+                  where() + ": argument 'num_blocks': " + std::to_string(L.num_blocks) +
                       " is outside [1, 65535]");
   return Status();
 }
