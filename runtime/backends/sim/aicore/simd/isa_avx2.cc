@@ -5,7 +5,7 @@
 #if NPURT_SIMD_X86
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c,bmi,bmi2")
-#pragma GCC optimize("fp-contract=off")  // identical results on every ISA: no fused multiply-add
+#pragma GCC optimize("fp-contract=off")  // identical results on every ISA: no implicit fused multiply-add
 
 namespace npurt::aicore::vec::isa_avx2 {
 namespace {

@@ -4,7 +4,7 @@
 #include "backends/sim/aicore/simd/isa_prologue.h"
 
 #pragma GCC push_options
-#pragma GCC optimize("fp-contract=off")  // identical results on every ISA: no fused multiply-add
+#pragma GCC optimize("fp-contract=off")  // identical results on every ISA: no implicit fused multiply-add
 
 namespace npurt::aicore::vec::isa_generic {
 namespace {
