@@ -5,7 +5,7 @@
 #if NPURT_SIMD_X86
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c,bmi,bmi2")
-#pragma GCC optimize("fp-contract=off")  // identical results on every ISA: no fused multiply-add
+#pragma GCC optimize("fp-contract=off")  // identical results on every ISA: no implicit fused multiply-add
 
 namespace npurt::aicore::vec::isa_avx2 {
 namespace {
@@ -34,6 +34,8 @@ inline VF isa_round_half(VF v) {
   return (VF)_mm256_cvtph_ps(_mm256_cvtps_ph((__m256)v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 }
 inline VF isa_sqrt(VF v) { return (VF)_mm256_sqrt_ps((__m256)v); }
+// a * b + c rounded once (IEEE fusedMultiplyAdd): explicit, as fp-contract is off (math.inc).
+inline VF isa_fma(VF a, VF b, VF c) { return (VF)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c); }
 inline uint32_t isa_movemask(VI m) { return static_cast<uint32_t>(_mm256_movemask_ps((__m256)m)); }
 inline void isa_lookup16(uint16_t* d, const uint16_t* s, const uint16_t* table) {
   const __m256i idx = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s)));

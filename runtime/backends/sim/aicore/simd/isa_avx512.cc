@@ -5,7 +5,7 @@
 #if NPURT_SIMD_X86
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma,f16c,bmi,bmi2")
-#pragma GCC optimize("fp-contract=off")  // identical results on every ISA: no fused multiply-add
+#pragma GCC optimize("fp-contract=off")  // identical results on every ISA: no implicit fused multiply-add
 
 namespace npurt::aicore::vec::isa_avx512 {
 namespace {
@@ -35,6 +35,8 @@ inline VF isa_round_half(VF v) {
   return (VF)_mm512_maskz_cvtph_ps(0xffff, _mm512_maskz_cvtps_ph(0xffff, (__m512)v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 }
 inline VF isa_sqrt(VF v) { return (VF)_mm512_maskz_sqrt_ps(0xffff, (__m512)v); }
+// a * b + c rounded once (IEEE fusedMultiplyAdd): explicit, as fp-contract is off (math.inc).
+inline VF isa_fma(VF a, VF b, VF c) { return (VF)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c); }
 // x * 2^n (n integer-valued), one rounding to nearest even: vexp's final scaling (math.inc).
 #define NPURT_ISA_SCALEF 1
 inline VF isa_scalef(VF x, VF n) {

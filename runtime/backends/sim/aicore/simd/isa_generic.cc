@@ -4,7 +4,7 @@
 #include "backends/sim/aicore/simd/isa_prologue.h"
 
 #pragma GCC push_options
-#pragma GCC optimize("fp-contract=off")  // identical results on every ISA: no fused multiply-add
+#pragma GCC optimize("fp-contract=off")  // identical results on every ISA: no implicit fused multiply-add
 
 namespace npurt::aicore::vec::isa_generic {
 namespace {
@@ -28,6 +28,12 @@ inline VF isa_round_half(VF v) {
 inline VF isa_sqrt(VF v) {
   for (int j = 0; j < K; ++j) v[j] = __builtin_sqrtf(v[j]);
   return v;
+}
+// a * b + c rounded once (C fmaf, correctly rounded on every host): the same bits as the
+// AVX2/AVX-512 vfmadd. Without hardware FMA this is a libm call per lane (math.inc).
+inline VF isa_fma(VF a, VF b, VF c) {
+  for (int j = 0; j < K; ++j) a[j] = __builtin_fmaf(a[j], b[j], c[j]);
+  return a;
 }
 inline void isa_lookup16(uint16_t* d, const uint16_t* s, const uint16_t* table) {
   for (int j = 0; j < K; ++j) d[j] = table[s[j]];
