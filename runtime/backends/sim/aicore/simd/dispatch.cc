@@ -137,9 +137,13 @@ bool duplicate(VType t, void* dst, const void* scalar, uint64_t n) {
   return true;
 }
 
+void cast_prechecked(VType dst_t, VType src_t, AscendC::RoundMode mode, void* dst, const void* src, uint64_t n) {
+  if (n) table().cast(dst_t, src_t, mode, dst, src, n);
+}
+
 bool cast(VType dst_t, VType src_t, AscendC::RoundMode mode, void* dst, const void* src, uint64_t n) {
   if (cast_unsupported_reason(dst_t, src_t, mode) != nullptr) return false;
-  if (n) table().cast(dst_t, src_t, mode, dst, src, n);
+  cast_prechecked(dst_t, src_t, mode, dst, src, n);
   return true;
 }
 

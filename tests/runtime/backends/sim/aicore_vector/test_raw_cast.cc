@@ -5,6 +5,7 @@
 // (bit-for-bit, NaN == NaN). Inputs include every halfway case between
 // adjacent targets, subnormals, overflow to inf, -0, inf and NaN.
 #include <algorithm>
+#include <cstring>
 #include <map>
 
 #include "vec_test_util.h"
@@ -143,6 +144,10 @@ template <class S> std::vector<S> cast_inputs(uint64_t n, uint32_t seed) {
 template <class D, class S> void check_cast(RoundMode m, const std::vector<S>& in) {
   std::vector<D> out(in.size());
   ASSERT_TRUE(npurt::aicore::vec::cast(vtype_of<D>, vtype_of<S>, m, out.data(), in.data(), in.size()));
+  // AscendC::Cast's entry (no run-time re-check of the pair) must give the same bytes.
+  std::vector<D> pre(in.size());
+  npurt::aicore::vec::cast_prechecked(vtype_of<D>, vtype_of<S>, m, pre.data(), in.data(), in.size());
+  ASSERT_EQ(0, std::memcmp(pre.data(), out.data(), out.size() * sizeof(D))) << "cast_prechecked differs";
   for (size_t i = 0; i < in.size(); ++i) {
     D want = reference<D, S>(in[i], m);
     ASSERT_TRUE(same_value(out[i], want))

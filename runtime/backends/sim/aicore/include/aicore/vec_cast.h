@@ -35,7 +35,8 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
   const U* ps = npurt::sim::vec_source_view("Cast", src, n);
   T* pd = va::dst_operand("Cast", dst, n);
   va::check_overlap("Cast", pd, n * sizeof(T), ps, n * sizeof(U), sizeof(T) == sizeof(U));
-  va::raw_ok("Cast", vec::cast(vec::vtype_of<T>, vec::vtype_of<U>, round_mode, pd, npurt::sim::read_source(src, ps, n), n));
+  // The mode passed the mask above, so the dispatcher's own re-check is skipped.
+  vec::cast_prechecked(vec::vtype_of<T>, vec::vtype_of<U>, round_mode, pd, npurt::sim::read_source(src, ps, n), n);
 }
 
 }  // namespace AscendC

@@ -109,6 +109,10 @@ bool ternary(TernaryOp op, VType t, void* dst, const void* a, const void* b, uin
 // Fills n elements of size vtype_size(t) with *scalar (any dtype).
 bool duplicate(VType t, void* dst, const void* scalar, uint64_t n);
 bool cast(VType dst_t, VType src_t, AscendC::RoundMode mode, void* dst, const void* src, uint64_t n);
+// cast() for a (dst, src, mode) the caller has already accepted (AscendC::Cast
+// tests the pair's compile-time mode mask, vec_cast_pairs.h): skips the
+// run-time pair lookup that cast() repeats, twice per float16 norm row.
+void cast_prechecked(VType dst_t, VType src_t, AscendC::RoundMode mode, void* dst, const void* src, uint64_t n);
 
 // Bit i of bits (byte i/8, LSB first) = a[i] <mode> b[i] (or the scalar *b);
 // IEEE: every mode but NE is false with a NaN. Bits past n in the last byte are 0.
