@@ -71,11 +71,16 @@ class ReduceRun {
     x_.SetGlobalBuffer(reinterpret_cast<__gm__ In*>(x), t.outer * t.len * t.inner);
     y_.SetGlobalBuffer(reinterpret_cast<__gm__ Out*>(y), t.outer * t.parts * t.inner);
     pipe_.InitBuffer(qin_, 2, t.tile * sizeof(In));
-    pipe_.InitBuffer(conv_, t.tile * sizeof(Acc));
-    pipe_.InitBuffer(acc_, t.tile * sizeof(Acc));
-    pipe_.InitBuffer(total_, (t.mode == static_cast<uint32_t>(ReduceMode::kInner) ? t.tile : kBlk) * sizeof(Acc));
+    const bool rows = t.mode == static_cast<uint32_t>(ReduceMode::kInner);
+    // The UB layout reduce_op.cc budgets: conv_ holds a converted chunk only
+    // when In != Acc (else just Finish's ReduceX result); the accumulators
+    // have span lanes (rows may load tile = 2 * span per chunk); rows batch
+    // kReduceOutBatch results in out_, columns a run of tile.
+    pipe_.InitBuffer(conv_, (std::is_same<In, Acc>::value ? kBlk : t.tile) * sizeof(Acc));
+    pipe_.InitBuffer(acc_, t.span * sizeof(Acc));
+    pipe_.InitBuffer(total_, (rows ? t.span : kBlk) * sizeof(Acc));
     pipe_.InitBuffer(work_, WorkElems() * sizeof(Acc) + 32);
-    pipe_.InitBuffer(out_, (t.tile > kReduceOutBatch ? t.tile : kReduceOutBatch) * sizeof(Out));
+    pipe_.InitBuffer(out_, (!rows && t.tile > kReduceOutBatch ? t.tile : kReduceOutBatch) * sizeof(Out));
   }
 
   __aicore__ void Run() {
@@ -116,16 +121,25 @@ class ReduceRun {
   // acc = op(acc, x[at + r * stride .. + n]) for r in [0, rows).
   __aicore__ void Accumulate(const LocalTensor<Acc>& acc, uint64_t at, uint64_t rows, uint64_t stride,
                              uint32_t n) {
-    for (uint64_t r = 0; r < rows; ++r) {
-      LocalTensor<In> held;
-      if (WidenedSum()) {
-        AxpyLoaded(acc, at + r * stride, n, held);
-      } else {
-        LocalTensor<Acc> v = Load(at + r * stride, n, held);
-        Combine(kind_, acc, acc, v, static_cast<int32_t>(n));
-      }
-      qin_.FreeTensor(held);
+    for (uint64_t r = 0; r < rows; ++r) FoldLoaded(acc, at + r * stride, n, n);
+  }
+
+  // Loads n inputs at GM element `at` once and folds them into acc[0, step)
+  // `step` lanes at a time, in order: acc = op(acc, x[at + k .. + step]) for
+  // k = 0, step, ... (the last piece may be shorter). Rows load 2 * span per
+  // chunk and fold span at a time: the same lane order as span-sized chunks,
+  // with half the per-chunk queue and DataCopy work.
+  __aicore__ void FoldLoaded(const LocalTensor<Acc>& acc, uint64_t at, uint32_t n, uint32_t step) {
+    LocalTensor<In> held;
+    if (WidenedSum()) {
+      LoadIn(at, n, held);
+      for (uint32_t k = 0; k < n; k += step) AxpyOne(acc, held[k], n - k < step ? n - k : step);
+    } else {
+      LocalTensor<Acc> v = Load(at, n, held);
+      for (uint32_t k = 0; k < n; k += step)
+        Combine(kind_, acc, acc, v[k], static_cast<int32_t>(n - k < step ? n - k : step));
     }
+    qin_.FreeTensor(held);
   }
 
   // float16 sums (and means) into float32 lanes: acc += x * 1 (Axpy with a
@@ -136,11 +150,9 @@ class ReduceRun {
            (kind_ == ReduceKind::kSum || kind_ == ReduceKind::kMean);
   }
 
-  __aicore__ void AxpyLoaded(const LocalTensor<Acc>& acc, uint64_t at, uint32_t n, LocalTensor<In>& held) {
-    if constexpr (std::is_same<In, half>::value && std::is_same<Acc, float>::value) {
-      LoadIn(at, n, held);
-      AscendC::Axpy(acc, held, static_cast<half>(1.0f), static_cast<int32_t>(n));
-    }
+  __aicore__ void AxpyOne(const LocalTensor<Acc>& acc, const LocalTensor<In>& x, uint32_t n) {
+    if constexpr (std::is_same<In, half>::value && std::is_same<Acc, float>::value)
+      AscendC::Axpy(acc, x, static_cast<half>(1.0f), static_cast<int32_t>(n));
   }
 
   // Reduces acc[0, span) to one value (read by the scalar unit). Sums first
@@ -194,23 +206,26 @@ class ReduceRun {
   }
 
   // Folds x[base + lo, base + hi) into `span` lanes and returns the tensor
-  // holding them. Ranges of more than kReduceBlockChunks chunks accumulate in
-  // blocks of that many chunks, each block's lanes then added to a running
-  // total: lane chains of min(c, B) + ceil(c / B) roundings instead of c
-  // (c chunks, B = kReduceBlockChunks), so small UB tiles keep long sums accurate.
+  // holding them. Ranges of more than kReduceBlockChunks span-lane folds
+  // accumulate in blocks of that many folds, each block's lanes then added to
+  // a running total: lane chains of min(c, B) + ceil(c / B) roundings instead
+  // of c (c = ceil((hi - lo) / span) folds, B = kReduceBlockChunks), so small
+  // UB tiles keep long sums accurate. tile / span (1 or 2) divides B, so the
+  // blocks end on chunk boundaries.
   __aicore__ LocalTensor<Acc> FoldRange(uint64_t base, uint64_t lo, uint64_t hi) {
     LocalTensor<Acc> acc = acc_.template Get<Acc>();
     LocalTensor<Acc> total = total_.template Get<Acc>();
     const int32_t span = static_cast<int32_t>(t_.span);
-    const bool blocked = hi - lo > uint64_t{kReduceBlockChunks} * t_.tile;
+    const bool blocked = hi - lo > uint64_t{kReduceBlockChunks} * t_.span;
     AscendC::Duplicate(acc, Identity<Acc>(kind_), span);
     if (blocked) AscendC::Duplicate(total, Identity<Acc>(kind_), span);
     uint32_t in_block = 0;
     for (uint64_t off = lo; off < hi; off += t_.tile) {
       uint32_t n = static_cast<uint32_t>(hi - off < t_.tile ? hi - off : t_.tile);
-      Accumulate(acc, base + off, 1, 0, n);
+      FoldLoaded(acc, base + off, n, t_.span);
       const bool last = hi - off <= t_.tile;
-      if (blocked && (++in_block == kReduceBlockChunks || last)) {
+      in_block += (n + t_.span - 1) / t_.span;
+      if (blocked && (in_block >= kReduceBlockChunks || last)) {
         Combine(kind_, total, total, acc, span);
         if (!last) AscendC::Duplicate(acc, Identity<Acc>(kind_), span);
         in_block = 0;

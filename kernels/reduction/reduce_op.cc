@@ -107,6 +107,21 @@ DType out_dtype(const OpContext& ctx, ReduceKind kind, const ReduceShape& rs) {
 // UB bytes per lane beyond the 4-byte accumulators of reduce_kernel.cc (0 for its dtypes).
 uint64_t wide_extra_bytes(DType d) { return itemsize(d) > 4 ? itemsize(d) : 0; }
 
+// Elements per UB load for rows (kInner) folded into `span` accumulator lanes:
+// 2 * span (up to kReduceRowTile) when the range is longer than one span, the
+// input is not a reduce_wide.h type and the UB holds the larger input queue
+// (reduce_kernel.cc's layout: 2 queue buffers and, when the input is not the
+// accumulation type, the conversion of a chunk; span-lane accumulator and
+// block total; work area; kReduceOutBatch results). Same lane order either way.
+uint32_t row_tile(const OpContext& ctx, const ReduceShape& rs, uint32_t span) {
+  const DType in = ctx.input(0).dtype;
+  if (span != kReduceRowChunk || rs.part_len <= span || wide_extra_bytes(in) > 0) return span;
+  const uint64_t tile = std::min<uint64_t>(kReduceRowTile, 2 * uint64_t{span});
+  const bool converts = in != DType::kFloat32 && in != DType::kInt32;
+  const uint64_t ub = tile * (2 * itemsize(in) + (converts ? 4 : 0) + 1) + span * 8 + kReduceOutBatch * 4 + 2048;
+  return ub <= ub_budget(ctx.profile()) ? static_cast<uint32_t>(tile) : span;
+}
+
 uint32_t pow2_at_least(uint64_t n, uint32_t cap) {
   uint32_t p = 32;
   while (p < n && p < cap) p *= 2;
@@ -138,6 +153,7 @@ void reduce_tiling(const OpContext& ctx, TilingResult& r, ReduceKind kind) {
   t.mode = static_cast<uint32_t>(rs.inner == 1 ? ReduceMode::kInner : ReduceMode::kOuter);
   t.tile = pow2_at_least(rs.inner == 1 ? rs.part_len : rs.inner, cap);
   t.span = t.tile;
+  if (rs.inner == 1) t.tile = row_tile(ctx, rs, t.span);
   t.units = rs.outer * rs.parts * (rs.inner == 1 ? 1 : ceil_div(rs.inner, t.tile));
   t.scale = t.count ? static_cast<float>(1.0 / static_cast<double>(t.count)) : std::numeric_limits<float>::quiet_NaN();
   const uint64_t per_unit = std::max<uint64_t>(1, rs.part_len * std::min<uint64_t>(rs.inner, t.tile));

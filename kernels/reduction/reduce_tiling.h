@@ -22,7 +22,8 @@
 // Accumulation type: float for float16/float32 inputs, int32 for int32, half
 // (exact 0/1) for bool inputs of any/all.
 //
-// Invariants: tile and span are powers of two >= 32 elements; span <= tile;
+// Invariants: tile and span are powers of two >= 32 elements; span <= tile
+// (span < tile only for kInner rows, tile = 2 * span: reduce_op.cc row_tile);
 // per_core > 0 when num_blocks > 0; parts >= 1, part_len >= 1 and
 // (parts - 1) * part_len < len when parts > 1 (no empty range); mean divides by
 // `count` (the original extent, not the partials' when a launch combines them).
@@ -46,6 +47,11 @@ constexpr uint32_t kReduceBlockChunks = 16;  // kInner: chunks per accumulation 
 // when every chunk was still copied into UB: performance-history.md
 // "Reductions (wave 5)").
 constexpr uint32_t kReduceRowChunk = 4096;
+// ...and rows longer than that load up to this many elements per UB chunk
+// (reduce_op.cc row_tile: two span-lane folds per DataCopy and queue round
+// trip; the 4096-lane accumulator stays in L1, and results are the same bits
+// as with 4096-element chunks: docs/performance.md "Sum bandwidth (wave 9)").
+constexpr uint32_t kReduceRowTile = 8192;
 
 struct ReduceTiling {
   uint32_t kind = 0;       // ReduceKind

@@ -192,3 +192,53 @@ def test_rows_longer_than_one_block_every_kind(dtype):
         np.testing.assert_allclose(np.asarray(nr.prod(nr.asarray(p), axis=-1), np.float64),
                                    np.prod(p.astype(np.float64), axis=-1),
                                    rtol=shape[1] * EPS32 / 2 + (2.0 ** -11 if dtype == np.float16 else 0))
+
+
+def row_tile(op, shape, dtype):
+    """The `tile=` of reduce_op's plan for reducing the last axis of `shape`."""
+    d = nr.ops.describe(op, shape, dtype=dtype, axis=[len(shape) - 1])
+    line = next(line for line in d.splitlines() if "tiling plan" in line)
+    return int(line.split(" tile=")[1].split()[0])
+
+
+@pytest.mark.parametrize("op,dtype,length,tile", [
+    ("reduce_sum", "float32", 19 * ROW_CHUNK + 1088, 2 * ROW_CHUNK),  # long rows: two span folds per load
+    ("reduce_sum", "float16", 19 * ROW_CHUNK + 1088, 2 * ROW_CHUNK),
+    ("reduce_max", "float16", 3 * ROW_CHUNK, 2 * ROW_CHUNK),          # converting kinds too (Cast per chunk)
+    ("reduce_sum", "int32", ROW_CHUNK + 1, 2 * ROW_CHUNK),
+    ("reduce_any", "bool", 3 * ROW_CHUNK, 2 * ROW_CHUNK),
+    ("reduce_sum", "float32", ROW_CHUNK, ROW_CHUNK),                  # one span: one chunk, folded in place
+    ("reduce_sum", "float32", 1000, 1024),
+    ("reduce_sum", "float64", 19 * ROW_CHUNK, None),                  # reduce_wide.h rows keep tile == span
+])
+def test_long_rows_load_two_spans_per_chunk(op, dtype, length, tile):
+    """Rows longer than the 4096 accumulator lanes load 8192 elements per UB
+    chunk (reduce_op.cc row_tile; kReduceRowTile) and fold them 4096 lanes at a
+    time; the float64 path (reduce_wide.h) keeps one span per chunk."""
+    got = row_tile(op, (16, length), dtype)
+    if tile is None:
+        assert got <= ROW_CHUNK
+    else:
+        assert got == tile
+
+
+@pytest.mark.parametrize("length", [2 * ROW_CHUNK, 2 * ROW_CHUNK + 1, 3 * ROW_CHUNK, 3 * ROW_CHUNK + 17,
+                                    33 * ROW_CHUNK + 5])
+def test_two_span_chunks_fold_every_element_once(length):
+    """Chunks of two spans with a short or single-span last chunk (and, at 33
+    spans, a block boundary inside the rows): integer-valued float32 rows sum
+    exactly (every partial sum < 2 ** 24), so a lost, doubled or misplaced
+    piece would show; float16 and int32 agree as well."""
+    rng = np.random.default_rng(length)
+    rows = 128 if length > BLOCK * ROW_CHUNK else 6  # enough rows that the cores need no split
+    x = rng.integers(-8, 9, size=(rows, length)).astype(np.float32)
+    x[:, -1] = 100.0  # the very last element (the shortest piece) counts
+    xa = nr.asarray(x)
+    assert plan(xa, -1)[3] == 0
+    np.testing.assert_array_equal(np.asarray(nr.sum(xa, axis=-1)), x.sum(axis=-1, dtype=np.float64).astype(np.float32))
+    h = x.astype(np.float16)
+    np.testing.assert_array_equal(np.asarray(nr.sum(nr.asarray(h), axis=-1, dtype=nr.float32)),
+                                  x.sum(axis=-1, dtype=np.float64).astype(np.float32))
+    xi = x.astype(np.int32)
+    np.testing.assert_array_equal(np.asarray(nr.sum(nr.asarray(xi), axis=-1)), xi.sum(axis=-1, dtype=np.int32))
+    np.testing.assert_array_equal(np.asarray(nr.max(xa, axis=-1)), x.max(axis=-1))

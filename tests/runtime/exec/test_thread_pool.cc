@@ -1,8 +1,10 @@
-// The compute pool: every index runs exactly once, callers participate, and
-// concurrent and nested calls complete.
+// The compute pool: every index runs exactly once, callers participate,
+// concurrent and nested calls complete, and the caller returns only after its
+// helpers finish (whether they end inside its short re-check window or after it).
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -34,6 +36,19 @@ TEST(ThreadPool, ConcurrentAndNestedCallersComplete) {
     });
   for (auto& c : callers) c.join();
   EXPECT_EQ(total.load(), 6L * 50 * (31 * 32 / 2));
+}
+
+TEST(ThreadPool, CallerWaitsForAHelperShorterOrLongerThanItsSpin) {
+  ThreadPool pool(2);
+  for (int us : {0, 50, 5000}) {  // ends at once, inside the 200 us re-check window, and long after it
+    std::atomic<int> done{0};
+    std::thread::id caller = std::this_thread::get_id();
+    pool.parallel_for(2, [&](size_t) {
+      if (std::this_thread::get_id() != caller) std::this_thread::sleep_for(std::chrono::microseconds(us));
+      done++;
+    });
+    ASSERT_EQ(done.load(), 2) << us;
+  }
 }
 
 TEST(ThreadPool, SingleThreadPoolRunsOnTheCaller) {
