@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 import npurt as nr
-from _common import triad_two_threads
+from _common import SETTLE_SECONDS, triad_two_threads
 
 try:
     import torch
@@ -138,6 +138,7 @@ def large(n, repeat, dtypes, triad_gbs, only=None):
             def synced():
                 f_nr()
                 s.synchronize()
+            time.sleep(SETTLE_SECONDS)  # the previous row's torch threads stop spinning (bench/_common.py)
             synced()
             t_nr = median_call(synced, 1, repeat)[0] / 1e3
             t_np = median_call(f_np, 1, repeat)[0] / 1e3
@@ -165,6 +166,7 @@ def chained(repeat):
     def synced():
         nr.sqrt(nr.sum(x ** 2, axis=-1))
         s.synchronize()
+    time.sleep(SETTLE_SECONDS)
     synced()
     got, want = np.asarray(nr.sqrt(nr.sum(x ** 2, axis=-1))), np.sqrt(np.sum(a.astype(np.float64) ** 2, axis=-1))
     assert np.allclose(got, want, rtol=1e-5), "chained expression disagrees with numpy"
