@@ -327,9 +327,9 @@ PyObject* scalar_binary(BinaryOp op, PyObject* self, PyObject* other, bool& hand
   }
   try {
     const Tensor& c = scalar_constant(x.device(), value);
-    const int pos = left_array ? 1 : 0;
-    return new_ndarray(pos ? array::binary_with_constant(op, x, c, 1, static_cast<float>(value))
-                           : array::binary_with_constant(op, c, x, 0, static_cast<float>(value)))
+    const float f = static_cast<float>(value);
+    return new_ndarray(left_array ? array::binary_with_constant(op, x, c, 1, f)
+                                  : array::binary_with_constant(op, c, x, 0, f))
         .release()
         .ptr();
   } catch (...) {

@@ -24,6 +24,7 @@ template <class D, class S, uint8_t Modes> struct CastPair {
   using Dst = D;
   using Src = S;
   static constexpr uint8_t kModes = Modes;
+  static_assert(Modes != 0, "a cast pair accepts at least one RoundMode (cast_pair_exists relies on it)");
 };
 
 using CastPairs = std::tuple<
@@ -47,16 +48,6 @@ using CastPairs = std::tuple<
     CastPair<int32_t, bfloat16_t, kRounding>,
     CastPair<int64_t, int32_t, kNone>>;
 
-template <class D, class S, size_t I = 0> constexpr bool cast_pair_exists() {
-  if constexpr (I == std::tuple_size_v<CastPairs>) {
-    return false;
-  } else {
-    using P = std::tuple_element_t<I, CastPairs>;
-    return (std::is_same_v<typename P::Dst, D> && std::is_same_v<typename P::Src, S>) || cast_pair_exists<D, S, I + 1>();
-  }
-}
-
-// Calls f(CastPair<...>{}) for the pair matching (dst, src); returns false if none.
 // The RoundMode bits the (D, S) pair accepts (0 when the pair does not exist).
 template <class D, class S, size_t I = 0> constexpr uint8_t cast_pair_modes() {
   if constexpr (I == std::tuple_size_v<CastPairs>) {
@@ -68,6 +59,10 @@ template <class D, class S, size_t I = 0> constexpr uint8_t cast_pair_modes() {
   }
 }
 
+// Every listed pair accepts at least one mode, so "has modes" is "exists".
+template <class D, class S> constexpr bool cast_pair_exists() { return cast_pair_modes<D, S>() != 0; }
+
+// Calls f(CastPair<...>{}) for the pair matching (dst, src); returns false if none.
 template <class F, size_t I = 0> bool visit_cast_pair(VType dst, VType src, F&& f) {
   if constexpr (I == std::tuple_size_v<CastPairs>) {
     return false;
