@@ -6,7 +6,7 @@
 //
 // Everything is computed in float32. Rows that fit UB (num_chunks == 1): a
 // tile of n rows moves with one DataCopyPad each way; fp16/bf16 rows are cast
-// to float32 one row at a time right before their statistics and back right
+// to float32 two rows at a time right before their statistics and back right
 // after their normalisation (on the simulator a row cast while hot in the
 // host's L1 is ~2x cheaper than a whole-tile cast streamed through L2). Per
 // row the statistics come from the UB copy (the mean first, then the centred
@@ -15,7 +15,7 @@
 // V -> S sync per tile, not per row), one vector pass turns the tile's
 // variances into rstd (Adds/Sqrt/Reciprocal), then each row is scaled. Vector
 // calls per row: layer_norm ReduceSum, Adds, Mul, ReduceSum, Muls, FusedMulAdd
-// (gamma * y + beta; the same bits as Mul then Add) = 6, plus the two casts
+// (gamma * y + beta; the same bits as Mul then Add) = 6, plus one cast each way per two rows
 // for fp16/bf16; rms_norm Mul, ReduceSum, Muls, Mul gamma. Longer rows
 // (multi-pass plan): pass 1 walks the row's chunks combining per-chunk
 // (mean, M2) with Chan's formula, pass 2 re-reads the chunks and writes y.
@@ -143,8 +143,19 @@ class NormForward {
     AscendC::Reciprocal(v, v, static_cast<int32_t>(n));
   }
 
+  // Lanes of rows i and i + 1 of a tile of n rows (row i alone when it is the
+  // last): the fp16/bf16 casts convert two rows per call, which halves their
+  // fixed cost per row and keeps the working set small (4-row casts plus a
+  // 4-row square were slower: "Layer_norm float16 passes (wave 10)" in
+  // docs/performance.md). The pad lanes between the two rows are converted
+  // junk that no result reads; element-wise, so the same bits as per-row casts.
+  static __aicore__ uint32_t PairLanes(uint32_t i, uint32_t n, uint32_t len, uint32_t ls) {
+    return i + 1 < n ? ls + len : len;
+  }
+
   // Phase 1 of a tile, row by row (the row's ops follow each other, so on the
-  // simulator the row stays in the host's L1 cache): layer_norm's mean (st[i])
+  // simulator the row stays in the host's L1 cache; the fp16/bf16 cast takes
+  // two rows per call, PairLanes): layer_norm's mean (st[i])
   // and centred row (kept in f), then the sum of squares into the row's slot
   // (no read-back here: TileRstd reads every slot after one sync).
   __aicore__ void RowStats(typename RowStage<T, O>::Tile& tile, uint32_t n, uint32_t len, uint32_t ls) {
@@ -152,7 +163,9 @@ class NormForward {
     const int32_t cnt = static_cast<int32_t>(len);
     for (uint32_t i = 0; i < n; ++i) {
       const LocalTensor<float> si = tile.src[i * ls];
-      if constexpr (!kFloatIn) ToFloat(si, tile.x[i * ls], len);  // per row (Load left x uncast)
+      if constexpr (!kFloatIn) {  // Load left x uncast: rows i and i + 1 are cast together
+        if (i % 2 == 0) ToFloat(si, tile.x[i * ls], PairLanes(i, n, len, ls));
+      }
       if (layer_) {
         LocalTensor<float> fi = tile.f[i * ls];
         const float mean = red_.Sum(si, len) * t_.inv_cols;
@@ -195,7 +208,9 @@ class NormForward {
     const LocalTensor<float>& in = layer_ ? tile.f : tile.src;
     for (uint32_t i = n; i-- > 0;) {
       Normalize(tile.f[i * ls], in[i * ls], 0.0f, rs.GetValue(i), len);
-      if constexpr (!std::is_same<O, float>::value) FromFloat(tile.y[i * ls], tile.f[i * ls], len);
+      if constexpr (!std::is_same<O, float>::value) {  // rows i and i + 1 (walking backwards, i + 1 is done)
+        if (i % 2 == 0) FromFloat(tile.y[i * ls], tile.f[i * ls], PairLanes(i, n, len, ls));
+      }
     }
     io_.Store(tile, r, n, 0, len, ls, false);
     StoreStats(r, n);
