@@ -60,13 +60,15 @@ def _same_dtype(got, want):
     return (got.dtype, want.dtype) in ((np.float32, np.float64), (np.complex64, np.complex128))
 
 
-def assert_same(got, want, what="", scalar_itemsize=4):
+def assert_same(got, want, what="", scalar_itemsize=4, rtol=None):
     """scalar_itemsize: the precision (bytes of a real) of results that are Python numbers;
-    float32 by default, npurt's default float (integer labels become float32 scores)."""
+    float32 by default, npurt's default float (integer labels become float32 scores).
+    rtol: a looser relative tolerance for float32 (iterative fits stop at the solver's
+    tolerance, where rounding differences move the stopping point)."""
     if hasattr(want, "_fields") or isinstance(want, (tuple, list)):
         assert len(got) == len(want), f"{what}: {len(got)} results vs {len(want)}"
         for i, (g, w) in enumerate(zip(got, want)):
-            assert_same(g, w, f"{what}[{i}]", scalar_itemsize)
+            assert_same(g, w, f"{what}[{i}]", scalar_itemsize, rtol)
         return
     if isinstance(want, (str, type(None))):
         assert got == want, f"{what}: {got!r} vs {want!r}"
@@ -81,7 +83,8 @@ def assert_same(got, want, what="", scalar_itemsize=4):
         p = _precision(got, want, scalar_itemsize)
         parts = np.abs(np.stack([w.real, w.imag]).astype(np.float64))  # no overflow of |re + im j|
         scale = float(np.max(parts, initial=1.0, where=np.isfinite(parts)))
-        np.testing.assert_allclose(g.astype(np.complex128), w.astype(np.complex128), rtol=RTOL[p],
-                                   atol=ATOL_SCALE[p] * scale, equal_nan=True, err_msg=what)
+        r = RTOL[p] if rtol is None or p != 4 else max(rtol, RTOL[p])
+        np.testing.assert_allclose(g.astype(np.complex128), w.astype(np.complex128), rtol=r,
+                                   atol=ATOL_SCALE[p] * scale * r / RTOL[p], equal_nan=True, err_msg=what)
     else:
         np.testing.assert_array_equal(g, w, err_msg=what)
