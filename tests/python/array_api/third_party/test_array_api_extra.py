@@ -76,6 +76,37 @@ def test_array_api_extra(name, dtype):
     assert_same(got, want, name)
 
 
+_Z, _E, _E2 = np.asarray(2.5, np.float32), np.zeros((0,), np.float32), np.zeros((0, 3), np.float32)
+_INDEX = np.asarray([0, 2], np.int64)
+# 0-d and empty operands, integer-array and other `at` updates, lazy_apply
+EDGE = {
+    "atleast_nd_0d": lambda: both(lambda x: xpx.atleast_nd(x, ndim=2), _Z),
+    "cov_empty": lambda: both(xpx.cov, _E2.T.copy()),
+    "create_diagonal_empty": lambda: both(xpx.create_diagonal, _E),
+    "pad_empty": lambda: both(lambda x: xpx.pad(x, 1), _E2),
+    "nunique_empty": lambda: both(xpx.nunique, _E),
+    "setdiff1d_empty": lambda: both(xpx.setdiff1d, _E, _E),
+    "sinc_0d": lambda: both(xpx.sinc, _Z),
+    "isclose_0d": lambda: both(xpx.isclose, _Z, rand((4, 5), "float32", 1)),
+    "kron_0d": lambda: both(xpx.kron, _Z, rand((4, 5), "float32", 1)),
+    "one_hot_axis0": lambda: both(lambda x: xpx.one_hot(x, 4, axis=0), rand((3, 2), "int64", 1) % 4),
+    "at_integer_array": lambda: both(lambda x, i: xpx.at(x)[i].add(1.0), rand((4, 5), "float32", 1), _INDEX),
+    "at_divide": lambda: both(lambda x: xpx.at(x)[1:].divide(2.0), rand((4, 5), "float32", 1)),
+    "at_power": lambda: both(lambda x: xpx.at(x)[1:, ::2].power(2.0), rand((4, 5), "float32", 1)),
+    "nanmin_all_nan": lambda: both(lambda x: xpx.nanmin(x, axis=0), np.full((2, 3), np.nan, np.float32)),
+    "lazy_apply": lambda: both(lambda x: xpx.lazy_apply(lambda v: np.cumsum(np.asarray(v)), x, shape=(20,),
+                                                        dtype=x.dtype), rand((20,), "float32", 1)),
+}
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy and xpx warn on empty/all-NaN input, as they should
+@pytest.mark.parametrize("name", EDGE)
+def test_array_api_extra_edge_operands(name):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        got, want = EDGE[name]()
+    assert_same(got, want, name)
+
+
 def test_array_namespace_is_npurt():
     x = nr.asarray(np.ones((2, 3), np.float32))
     assert aac.array_namespace(x) is nr

@@ -91,6 +91,25 @@ CASES["unique_labels"] = (lambda dt: both(multiclass.unique_labels, _labels(1), 
 CASES["type_of_target"] = (lambda dt: both(multiclass.type_of_target, _labels(1)), ("int64",))
 CASES["GaussianNB"] = (lambda dt: both(lambda x, y: naive_bayes.GaussianNB().fit(x, y).predict_proba(x),
                                        _data(dt), _labels(1)), FLOATS)
+# sample weights, averaging and normalization options
+_W = rand((24,), "float32", 3, positive=True)
+CASES["accuracy_score_weighted"] = (lambda dt: both(metrics.accuracy_score, _labels(1), _labels(2),
+                                                    sample_weight=_W.astype(dt)), FLOATS)
+CASES["f1_score_weighted"] = (lambda dt: both(metrics.f1_score, _labels(1), _labels(2), average="weighted",
+                                              sample_weight=_W.astype(dt)), FLOATS)
+CASES["f1_score_micro"] = (lambda dt: both(metrics.f1_score, _labels(1), _labels(2), average="micro"), ("int64",))
+CASES["f1_score_per_class"] = (lambda dt: both(metrics.f1_score, _labels(1), _labels(2), average=None), ("int64",))
+CASES["confusion_matrix_normalized"] = (lambda dt: both(metrics.confusion_matrix, _labels(1), _labels(2),
+                                                        normalize="true"), ("int64",))
+CASES["mean_squared_error_weighted"] = (lambda dt: both(metrics.mean_squared_error, _data(dt)[:, 0], _data(dt)[:, 1],
+                                                        sample_weight=_W.astype(dt)), FLOATS)
+CASES["r2_score_weighted"] = (lambda dt: both(metrics.r2_score, _data(dt, 1), _data(dt, 2),
+                                              sample_weight=_W.astype(dt)), FLOATS)
+CASES["MinMaxScaler_range"] = (lambda dt: both(lambda x: preprocessing.MinMaxScaler((-2, 3)).fit_transform(x),
+                                               _data(dt)), FLOATS)
+CASES["StandardScaler_weighted"] = (lambda dt: both(lambda x, w: preprocessing.StandardScaler()
+                                                    .fit(x, sample_weight=w).transform(x), _data(dt), _W.astype(dt)),
+                                    FLOATS)
 CASES["LogisticRegression"] = (lambda dt: both(lambda x, y: linear_model.LogisticRegression().fit(x, y)
                                                .predict_proba(x), _data(dt), _labels(1)), FLOATS)
 CASES["PoissonRegressor"] = (lambda dt: both(lambda x, y: linear_model.PoissonRegressor().fit(x, y).predict(x),
