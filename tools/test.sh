@@ -35,6 +35,10 @@ export CCACHE_BASEDIR="$ROOT"
 
 APT_PACKAGES=(cmake g++ ninja-build ccache libgtest-dev libgmock-dev googletest libbenchmark-dev)
 PIP_PACKAGES=(nanobind scikit-build-core numpy ml_dtypes pytest hypothesis array-api-strict jsonschema tqdm)
+# Third-party array-API consumers that tests/python/array_api/third_party runs on npurt arrays
+# (pinned: their internals are what is tested). Only the main interpreter gets them; the ASan
+# venv does not, and those tests skip there with the reason.
+THIRD_PARTY_PACKAGES=(array-api-compat==1.16.0 array-api-extra==0.11.5 scipy==1.17.1 scikit-learn==1.9.1 einops==0.8.2)
 SERVICE_ARGS="--workers 4 --producers 2 --batches 24"  # examples/cpp_service under the sanitizers
 CCACHE_LAUNCHER=()
 command -v ccache >/dev/null && CCACHE_LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
@@ -126,8 +130,9 @@ deps() {
   else
     echo "apt: all of ${APT_PACKAGES[*]} present"
   fi
-  "$PY" -m pip install -q --root-user-action=ignore "${PIP_PACKAGES[@]}" || return 1
-  "$PY" -m pip list 2>/dev/null | grep -iE '^(nanobind|scikit.build.core|numpy|ml.dtypes|pytest|hypothesis|array.api.strict) '
+  "$PY" -m pip install -q --root-user-action=ignore "${PIP_PACKAGES[@]}" "${THIRD_PARTY_PACKAGES[@]}" || return 1
+  "$PY" -m pip list 2>/dev/null |
+    grep -iE '^(nanobind|scikit.build.core|numpy|ml.dtypes|pytest|hypothesis|array.api.(strict|compat|extra)|scipy|scikit.learn|einops) '
 }
 
 cpp() {

@@ -5,8 +5,8 @@ class at import. The binary and comparison operators are C++ methods
 (npurt::array::binary); everything else calls the Python method installed
 here as `_py__<op>__` (promotion, Python scalars, NotImplemented for foreign
 types), the elementwise function's path. In-place forms write through the kernel's
-`out=` (the array must be contiguous, and the result's dtype and shape must
-be the array's own, as the standard requires).
+`out=` (a strided view through its basic-index assignment; the result's dtype
+and shape must be the array's own, as the standard requires).
 """
 import builtins
 
@@ -46,22 +46,34 @@ def _reflected(name):
     return method
 
 
-def _inplace(name):
+def _inplace(stem, name):
     fn = getattr(_elementwise, name)
-    where = f"npurt.ndarray.__i{name}__"
+    where = f"npurt.ndarray.__i{stem}__"
 
     def method(self, other):
         if not isinstance(other, (ndarray, *_SCALARS)):
             return NotImplemented
-        r = fn(self, other)
-        if r.dtype != self.dtype or r.shape != self.shape:
-            raise TypeError(f"{where}: the result ({r.dtype}{list(r.shape)}) cannot be stored in the left operand "
-                            f"({self.dtype}{list(self.shape)}): in-place operators keep the array's dtype and shape")
-        if not self.is_contiguous:
-            raise ValueError(f"{where}: in-place operators need a contiguous left operand for now")
-        _ops.copy(r, out=self)
-        return self
+        return store_inplace(where, self, fn(self, other))
     return method
+
+
+def store_inplace(where, target, r):
+    """Writes the result r of `target <op>= other` into target and returns target.
+
+    The standard keeps the left operand's dtype and shape, so any other result is a
+    TypeError. A contiguous target takes r through the copy kernel's `out=`; a strided
+    view (x[:, 1], x[::2], a transposed array) takes it through `target[...] = r`, the
+    strided scatter of basic-index assignment, so the write lands in the viewed base.
+    r is a fresh array, so it never overlaps target.
+    """
+    if r.dtype != target.dtype or tuple(r.shape) != tuple(target.shape):
+        raise TypeError(f"{where}: the result ({r.dtype}{list(r.shape)}) cannot be stored in the left operand "
+                        f"({target.dtype}{list(target.shape)}): in-place operators keep the array's dtype and shape")
+    if target.is_contiguous:
+        _ops.copy(r, out=target)
+    else:
+        target[...] = r
+    return target
 
 
 def _unary(fn):
@@ -75,7 +87,7 @@ def install():
     for stem, name in _BINARY.items():
         setattr(ndarray, f"_py__{stem}__", _forward(name))
         setattr(ndarray, f"__r{stem}__", _reflected(name))
-        setattr(ndarray, f"__i{stem}__", _inplace(name))
+        setattr(ndarray, f"__i{stem}__", _inplace(stem, name))
     for stem, name in _COMPARE.items():
         setattr(ndarray, f"_py__{stem}__", _forward(name))
     ndarray.__neg__ = _unary(_elementwise.negative)

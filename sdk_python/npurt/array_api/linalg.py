@@ -19,6 +19,7 @@ import builtins
 
 from .. import _npurt
 from .. import ops as _ops
+from ._operators import store_inplace
 from . import _convert, _dtypes, manipulation
 
 __all__ = ["matmul", "tensordot", "vecdot"]
@@ -204,14 +205,7 @@ def _imatmul_op(self, other):
     where = "npurt.ndarray.__imatmul__"
     if not isinstance(other, ndarray):
         return NotImplemented
-    r = _matmul(where, self, other)
-    if r.dtype != self.dtype or tuple(r.shape) != tuple(self.shape):
-        raise TypeError(f"{where}: the result ({r.dtype}{list(r.shape)}) cannot be stored in the left operand "
-                        f"({self.dtype}{list(self.shape)}): in-place operators keep the array's dtype and shape")
-    if not self.is_contiguous:
-        raise ValueError(f"{where}: in-place operators need a contiguous left operand for now")
-    _ops.copy(r, out=self)
-    return self
+    return store_inplace(where, self, _matmul(where, self, other))
 
 
 def operators():
