@@ -211,8 +211,9 @@ double bf16_value(uint16_t v) {
 TEST(Cube, AmxZzAgreesWithPackedRows) {
   namespace cube = npurt::sim::cube;
   if (cube::amx_best() == nullptr || cube::amx_zz_best() == nullptr) GTEST_SKIP() << "no AMX-BF16 on this host";
+  // k 48 and 80: the packed kernel pads to 64 / 96 k, the in-place one to 16 only.
   for (auto [m16, nb, k] : {std::tuple{16u, 1u, 32u}, {48u, 3u, 64u}, {128u, 8u, 64u}, {128u, 4u, 128u},
-                            {32u, 5u, 256u}}) {
+                            {32u, 5u, 256u}, {16u, 2u, 16u}, {48u, 3u, 48u}, {32u, 1u, 80u}}) {
     std::mt19937 rng(m16 * 1000 + k);
     std::normal_distribution<float> d;
     auto bf16 = [&] {  // a normal value rounded toward zero to bfloat16
@@ -221,21 +222,23 @@ TEST(Cube, AmxZzAgreesWithPackedRows) {
       std::memcpy(&bits, &f, 4);
       return uint16_t(bits >> 16);
     };
-    const uint32_t kb = k / 16;
-    std::vector<uint16_t> rows(uint64_t{m16} * k), zz(rows.size()), bz(uint64_t{nb} * k * 16),
-        bp(bz.size());
+    const uint32_t kb = k / 16, k32 = (k + 31) / 32 * 32;
+    std::vector<uint16_t> rows(uint64_t{m16} * k), zz(rows.size()), bz(uint64_t{nb} * k * 16), bz16(bz.size()),
+        ap(uint64_t{m16} * k32), bp(uint64_t{nb} * k32 * 16);
     for (uint32_t i = 0; i < m16; ++i)
       for (uint32_t kk = 0; kk < k; ++kk)
         zz[(uint64_t{i / 16} * kb + kk / 16) * 256 + (i % 16) * 16 + kk % 16] = rows[uint64_t{i} * k + kk] = bf16();
     for (uint16_t& v : bz) v = bf16();
-    cube::pack_b_bf16(bp.data(), bz.data(), nb * 16, k, k);
+    cube::pack_a_bf16(ap.data(), zz.data(), m16, m16, k, k32);
+    cube::pack_b_bf16(bp.data(), bz.data(), nb * 16, k, k32);
+    cube::pack_b_bf16(bz16.data(), bz.data(), nb * 16, k, k);
     std::vector<float> c0(uint64_t{nb} * m16 * 16);
     for (float& v : c0) v = d(rng);
     for (bool zero : {false, true}) {
       std::vector<float> want = c0, got = c0;
       if (zero) std::fill(got.begin(), got.end(), NAN);
-      cube::amx_best()(want.data(), m16, nb, k, rows.data(), bp.data(), zero);
-      cube::amx_zz_best()(got.data(), m16, nb, k, zz.data(), bp.data(), zero);
+      cube::amx_best()(want.data(), m16, nb, k32, ap.data(), bp.data(), zero);
+      cube::amx_zz_best()(got.data(), m16, nb, k, zz.data(), bz16.data(), zero);
       for (uint32_t j = 0; j < nb * 16; ++j)
         for (uint32_t i = 0; i < m16; ++i) {
           double exact = zero ? 0.0 : c0[(uint64_t{j / 16} * m16 + i) * 16 + j % 16], mag = std::fabs(exact);

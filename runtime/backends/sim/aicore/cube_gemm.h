@@ -41,8 +41,9 @@ AmxBf16Fn gemm_amx_bf16();
 // The same sums with A read in place from L0A's bf16 Zz fractals (16 rows x 16
 // k each) and B in VNNI panels padded to a multiple of 16 k (pack_b_bf16 with
 // k32 = that k16): no A packing. Every A row and k column is used, so Mmad takes
-// it only when m is a multiple of 16 and k of 32. 16 k per TDPBF16PS instead of
-// 32: the last bits can differ from the packed kernel's (both within the AMX bound).
+// it only when m and k are multiples of 16. 16 k per TDPBF16PS instead of 32
+// and no +0 padding: the last bits can differ from the packed kernel's (both
+// within the AMX bound).
 AmxBf16Fn gemm_amx_bf16_zz();
 void pack_a_bf16(uint16_t* ap, const uint16_t* a, uint32_t m, uint32_t m16, uint32_t k, uint32_t k32);
 void pack_b_bf16(uint16_t* bp, const uint16_t* b, uint32_t n, uint32_t k, uint32_t k32);

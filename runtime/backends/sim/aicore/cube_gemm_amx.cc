@@ -4,7 +4,7 @@
 // panel) and TDPBF16PS accumulates into 16x16 float tiles that are exactly the
 // L0C Nz blocks (16 rows x 16 floats, 64-B rows), 2x2 tiles per step.
 // A is packed into rows of k32 (gemm_amx_impl) or, for whole 16-row groups
-// and k a multiple of 32, read in place from the Zz fractals, 16 k per product
+// and k a multiple of 16, read in place from the Zz fractals, 16 k per product
 // (gemm_amx_zz_impl: no packing; Mmad's A pack was ~0.8 us per 128 x 128 P
 // tile in attention). Numerics: every product is exact in fp32, C accumulates
 // in fp32; TDPBF16PS does not add a tile's products strictly in k order (the

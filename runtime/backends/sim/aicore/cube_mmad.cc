@@ -227,13 +227,14 @@ void init_bias(float* cbuf, const AscendC::MmadParams& p, const LocalRef& bias, 
       for (uint32_t q = 0; q < 16; ++q) cbuf[(uint64_t{j} * m16 + i) * 16 + q] = j * 16 + q < p.n ? bv[j * 16 + q] : 0.0f;
 }
 
-// Whole 16-row groups and k a multiple of 32: the Zz kernel reads A in place
-// (no packing, nothing to cache); else A is packed into rows of k32.
+// Whole 16-row groups and k a multiple of 16 (every Zz fractal byte is
+// operand): the Zz kernel reads A in place (no packing, nothing to cache; B
+// padded to k16 only); else A is packed into rows of k32.
 bool run_amx(const CoreContext* c, float* cbuf, const LocalRef& a, const LocalRef& b, const AscendC::MmadParams& p,
              uint32_t m16, uint32_t nb, bool zero) {
   cube::AmxBf16Fn amx = cube::amx_best();
   if (amx == nullptr) return false;
-  cube::AmxBf16Fn zz = p.m == m16 && p.k % 32 == 0 ? cube::amx_zz_best() : nullptr;
+  cube::AmxBf16Fn zz = p.m == m16 && p.k % 16 == 0 ? cube::amx_zz_best() : nullptr;
   const uint32_t kpad = zz ? p.k : (p.k + 31u) / 32u * 32u;
   const cube::PackKey kb = pack_key(c, b, Pool::kL0B, l0_bytes(p.n, p.k, 16), cube::PackForm::kBf16Vnni,
                                     CubeType::kBF16, p.n, p.k, kpad);
