@@ -84,6 +84,26 @@ void BM_AmxBf16(benchmark::State& state) {
 }
 BENCHMARK(BM_AmxBf16);
 
+// The attention forward's two bfloat16 Mmads per kv step, C starting at +0:
+// S = Q K^T (m 128, n 128, k 64) and P V (m 128, n 64, k 128). Args: m, n, k,
+// A packed as rows (0: A's packing not timed) or read in place from Zz fractals (1).
+void BM_AmxBf16Attention(benchmark::State& state) {
+  AmxBf16Fn fn = state.range(3) != 0 ? amx_zz_best() : amx_best();
+  if (fn == nullptr) {
+    state.SkipWithError("no AMX-BF16 on this CPU / OS");
+    return;
+  }
+  const auto m = uint32_t(state.range(0)), n = uint32_t(state.range(1)), k = uint32_t(state.range(2));
+  std::vector<float> c(uint64_t{m} * n);
+  std::vector<uint16_t> a = ramp_bf16(uint64_t{m} * k), b = ramp_bf16(uint64_t{n} * k);
+  for (auto _ : state) {
+    fn(c.data(), m, n / 16, k, a.data(), b.data(), true);
+    benchmark::DoNotOptimize(c.data());
+  }
+  set_flops(state, m, n, k);
+}
+BENCHMARK(BM_AmxBf16Attention)->ArgsProduct({{128}, {128, 64}, {64, 128}, {0, 1}});
+
 // The per-Mmad packing of the AMX path: A Zz -> rows [m16][k32], B Zn -> VNNI panels.
 void BM_PackABf16(benchmark::State& state) {
   std::vector<uint16_t> src = ramp_bf16(kM * kKb), dst(kM * kKb);

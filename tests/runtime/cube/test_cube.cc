@@ -194,6 +194,69 @@ TEST(Cube, GemmKernelsAgree) {
   }
 }
 
+// The AMX kernel reading A in place from L0A's bf16 Zz fractals (16 k per
+// product) against the one on packed rows (32 k per product). TDPBF16PS does
+// not add a tile's products strictly in k order (the two kernels differ in
+// the last bits, measured), so both are held to Mmad's AMX contract: within
+// the fp32 accumulation bound of the exact sum (cube_gemm_amx.cc). Row counts
+// cover 32-row groups plus a last 16-row one, panel counts pairs plus a single;
+// C accumulates (zero false) or starts at +0 (the old C, NaN, must not be read).
+double bf16_value(uint16_t v) {
+  const uint32_t bits = uint32_t{v} << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+TEST(Cube, AmxZzAgreesWithPackedRows) {
+  namespace cube = npurt::sim::cube;
+  if (cube::amx_best() == nullptr || cube::amx_zz_best() == nullptr) GTEST_SKIP() << "no AMX-BF16 on this host";
+  // k 48 and 80: the packed kernel pads to 64 / 96 k, the in-place one to 16 only.
+  for (auto [m16, nb, k] : {std::tuple{16u, 1u, 32u}, {48u, 3u, 64u}, {128u, 8u, 64u}, {128u, 4u, 128u},
+                            {32u, 5u, 256u}, {16u, 2u, 16u}, {48u, 3u, 48u}, {32u, 1u, 80u}}) {
+    std::mt19937 rng(m16 * 1000 + k);
+    std::normal_distribution<float> d;
+    auto bf16 = [&] {  // a normal value rounded toward zero to bfloat16
+      const float f = d(rng);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      return uint16_t(bits >> 16);
+    };
+    const uint32_t kb = k / 16, k32 = (k + 31) / 32 * 32;
+    std::vector<uint16_t> rows(uint64_t{m16} * k), zz(rows.size()), bz(uint64_t{nb} * k * 16), bz16(bz.size()),
+        ap(uint64_t{m16} * k32), bp(uint64_t{nb} * k32 * 16);
+    for (uint32_t i = 0; i < m16; ++i)
+      for (uint32_t kk = 0; kk < k; ++kk)
+        zz[(uint64_t{i / 16} * kb + kk / 16) * 256 + (i % 16) * 16 + kk % 16] = rows[uint64_t{i} * k + kk] = bf16();
+    for (uint16_t& v : bz) v = bf16();
+    cube::pack_a_bf16(ap.data(), zz.data(), m16, m16, k, k32);
+    cube::pack_b_bf16(bp.data(), bz.data(), nb * 16, k, k32);
+    cube::pack_b_bf16(bz16.data(), bz.data(), nb * 16, k, k);
+    std::vector<float> c0(uint64_t{nb} * m16 * 16);
+    for (float& v : c0) v = d(rng);
+    for (bool zero : {false, true}) {
+      std::vector<float> want = c0, got = c0;
+      if (zero) std::fill(got.begin(), got.end(), NAN);
+      cube::amx_best()(want.data(), m16, nb, k32, ap.data(), bp.data(), zero);
+      cube::amx_zz_best()(got.data(), m16, nb, k, zz.data(), bz16.data(), zero);
+      for (uint32_t j = 0; j < nb * 16; ++j)
+        for (uint32_t i = 0; i < m16; ++i) {
+          double exact = zero ? 0.0 : c0[(uint64_t{j / 16} * m16 + i) * 16 + j % 16], mag = std::fabs(exact);
+          for (uint32_t kk = 0; kk < k; ++kk) {
+            const double x = bf16_value(rows[uint64_t{i} * k + kk]);
+            const double y = bf16_value(bz[(uint64_t{kk / 16} * nb + j / 16) * 256 + (j % 16) * 16 + kk % 16]);
+            exact += x * y;
+            mag += std::fabs(x * y);
+          }
+          const uint64_t at = (uint64_t{j / 16} * m16 + i) * 16 + j % 16;
+          const double bound = (k + 1) * 0x1p-24 * mag + 1e-30;
+          ASSERT_NEAR(want[at], exact, bound) << "packed m16=" << m16 << " k=" << k << " zero=" << zero;
+          ASSERT_NEAR(got[at], exact, bound) << "zz m16=" << m16 << " k=" << k << " zero=" << zero;
+        }
+    }
+  }
+}
+
 TEST(Cube, NanAndInfPropagate) {
   SimLaunch L(NPURT_SIM_ENTRY(tile_f32), "cube_tile");
   const uint32_t m = 3, n = 2, K = 4;

@@ -201,9 +201,12 @@ void run_case(npurt::SimKernelEntry entry, uint32_t m, uint32_t n, uint32_t k, n
                                                    << " want " << acc;
       }
   // Hits: B in calls 2..9 (8) always; A in calls 1, 2, 6, 7 and 9 (5: 6, 7, 9
-  // need two A slots) unless float reads whole 16-row groups of A in place (no
-  // A packing to cache).
-  const bool a_in_place = std::is_same_v<T, float> && m % 16 == 0 && npurt::sim::cube::gemm_zz_best() != nullptr;
+  // need two A slots) unless float reads whole 16-row groups of A in place, or
+  // AMX does with k a multiple of 16 too (no A packing to cache).
+  const bool a_in_place =
+      m % 16 == 0 && (std::is_same_v<T, float> ? npurt::sim::cube::gemm_zz_best() != nullptr
+                                               : std::is_same_v<T, bfloat16_t> && k % 16 == 0 &&
+                                                     npurt::sim::cube::amx_zz_best() != nullptr);
   EXPECT_GE(after.hits - before.hits, a_in_place ? 8u : 13u) << "m=" << m;
 }
 

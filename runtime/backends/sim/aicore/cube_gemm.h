@@ -8,7 +8,7 @@
 // for kk = 0 .. k-1 in order, so all ISAs give bit-identical results (the
 // scalar reference in the tests does the same).
 // bfloat16 path (AMX-BF16, cube_gemm_amx.cc): A packed [m16][k32] bf16, B in
-// VNNI panels [n16 / 16][k32 / 2][16][2]; the same in-order sum except for
+// VNNI panels [n16 / 16][k32 / 2][16][2] (or A in place, gemm_amx_bf16_zz); the same in-order sum except for
 // denormals (flushed) and the sign of an all-zero sum (see that file).
 // Invariants: m16 is a multiple of 16, k >= 1, k32 a multiple of 32, nblocks >= 1.
 #pragma once
@@ -38,6 +38,13 @@ GemmFn gemm_avx512();
 GemmFn gemm_avx512_zz();
 // Null without AMX-BF16 (CPU, OS support or the XTILEDATA permission).
 AmxBf16Fn gemm_amx_bf16();
+// The same sums with A read in place from L0A's bf16 Zz fractals (16 rows x 16
+// k each) and B in VNNI panels padded to a multiple of 16 k (pack_b_bf16 with
+// k32 = that k16): no A packing. Every A row and k column is used, so Mmad takes
+// it only when m and k are multiples of 16. 16 k per TDPBF16PS instead of 32
+// and no +0 padding: the last bits can differ from the packed kernel's (both
+// within the AMX bound).
+AmxBf16Fn gemm_amx_bf16_zz();
 void pack_a_bf16(uint16_t* ap, const uint16_t* a, uint32_t m, uint32_t m16, uint32_t k, uint32_t k32);
 void pack_b_bf16(uint16_t* bp, const uint16_t* b, uint32_t n, uint32_t k, uint32_t k32);
 // AVX-512 fp16 -> float packers with the layouts of the float path (null without AVX-512F):
@@ -53,6 +60,7 @@ PackBF32Fn pack_b_f32_avx512();  // float Zn -> panels (null without AVX-512F)
 GemmFn gemm_best();
 GemmFn gemm_zz_best();  // null unless gemm_best() is the AVX-512 kernel
 AmxBf16Fn amx_best();
+AmxBf16Fn amx_zz_best();  // null unless amx_best() is set
 bool simd_pack_enabled();
 const char* gemm_isa_name();
 

@@ -3,12 +3,17 @@
 // tile layouts (A: rows of k padded to 32; B: VNNI pairs, 16 columns per
 // panel) and TDPBF16PS accumulates into 16x16 float tiles that are exactly the
 // L0C Nz blocks (16 rows x 16 floats, 64-B rows), 2x2 tiles per step.
-// Numerics: TDPBF16PS adds the two products of a pair one after the other,
-// each exact in fp32 and rounded once (RNE), which is the in-order fma of the
-// generic kernel; it differs in treating denormal inputs and results as zero
-// (DAZ/FTZ) and in adding +0 for the zero padding up to a multiple of 32 k
-// (so a -0 sum becomes +0). Use needs the Linux XTILEDATA permission
-// (arch_prctl(ARCH_REQ_XCOMP_PERM)), requested once per process.
+// A is packed into rows of k32 (gemm_amx_impl) or, for whole 16-row groups
+// and k a multiple of 16, read in place from the Zz fractals, 16 k per product
+// (gemm_amx_zz_impl: no packing; Mmad's A pack was ~0.8 us per 128 x 128 P
+// tile in attention). Numerics: every product is exact in fp32, C accumulates
+// in fp32; TDPBF16PS does not add a tile's products strictly in k order (the
+// two kernels above differ in the last bits, tests/runtime/cube/test_cube.cc),
+// so the AMX path is held to the fp32 accumulation bound, not to the bits of
+// the in-order fma of the float kernels; it also treats denormal inputs and
+// results as zero (DAZ/FTZ) and adds +0 for the padding up to k32. Use needs
+// the Linux XTILEDATA permission (arch_prctl(ARCH_REQ_XCOMP_PERM)), requested
+// once per process.
 #include "backends/sim/aicore/cube_gemm.h"
 #include "backends/sim/aicore/cube_move_simd.h"
 
@@ -48,19 +53,35 @@ struct alignas(64) TileConfig {
   uint8_t rows[16] = {};
 };
 
-void configure() {
+// Every C tile is 16 x 16 floats; an A tile is 16 rows x a_cols bf16 (32 for
+// packed rows, 16 for L0A's Zz fractals) and a B tile a_cols / 2 VNNI rows of
+// 16 pairs, so one TDPBF16PS covers a_cols of k.
+void configure(uint16_t a_cols) {
   TileConfig cfg;
   for (int t = 0; t < 8; ++t) {
-    cfg.colsb[t] = 64;
-    cfg.rows[t] = 16;
+    cfg.colsb[t] = t == 4 || t == 5 ? uint16_t(a_cols * 2) : 64;
+    cfg.rows[t] = t >= 6 ? uint8_t(a_cols / 2) : 16;
   }
-  _tile_loadconfig(&cfg);
+  // Not _tile_loadconfig: its asm names only the first 8 bytes as input, so
+  // GCC may drop or sink the stores of the rest; this operand is all 64.
+  __asm__ volatile("ldtilecfg %0" ::"m"(cfg));
 }
 
+// Where a block's operand tiles are: A rows 0-15 at a, rows 16-31 at a + a_next,
+// step s at + s * a_step (row stride a_stride bytes); B panel q at b + q * panel_b,
+// step s at + s * b_step (64-B rows).
+struct Operands {
+  const uint16_t* a;
+  uint64_t a_next, a_step, a_stride;
+  const uint16_t* b;
+  uint64_t panel_b, b_step;
+};
+
 // C tiles 0..3 (c[r][q] = rows r, panels q), A tiles 4..5, B tiles 6..7.
+// Steps run in k order, so every C element sums its products as the packed
+// kernel does, however long a step is.
 template <int MR, int NR>
-void block(float* c, uint64_t panel_c, const uint16_t* a, uint64_t a_stride, const uint16_t* b,
-           uint64_t panel_b, uint32_t ksteps, bool zero) {
+void block(float* c, uint64_t panel_c, const Operands& o, uint32_t ksteps, bool zero) {
   float* c00 = c;
   float* c01 = c + panel_c;
   float* c10 = c + 256;
@@ -77,10 +98,10 @@ void block(float* c, uint64_t panel_c, const uint16_t* a, uint64_t a_stride, con
     if constexpr (MR > 1 && NR > 1) _tile_loadd(3, c11, 64);
   }
   for (uint32_t s = 0; s < ksteps; ++s) {
-    _tile_loadd(4, a + s * 32, a_stride);
-    if constexpr (MR > 1) _tile_loadd(5, a + 16 * a_stride / 2 + s * 32, a_stride);
-    _tile_loadd(6, b + uint64_t{s} * 512, 64);
-    if constexpr (NR > 1) _tile_loadd(7, b + panel_b + uint64_t{s} * 512, 64);
+    _tile_loadd(4, o.a + s * o.a_step, o.a_stride);
+    if constexpr (MR > 1) _tile_loadd(5, o.a + o.a_next + s * o.a_step, o.a_stride);
+    _tile_loadd(6, o.b + s * o.b_step, 64);
+    if constexpr (NR > 1) _tile_loadd(7, o.b + o.panel_b + s * o.b_step, 64);
     _tile_dpbf16ps(0, 4, 6);
     if constexpr (NR > 1) _tile_dpbf16ps(1, 4, 7);
     if constexpr (MR > 1) _tile_dpbf16ps(2, 5, 6);
@@ -93,33 +114,62 @@ void block(float* c, uint64_t panel_c, const uint16_t* a, uint64_t a_stride, con
 }
 
 template <int MR>
-void row_of_blocks(float* c, uint64_t panel_c, const uint16_t* a, uint64_t a_stride, const uint16_t* b,
-                   uint64_t panel_b, uint32_t nblocks, uint32_t ksteps, bool zero) {
+void row_of_blocks(float* c, uint64_t panel_c, Operands o, uint32_t nblocks, uint32_t ksteps, bool zero) {
+  const uint16_t* b = o.b;
   uint32_t j = 0;
-  for (; j + 2 <= nblocks; j += 2)
-    block<MR, 2>(c + j * panel_c, panel_c, a, a_stride, b + j * panel_b, panel_b, ksteps, zero);
-  if (j < nblocks) block<MR, 1>(c + j * panel_c, panel_c, a, a_stride, b + j * panel_b, panel_b, ksteps, zero);
+  for (; j + 2 <= nblocks; j += 2) {
+    o.b = b + j * o.panel_b;
+    block<MR, 2>(c + j * panel_c, panel_c, o, ksteps, zero);
+  }
+  if (j < nblocks) {
+    o.b = b + j * o.panel_b;
+    block<MR, 1>(c + j * panel_c, panel_c, o, ksteps, zero);
+  }
 }
 
+// 32-row groups (then a last 16-row one); row_a(i) is A's first element of row i.
+template <class RowA>
+void run_rows(float* c, uint32_t m16, uint32_t nblocks, uint32_t ksteps, Operands o, RowA row_a, bool zero) {
+  const uint64_t panel_c = uint64_t{m16} * 16;
+  uint32_t i = 0;
+  for (; i + 32 <= m16; i += 32) {
+    o.a = row_a(i);
+    row_of_blocks<2>(c + i * 16, panel_c, o, nblocks, ksteps, zero);
+  }
+  if (i < m16) {
+    o.a = row_a(i);
+    row_of_blocks<1>(c + i * 16, panel_c, o, nblocks, ksteps, zero);
+  }
+  _tile_release();
+}
+
+// A packed as rows [m16][k32]: 32 k per step.
 void gemm_amx_impl(float* c, uint32_t m16, uint32_t nblocks, uint32_t k32, const uint16_t* ap,
                    const uint16_t* bp, bool zero) {
-  configure();
-  const uint64_t panel_c = uint64_t{m16} * 16, panel_b = uint64_t{k32} * 16;  // bf16 elements per B panel
-  const uint64_t a_stride = uint64_t{k32} * 2;                                  // bytes per A row
-  const uint32_t ksteps = k32 / 32;
-  uint32_t i = 0;
-  for (; i + 32 <= m16; i += 32)
-    row_of_blocks<2>(c + i * 16, panel_c, ap + uint64_t{i} * k32, a_stride, bp, panel_b, nblocks, ksteps, zero);
-  if (i < m16) row_of_blocks<1>(c + i * 16, panel_c, ap + uint64_t{i} * k32, a_stride, bp, panel_b, nblocks, ksteps, zero);
-  _tile_release();
+  configure(32);
+  const Operands o{ap, uint64_t{k32} * 16, 32, uint64_t{k32} * 2, bp, uint64_t{k32} * 16, 512};
+  run_rows(c, m16, nblocks, k32 / 32, o, [&](uint32_t i) { return ap + uint64_t{i} * k32; }, zero);
+}
+
+// A read in place from L0A's Zz fractals (16 rows x 16 bf16 each, k16 / 16 per
+// 16-row group, a fractal's rows 32 B apart): 16 k per step, no packing.
+void gemm_amx_zz_impl(float* c, uint32_t m16, uint32_t nblocks, uint32_t k16, const uint16_t* az,
+                      const uint16_t* bp, bool zero) {
+  configure(16);
+  const uint64_t group = uint64_t{k16} * 16;  // elements per 16-row group
+  const Operands o{az, group, 256, 32, bp, uint64_t{k16} * 16, 256};
+  run_rows(c, m16, nblocks, k16 / 16, o, [&](uint32_t i) { return az + uint64_t{i / 16} * group; }, zero);
+}
+
+bool amx_ok() {
+  static const bool ok = os_allows_amx();
+  return ok;
 }
 
 }  // namespace
 
-AmxBf16Fn gemm_amx_bf16() {
-  static const bool ok = os_allows_amx();
-  return ok ? &gemm_amx_impl : nullptr;
-}
+AmxBf16Fn gemm_amx_bf16() { return amx_ok() ? &gemm_amx_impl : nullptr; }
+AmxBf16Fn gemm_amx_bf16_zz() { return amx_ok() ? &gemm_amx_zz_impl : nullptr; }
 
 }  // namespace npurt::sim::cube
 
@@ -129,6 +179,7 @@ AmxBf16Fn gemm_amx_bf16() {
 
 namespace npurt::sim::cube {
 AmxBf16Fn gemm_amx_bf16() { return nullptr; }
+AmxBf16Fn gemm_amx_bf16_zz() { return nullptr; }
 }  // namespace npurt::sim::cube
 
 #endif

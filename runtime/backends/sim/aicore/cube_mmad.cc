@@ -34,18 +34,19 @@ void gemm_generic(float* c, uint32_t m16, uint32_t nblocks, uint32_t k, const fl
 namespace {
 struct Choice {
   GemmFn fn, zz;
-  AmxBf16Fn amx;
+  AmxBf16Fn amx, amx_zz;
   bool simd_pack;
   const char* name;
 };
 Choice choose() {
   const char* forced = std::getenv("NPURT_SIM_ISA");
   auto is = [&](const char* v) { return forced && std::strcmp(forced, v) == 0; };
-  if (is("generic") || is("avx2")) return {&gemm_generic, nullptr, nullptr, false, "generic"};
+  if (is("generic") || is("avx2")) return {&gemm_generic, nullptr, nullptr, nullptr, false, "generic"};
   GemmFn f = gemm_avx512();
-  if (f == nullptr) return {&gemm_generic, nullptr, nullptr, false, "generic"};
+  if (f == nullptr) return {&gemm_generic, nullptr, nullptr, nullptr, false, "generic"};
   AmxBf16Fn amx = is("avx512") ? nullptr : gemm_amx_bf16();
-  return {f, gemm_avx512_zz(), amx, pack_a_f16_avx512() != nullptr, amx ? "avx512+amx-bf16" : "avx512"};
+  AmxBf16Fn amx_zz = amx ? gemm_amx_bf16_zz() : nullptr;
+  return {f, gemm_avx512_zz(), amx, amx_zz, pack_a_f16_avx512() != nullptr, amx ? "avx512+amx-bf16" : "avx512"};
 }
 const Choice& choice() {
   static const Choice c = choose();
@@ -56,6 +57,7 @@ const Choice& choice() {
 GemmFn gemm_best() { return choice().fn; }
 GemmFn gemm_zz_best() { return choice().zz; }
 AmxBf16Fn amx_best() { return choice().amx; }
+AmxBf16Fn amx_zz_best() { return choice().amx_zz; }
 bool simd_pack_enabled() { return choice().simd_pack; }
 const char* gemm_isa_name() { return choice().name; }
 
@@ -225,21 +227,30 @@ void init_bias(float* cbuf, const AscendC::MmadParams& p, const LocalRef& bias, 
       for (uint32_t q = 0; q < 16; ++q) cbuf[(uint64_t{j} * m16 + i) * 16 + q] = j * 16 + q < p.n ? bv[j * 16 + q] : 0.0f;
 }
 
+// Whole 16-row groups and k a multiple of 16 (every Zz fractal byte is
+// operand): the Zz kernel reads A in place (no packing, nothing to cache; B
+// padded to k16 only); else A is packed into rows of k32.
 bool run_amx(const CoreContext* c, float* cbuf, const LocalRef& a, const LocalRef& b, const AscendC::MmadParams& p,
              uint32_t m16, uint32_t nb, bool zero) {
   cube::AmxBf16Fn amx = cube::amx_best();
   if (amx == nullptr) return false;
-  const uint32_t k32 = (p.k + 31u) / 32u * 32u;
-  const cube::PackKey ka = pack_key(c, a, Pool::kL0A, l0_bytes(p.m, p.k, 16), cube::PackForm::kBf16Rows,
-                                    CubeType::kBF16, p.m, p.k, k32);
+  cube::AmxBf16Fn zz = p.m == m16 && p.k % 16 == 0 ? cube::amx_zz_best() : nullptr;
+  const uint32_t kpad = zz ? p.k : (p.k + 31u) / 32u * 32u;
   const cube::PackKey kb = pack_key(c, b, Pool::kL0B, l0_bytes(p.n, p.k, 16), cube::PackForm::kBf16Vnni,
-                                    CubeType::kBF16, p.n, p.k, k32);
-  bool hit_a = false, hit_b = false;
-  uint16_t* ap = cube::packed_buffer<uint16_t>(cube::Operand::kA, ka, uint64_t{m16} * k32, &hit_a);
-  uint16_t* bp = cube::packed_buffer<uint16_t>(cube::Operand::kB, kb, uint64_t{nb} * k32 * 16, &hit_b);
-  if (!hit_a) cube::pack_a_bf16(ap, reinterpret_cast<const uint16_t*>(a.ptr), p.m, m16, p.k, k32);
-  if (!hit_b) cube::pack_b_bf16(bp, reinterpret_cast<const uint16_t*>(b.ptr), p.n, p.k, k32);
-  amx(cbuf, m16, nb, k32, ap, bp, zero);
+                                    CubeType::kBF16, p.n, p.k, kpad);
+  bool hit_b = false;
+  uint16_t* bp = cube::packed_buffer<uint16_t>(cube::Operand::kB, kb, uint64_t{nb} * kpad * 16, &hit_b);
+  if (!hit_b) cube::pack_b_bf16(bp, reinterpret_cast<const uint16_t*>(b.ptr), p.n, p.k, kpad);
+  if (zz) {
+    zz(cbuf, m16, nb, kpad, reinterpret_cast<const uint16_t*>(a.ptr), bp, zero);
+    return true;
+  }
+  const cube::PackKey ka = pack_key(c, a, Pool::kL0A, l0_bytes(p.m, p.k, 16), cube::PackForm::kBf16Rows,
+                                    CubeType::kBF16, p.m, p.k, kpad);
+  bool hit_a = false;
+  uint16_t* ap = cube::packed_buffer<uint16_t>(cube::Operand::kA, ka, uint64_t{m16} * kpad, &hit_a);
+  if (!hit_a) cube::pack_a_bf16(ap, reinterpret_cast<const uint16_t*>(a.ptr), p.m, m16, p.k, kpad);
+  amx(cbuf, m16, nb, kpad, ap, bp, zero);
   return true;
 }
 
