@@ -7,6 +7,14 @@
 // (one per calling stream thread); a worker helps the oldest job that still has
 // unclaimed indices. Because the caller always drains its own job, progress
 // never depends on a free worker, so concurrent and nested calls cannot deadlock.
+//
+// Idle workers spin (exec/spin_wait.h, kIdleSpinBudget) on `queued`, a
+// lock-free mirror of jobs.size(), before they block on the condition variable:
+// a launch that follows the previous one within the budget starts on every
+// lane at once instead of waiting 7-32 us for a parked helper to wake
+// (docs/performance.md "Launch fixed cost (wave 10)"). The mirror is only a
+// hint: the decision to run or wait is re-taken under the mutex as before, so
+// a stale value costs a lock round, never a lost job.
 #include "exec/thread_pool.h"
 
 #include <atomic>
@@ -18,6 +26,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "exec/spin_wait.h"
 
 namespace npurt {
 
@@ -67,15 +77,35 @@ struct ThreadPool::Impl {
   bool stop = false;
   std::vector<std::thread> workers;
   size_t threads = 1;
+  // jobs.size() (written under mu) and stop, readable without mu: what an idle
+  // worker polls before it blocks.
+  std::atomic<size_t> queued{0};
+  std::atomic<bool> stopping{false};
+
+  void pop_front_job() {
+    jobs.pop_front();
+    queued.store(jobs.size(), std::memory_order_relaxed);
+  }
+
+  // With mu held and no job queued: spins (mu released) for the idle budget
+  // until a job is queued or the pool stops. The caller re-checks under mu.
+  void idle_spin(std::unique_lock<std::mutex>& lk) {
+    lk.unlock();
+    spin_until([&] {
+      return queued.load(std::memory_order_relaxed) != 0 || stopping.load(std::memory_order_relaxed);
+    }, kIdleSpinBudget);
+    lk.lock();
+  }
 
   void worker_loop() {
     std::unique_lock<std::mutex> lk(mu);
     for (;;) {
+      if (jobs.empty() && !stop) idle_spin(lk);
       cv.wait(lk, [&] { return stop || !jobs.empty(); });
       if (stop) return;
       Job* job = jobs.front();
       if (job->exhausted()) {
-        jobs.pop_front();
+        pop_front_job();
         continue;
       }
       // helpers > 0 keeps the owner from returning (and destroying the job on
@@ -102,6 +132,7 @@ ThreadPool::~ThreadPool() {
   {
     std::lock_guard<std::mutex> lk(impl_->mu);
     impl_->stop = true;
+    impl_->stopping.store(true, std::memory_order_relaxed);
   }
   impl_->cv.notify_all();
   for (auto& t : impl_->workers) t.join();
@@ -129,6 +160,7 @@ void ThreadPool::parallel_for(size_t n, const std::function<void(size_t)>& fn) {
   {
     std::lock_guard<std::mutex> lk(impl_->mu);
     impl_->jobs.push_back(&job);
+    impl_->queued.store(impl_->jobs.size(), std::memory_order_relaxed);
   }
   if (n - 1 >= impl_->workers.size())
     impl_->cv.notify_all();
@@ -153,6 +185,7 @@ void ThreadPool::parallel_for(size_t n, const std::function<void(size_t)>& fn) {
   for (auto it = impl_->jobs.begin(); it != impl_->jobs.end(); ++it) {
     if (*it == &job) {
       impl_->jobs.erase(it);
+      impl_->queued.store(impl_->jobs.size(), std::memory_order_relaxed);
       break;
     }
   }
