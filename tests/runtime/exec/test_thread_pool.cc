@@ -1,6 +1,7 @@
 // The compute pool: every index runs exactly once, callers participate,
 // concurrent and nested calls complete, and the caller returns only after its
-// helpers finish (whether they end inside its short re-check window or after it),
+// helpers finish (whether they end inside its short re-check window or after it,
+// many short jobs from several callers),
 // idle helpers pick up jobs whether they are still spinning or parked, and they
 // park (no CPU) once the idle spin budget is over.
 #include <gtest/gtest.h>
@@ -53,6 +54,31 @@ TEST(ThreadPool, CallerWaitsForAHelperShorterOrLongerThanItsSpin) {
     });
     ASSERT_EQ(done.load(), 2) << us;
   }
+}
+
+// Completion is lock-free (a helper's last touch of the job is one fetch_sub):
+// many short jobs from several callers, some indices slow, must each return
+// only after every index of that job ended (a caller returning early would
+// see `inside` > 0, and TSan would flag the helper touching the dead job).
+TEST(ThreadPool, CallerReturnsOnlyAfterEveryIndexEnded) {
+  ThreadPool pool(3);
+  std::atomic<int> bad{0};
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 4; ++t)
+    callers.emplace_back([&, t] {
+      for (int r = 0; r < 500; ++r) {
+        std::atomic<int> inside{0}, ran{0};
+        pool.parallel_for(2 + (r + t) % 5, [&](size_t i) {
+          inside++;
+          if ((i + r) % 7 == 0) std::this_thread::sleep_for(std::chrono::microseconds(20));
+          ran++;
+          inside--;
+        });
+        if (inside.load() != 0 || ran.load() != 2 + (r + t) % 5) bad++;
+      }
+    });
+  for (auto& c : callers) c.join();
+  EXPECT_EQ(bad.load(), 0);
 }
 
 // Jobs spaced around the helpers' idle spin budget (250 us): a helper still
