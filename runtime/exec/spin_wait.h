@@ -37,7 +37,7 @@ inline void cpu_relax() {
 }
 
 // Returns true as soon as pred() holds, false after `budget`. Yielding starts
-// after `pure` (0: from the first check of the time, ~32 polls in).
+// after `pure` (checked every 32 polls).
 template <class Pred>
 bool spin_until(Pred&& pred, std::chrono::microseconds budget = kSpinBudget,
                 std::chrono::microseconds pure = kPureSpin) {

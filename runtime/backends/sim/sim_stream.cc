@@ -382,13 +382,14 @@ Status SimStream::synchronize() {
   uint64_t target = s.queue.pushed();
   auto done = [&] { return s.completed.load(std::memory_order_seq_cst) >= target; };
   std::unique_lock<std::mutex> lk(s.mu, std::defer_lock);
-  // Yield from the start (no pure spin): the caller of a multi-block launch
-  // often shares its core with the pool helper or the stream worker it waits
-  // for (caller + worker + helper are 3 runnable threads on a 2-core host),
-  // which then starts at once instead of after our pure spin: 1 Mi float32
-  // sums -4 % (docs/performance.md "Launch fixed cost (wave 10)"). When the
-  // worker runs on another core the yield is a short system call.
-  if (!spin_until(done, kSpinBudget, std::chrono::microseconds(0))) {
+  // Yield after 2 us of pure spinning (not kPureSpin's 4): the caller of a
+  // multi-block launch often shares its core with the pool helper or the
+  // stream worker it waits for (caller + worker + helper are 3 runnable threads
+  // on a 2-core host), which then starts sooner. Not from the first poll: a
+  // tiny op's round trip (~2.6 us) then paid a system call (+0.15 us), while
+  // yielding at once gained ~4 % on 1 Mi float32 sums (docs/performance.md
+  // "Launch fixed cost (wave 10)").
+  if (!spin_until(done, kSpinBudget, std::chrono::microseconds(2))) {
     lk.lock();
     s.waiters.fetch_add(1, std::memory_order_seq_cst);
     s.done_cv.wait(lk, done);
