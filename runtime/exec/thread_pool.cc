@@ -12,11 +12,10 @@
 // joins under the pool mutex (only while the job still has unclaimed indices,
 // so pending > 0 then) and leaves with one fetch_sub of (indices it ran + 1):
 // its last touch of the job, which lives on the caller's stack. The caller
-// polls pending (no lock, so a finishing helper never meets the caller's
-// polling on the mutex: the launch's end moved from ~4 us after a helper's last
-// block to ~1-2 us) and, if it blocks, waits on the pool's done_cv, which the
-// helper that brings pending to 0 notifies under the mutex (the pool outlives
-// every job). The caller re-checks pending == 0 under the mutex before it
+// polls pending without the lock (a finishing helper no longer waits for the
+// mutex the caller's polling kept taking and releasing) and, if it blocks,
+// waits on the pool's done_cv, which the helper that brings pending to 0
+// notifies under the mutex (the pool outlives every job). The caller re-checks pending == 0 under the mutex before it
 // removes its job and returns, so no helper can join after that.
 //
 // Idle workers spin (exec/spin_wait.h, kIdleSpinBudget) on `queued`, a
@@ -128,12 +127,9 @@ struct ThreadPool::Impl {
       job->pending.fetch_add(1, std::memory_order_relaxed);
       lk.unlock();
       const size_t left = job->run_some() + 1;
-      if (job->pending.fetch_sub(left, std::memory_order_acq_rel) == left) {
-        lk.lock();
-        done_cv.notify_all();  // the owner may be blocked (only pool members touched here)
-      } else {
-        lk.lock();
-      }
+      const bool last = job->pending.fetch_sub(left, std::memory_order_acq_rel) == left;
+      lk.lock();
+      if (last) done_cv.notify_all();  // the owner may be blocked (only pool members touched here)
     }
   }
 };
