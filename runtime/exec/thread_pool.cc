@@ -1,12 +1,30 @@
 // runtime/exec/thread_pool.cc: the compute worker pool.
 //
 // Design: a parallel_for call publishes a Job (fn, n, an atomic next-index
-// counter and a done counter) on a shared queue. Workers and the calling
-// thread claim indices with fetch_add until exhausted; the caller then waits
-// for the in-flight calls of *its* job only. Several jobs may be active at once
-// (one per calling stream thread); a worker helps the oldest job that still has
-// unclaimed indices. Because the caller always drains its own job, progress
+// counter and an atomic pending counter) on a shared queue. Workers and the
+// calling thread claim indices with fetch_add until exhausted; the caller then
+// waits for the in-flight calls of *its* job only. Several jobs may be active at
+// once (one per calling stream thread); a worker helps the oldest job that still
+// has unclaimed indices. Because the caller always drains its own job, progress
 // never depends on a free worker, so concurrent and nested calls cannot deadlock.
+//
+// Completion is lock-free: pending = n + the helpers inside the job. A helper
+// joins under the pool mutex (only while the job still has unclaimed indices,
+// so pending > 0 then) and leaves with one fetch_sub of (indices it ran + 1):
+// its last touch of the job, which lives on the caller's stack. The caller
+// polls pending without the lock (a finishing helper no longer waits for the
+// mutex the caller's polling kept taking and releasing) and, if it blocks,
+// waits on the pool's done_cv, which the helper that brings pending to 0
+// notifies under the mutex (the pool outlives every job). The caller re-checks pending == 0 under the mutex before it
+// removes its job and returns, so no helper can join after that.
+//
+// Idle workers spin (exec/spin_wait.h, kIdleSpinBudget) on `queued`, a
+// lock-free mirror of jobs.size(), before they block on the condition variable:
+// a launch that follows the previous one within the budget starts on every
+// lane at once instead of waiting 7-32 us for a parked helper to wake
+// (docs/performance.md "Launch fixed cost (wave 10)"). The mirror is only a
+// hint: the decision to run or wait is re-taken under the mutex as before, so
+// a stale value costs a lock round, never a lost job.
 #include "exec/thread_pool.h"
 
 #include <atomic>
@@ -19,6 +37,8 @@
 #include <thread>
 #include <vector>
 
+#include "exec/spin_wait.h"
+
 namespace npurt {
 
 namespace {
@@ -27,9 +47,9 @@ struct Job {
   const std::function<void(size_t)>* fn;
   size_t n;
   std::atomic<size_t> next{0};
-  size_t done = 0;     // guarded by the pool mutex
-  int helpers = 0;     // workers currently inside run_some; guarded by the pool mutex
-  std::condition_variable cv;  // waits with the pool mutex
+  // Indices not yet finished + helpers inside the job; 0 = the job is over and
+  // no helper touches it any more. Joins happen under the pool mutex.
+  std::atomic<size_t> pending{0};
 
   // Claims and runs indices until none are left; returns how many it ran.
   size_t run_some() {
@@ -45,8 +65,11 @@ struct Job {
   bool exhausted() const { return next.load(std::memory_order_relaxed) >= n; }
 };
 
-// How long parallel_for re-checks for its helpers' end before blocking.
-constexpr int kWaitSpinUs = 200;
+// How long parallel_for re-checks for its helpers' end before blocking: a
+// helper still running its last index usually ends within tens of us, and the
+// wake-up of a blocked thread cost ~65 us on the VM (docs/performance.md
+// "Sum bandwidth (wave 9)").
+constexpr std::chrono::microseconds kWaitSpin{200};
 
 size_t threads_from_env() {
   if (const char* s = std::getenv("NPURT_NUM_THREADS")) {
@@ -63,30 +86,50 @@ size_t threads_from_env() {
 struct ThreadPool::Impl {
   std::mutex mu;
   std::condition_variable cv;
+  std::condition_variable done_cv;  // a job's pending reached 0 (callers wait with mu)
   std::deque<Job*> jobs;  // jobs that may still have unclaimed indices
   bool stop = false;
   std::vector<std::thread> workers;
   size_t threads = 1;
+  // jobs.size() (written under mu) and stop, readable without mu: what an idle
+  // worker polls before it blocks.
+  std::atomic<size_t> queued{0};
+  std::atomic<bool> stopping{false};
+
+  void pop_front_job() {
+    jobs.pop_front();
+    queued.store(jobs.size(), std::memory_order_relaxed);
+  }
+
+  // With mu held and no job queued: spins (mu released) for the idle budget
+  // until a job is queued or the pool stops. The caller re-checks under mu.
+  void idle_spin(std::unique_lock<std::mutex>& lk) {
+    lk.unlock();
+    spin_until([&] {
+      return queued.load(std::memory_order_relaxed) != 0 || stopping.load(std::memory_order_relaxed);
+    }, kIdleSpinBudget);
+    lk.lock();
+  }
 
   void worker_loop() {
     std::unique_lock<std::mutex> lk(mu);
     for (;;) {
+      if (jobs.empty() && !stop) idle_spin(lk);
       cv.wait(lk, [&] { return stop || !jobs.empty(); });
       if (stop) return;
       Job* job = jobs.front();
       if (job->exhausted()) {
-        jobs.pop_front();
+        pop_front_job();
         continue;
       }
-      // helpers > 0 keeps the owner from returning (and destroying the job on
-      // its stack) until we stop touching it.
-      ++job->helpers;
+      // Our + 1 in pending keeps the owner from returning (and destroying the
+      // job on its stack) until our fetch_sub, the last touch of the job.
+      job->pending.fetch_add(1, std::memory_order_relaxed);
       lk.unlock();
-      size_t ran = job->run_some();
+      const size_t left = job->run_some() + 1;
+      const bool last = job->pending.fetch_sub(left, std::memory_order_acq_rel) == left;
       lk.lock();
-      job->done += ran;
-      --job->helpers;
-      if (job->helpers == 0 && job->done == job->n) job->cv.notify_all();
+      if (last) done_cv.notify_all();  // the owner may be blocked (only pool members touched here)
     }
   }
 };
@@ -102,6 +145,7 @@ ThreadPool::~ThreadPool() {
   {
     std::lock_guard<std::mutex> lk(impl_->mu);
     impl_->stop = true;
+    impl_->stopping.store(true, std::memory_order_relaxed);
   }
   impl_->cv.notify_all();
   for (auto& t : impl_->workers) t.join();
@@ -126,33 +170,28 @@ void ThreadPool::parallel_for(size_t n, const std::function<void(size_t)>& fn) {
   Job job;
   job.fn = &fn;
   job.n = n;
+  job.pending.store(n, std::memory_order_relaxed);
   {
     std::lock_guard<std::mutex> lk(impl_->mu);
     impl_->jobs.push_back(&job);
+    impl_->queued.store(impl_->jobs.size(), std::memory_order_relaxed);
   }
   if (n - 1 >= impl_->workers.size())
     impl_->cv.notify_all();
   else
     for (size_t i = 0; i + 1 < n; ++i) impl_->cv.notify_one();
-  size_t ran = job.run_some();
+  const size_t ran = job.run_some();
+  auto finished = [&] { return job.pending.load(std::memory_order_acquire) == 0; };
+  const bool over = job.pending.fetch_sub(ran, std::memory_order_acq_rel) == ran;
+  // Re-check without the lock (yielding the core) before blocking: see kWaitSpin.
+  if (!over) spin_until(finished, kWaitSpin);
   std::unique_lock<std::mutex> lk(impl_->mu);
-  job.done += ran;
-  auto finished = [&] { return job.done == n && job.helpers == 0; };
-  // A helper still running its last index usually ends within tens of us;
-  // re-checking for a short while (yielding the core) avoids the wake-up of
-  // a blocked thread, which cost ~65 us on the VM (docs/performance.md
-  // "Sum bandwidth (wave 9)"). Then block as before.
-  const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(kWaitSpinUs);
-  while (!finished() && std::chrono::steady_clock::now() < spin_until) {
-    lk.unlock();
-    std::this_thread::yield();
-    lk.lock();
-  }
-  job.cv.wait(lk, finished);
+  impl_->done_cv.wait(lk, finished);  // under mu: no helper can join after this
   // Remove our job if no worker popped it yet; after this no worker can see it.
   for (auto it = impl_->jobs.begin(); it != impl_->jobs.end(); ++it) {
     if (*it == &job) {
       impl_->jobs.erase(it);
+      impl_->queued.store(impl_->jobs.size(), std::memory_order_relaxed);
       break;
     }
   }

@@ -3,7 +3,7 @@
 
 #include <chrono>
 
-#include "backends/sim/spin_wait.h"
+#include "exec/spin_wait.h"
 
 namespace npurt::sim {
 

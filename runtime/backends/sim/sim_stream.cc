@@ -12,7 +12,7 @@
 #include "backends/sim/asymmetric_fence.h"
 #include "backends/sim/sim_backend.h"
 #include "backends/sim/sim_event.h"
-#include "backends/sim/spin_wait.h"
+#include "exec/spin_wait.h"
 #include "backends/sim/work_queue.h"
 #include "exec/profiler.h"
 
@@ -216,8 +216,11 @@ void SimStream::State::record_failure(const Item& item, const Status& st) {
   has_error.store(true, std::memory_order_release);
 }
 
-// Spins briefly, then parks until a producer linked a node behind the stub
-// or the stream stops. Returns false when stopped with nothing left to run.
+// Spins for the idle budget (kIdleSpinBudget: a caller's round trip between
+// two launches, so back-to-back work never pays the futex wake-up of a parked
+// worker, 29-40 us on the VM), then parks until a producer linked a node
+// behind the stub or the stream stops. Returns false when stopped with nothing
+// left to run.
 //
 // Park handshake (no lost wake-up, no lock per push): the worker stores
 // parked = true and then loads the stub's link; a producer stores that link
@@ -230,7 +233,7 @@ void SimStream::State::record_failure(const Item& item, const Status& st) {
 // producer's link store then needs no xchg on the line the worker polls.
 bool SimStream::State::wait_for_work() {
   auto ready = [&] { return queue.front(std::memory_order_seq_cst) || stop.load(std::memory_order_seq_cst); };
-  if (!spin_until(ready)) {
+  if (!spin_until(ready, kIdleSpinBudget)) {
     std::unique_lock<std::mutex> lk(mu);
     parked.store(true, std::memory_order_seq_cst);
     if (light_fence) asymmetric_heavy_fence();
@@ -379,7 +382,14 @@ Status SimStream::synchronize() {
   uint64_t target = s.queue.pushed();
   auto done = [&] { return s.completed.load(std::memory_order_seq_cst) >= target; };
   std::unique_lock<std::mutex> lk(s.mu, std::defer_lock);
-  if (!spin_until(done)) {
+  // Yield after 2 us of pure spinning (not kPureSpin's 4): the caller of a
+  // multi-block launch often shares its core with the pool helper or the
+  // stream worker it waits for (caller + worker + helper are 3 runnable threads
+  // on a 2-core host), which then starts sooner. Not from the first poll: a
+  // tiny op's round trip (~2.6 us) then paid a system call (+0.15 us), while
+  // yielding at once gained ~4 % on 1 Mi float32 sums (docs/performance.md
+  // "Launch fixed cost (wave 10)").
+  if (!spin_until(done, kSpinBudget, std::chrono::microseconds(2))) {
     lk.lock();
     s.waiters.fetch_add(1, std::memory_order_seq_cst);
     s.done_cv.wait(lk, done);

@@ -195,12 +195,13 @@ TEST(SimStreamQueue, EventsOrderWorkAcrossStreams) {
   EXPECT_EQ(wrong.load(), 0);
 }
 
-// The worker parks after its spin budget; submits spaced around that budget
-// must always wake it (a lost wake-up shows as a mark never reached).
+// The worker parks after its idle spin budget (kIdleSpinBudget, 250 us);
+// submits spaced around that budget must always wake it (a lost wake-up shows
+// as a mark never reached).
 TEST(SimStreamQueue, ParkedWorkerIsAlwaysWoken) {
   auto s = make_stream();
   std::atomic<int> ran{0};
-  const int gaps_us[] = {0, 5, 30, 45, 60, 200, 1000};
+  const int gaps_us[] = {0, 5, 45, 200, 240, 300, 1000};
   for (int i = 0; i < 350; ++i) {
     std::this_thread::sleep_for(std::chrono::microseconds(gaps_us[i % 7]));
     s->submit(host([&] { ran++; }));
