@@ -61,6 +61,14 @@ constexpr float kAttnOptimisticSum = 2980.0f;
 template <class T>
 constexpr float kAttnShareSpread = std::is_same_v<T, half> ? 4.0f : 30.0f;
 
+// The largest tile max for which a shared reference may be 0 (ShareReference):
+// exp(s - 0) needs no subtraction pass. Below kAttnLazyRescale (P <= e^8 as
+// for any reference), with room for later tiles' maxima to rise by 2 before
+// the reference moves. A row sum under 0 is e^hi times the sum under hi, so
+// flat rows of high scores can fail the optimistic check (128 e^6 > 2980);
+// the first such failure in an item drops the zero reference (zeroRefOk_).
+constexpr float kAttnZeroRefMax = 6.0f;
+
 template <class T>
 class AttnForward {
  public:
@@ -128,6 +136,7 @@ class AttnForward {
     if (t_.causal && qt + 1 < kvEnd) kvEnd = qt + 1;  // tiles right of the diagonal are all masked
     pending_ = false;
     tryUnder_ = true;
+    zeroRefOk_ = true;
     mMin_ = -kAttnInf;
     const AscendC::GlobalTensor<T> q = q_[(uint64_t{bh} * t_.sq + q0) * t_.d];
     if (t_.scaleInQ) ScaleQ(q, rows);
@@ -151,7 +160,12 @@ class AttnForward {
     bool moved = false;
     if (!done) {
       if (tried) LoadTile(s, bh, qt, kt, q0, rows, cols);
-      moved = OnlineSoftmax(s, rows, kt == 0);
+      // A failed try under the zero reference: its row sums are e^hi times
+      // larger than under the tile max, so move to the tile max now (a move
+      // is always valid) rather than fail every later try of the item.
+      const bool dropZero = tried && uniform_ && sharedRef_ == 0.0f;
+      zeroRefOk_ = zeroRefOk_ && !dropZero;
+      moved = OnlineSoftmax(s, rows, kt == 0 || dropZero);
       dirtyJunk_ = true;
     }
     tryUnder_ = done || !tried;  // a failed try skips the next tile's try
@@ -340,7 +354,8 @@ class AttnForward {
   __aicore__ void ExpRows(const AscendC::LocalTensor<float>& s, uint32_t rows, bool refInRed) {
     AscendC::LocalTensor<float> red = Stat(kRed);
     if (uniform_) {
-      AscendC::Adds(s, s, -sharedRef_, static_cast<int32_t>(rows * t_.tile));  // one instruction, not one per row
+      // One instruction, not one per row; none for the zero reference (s - 0 is s, bit for bit).
+      if (sharedRef_ != 0.0f) AscendC::Adds(s, s, -sharedRef_, static_cast<int32_t>(rows * t_.tile));
     } else {
       if (!refInRed) {
         AscendC::Adds(red, Stat(kM), 0.0f, static_cast<int32_t>(kLane * rows));  // the unchanged reference
@@ -402,8 +417,10 @@ class AttnForward {
     }
     uniform_ = finite && hi - lo <= kAttnShareSpread<T>;
     if (!uniform_) return;
-    sharedRef_ = hi;
-    AscendC::Duplicate(red, hi, static_cast<int32_t>(kLane * rows));
+    // 0 is a valid shared reference too when hi <= 0 + kAttnZeroRefMax (< the
+    // lazy bound) and lo >= 0 - spread; it saves ExpRows' subtraction pass.
+    sharedRef_ = zeroRefOk_ && hi <= kAttnZeroRefMax && lo >= -kAttnShareSpread<T> ? 0.0f : hi;
+    AscendC::Duplicate(red, sharedRef_, static_cast<int32_t>(kLane * rows));
     AscendC::PipeBarrier<PIPE_ALL>();
   }
 
@@ -466,6 +483,7 @@ class AttnForward {
   bool screened_ = false;             // this tile passed BelowReference
   bool uniform_ = false;              // every row's reference is sharedRef_ (ShareReference)
   bool tryUnder_ = true;              // the next kv tile tries SoftmaxUnderReference first
+  bool zeroRefOk_ = true;             // ShareReference may pick 0 (until a try under 0 fails)
   bool dirtyJunk_ = true;             // a screened step ran since the last CleanJunk
   float sharedRef_ = 0.0f;
   float mMin_ = -kAttnInf;            // smallest row reference of the item

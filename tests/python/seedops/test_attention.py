@@ -182,6 +182,32 @@ def test_forward_optimistic_step_falls_back(dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("causal", [False, True])
+def test_forward_zero_reference_paths(dtype, causal):
+    # A shared softmax reference may be 0 when every row max lies in
+    # [-spread, 6] (no subtraction pass before exp). Flat: every score is 5,
+    # so tile 0 takes the zero reference, tile 1's row sums (128 e^5 > 2980)
+    # fail the optimistic check and the item moves to the tile max instead
+    # (later tiles at 5.5 then pass under 5). Rising: tile 0 at -40 keeps its
+    # own max as reference (below -spread), tile 1 at 0 moves it to 0 (l and
+    # the accumulator scale by e^-40), tile 2 at 3 passes the check under 0,
+    # tile 3 at 7 fails it (128 e^7) and moves the reference to 7.
+    q = np.zeros((1, 512, 16), np.float32)
+    q[..., 0] = 1.0
+    rng = np.random.default_rng(33)
+    v = rand(rng, (1, 512, 16), np.float32)
+    flat = np.zeros((1, 512, 16), np.float32)
+    flat[0, :384, 0] = 5.0
+    flat[0, 384:, 0] = 5.5
+    rising = np.zeros((1, 512, 16), np.float32)
+    for t, score in enumerate([-40.0, 0.0, 3.0, 7.0]):
+        rising[0, 128 * t:128 * (t + 1), 0] = score
+    rising[0, 128 + 7, 0] = -1.0  # tile 1's rows are not all equal
+    for k in (flat, rising):
+        check_forward(q.astype(dtype), k.astype(dtype), v.astype(dtype), scale=1.0, causal=causal)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_forward_large_scores_keep_the_optimistic_check_exact(dtype):
     # Scores near 2000 (an additive mask on every key, exact: the products are
     # small integers): the screened first tile leaves score-sized values in
