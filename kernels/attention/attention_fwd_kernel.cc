@@ -26,7 +26,8 @@
 // only, so most kv tiles skip the product tile's Fixpipe, its copy to UB and
 // the per-row rescale of the accumulator. When the rows' references are close
 // (ShareReference) they become one shared value, subtracted by one whole-tile
-// instruction instead of one per row.
+// instruction instead of one per row, or by none when that value is 0 (chosen
+// whenever it is a valid shared reference with the row maxima <= kAttnZeroRefMax).
 // Optimistic steps: a later kv tile first runs exp(s - m) under the unchanged
 // references and checks the row sums afterwards (SoftmaxUnderReference): a
 // row sum <= kAttnOptimisticSum proves no score passed its reference by more
@@ -68,6 +69,10 @@ constexpr float kAttnShareSpread = std::is_same_v<T, half> ? 4.0f : 30.0f;
 // flat rows of high scores can fail the optimistic check (128 e^6 > 2980);
 // the first such failure in an item drops the zero reference (zeroRefOk_).
 constexpr float kAttnZeroRefMax = 6.0f;
+
+// e^-kAttnShareSpread<T>: the least P a row's max may give under a shared reference.
+template <class T>
+constexpr float kAttnMinShare = std::is_same_v<T, half> ? 0.018315639f : 9.3576230e-14f;
 
 template <class T>
 class AttnForward {
@@ -155,20 +160,21 @@ class AttnForward {
     // Optimistic step (tried unless the previous try failed): exp under the
     // unchanged references, checked afterwards. On failure S is reloaded from
     // ws_.s (still the raw product) and the screened path below runs.
-    const bool tried = kt > 0 && tryUnder_ && mMin_ > -kAttnInf;
-    const bool done = tried && SoftmaxUnderReference(s, rows);
+    // The item's first tile tries the zero reference (FirstUnderZero).
+    const bool tried = kt == 0 || (tryUnder_ && mMin_ > -kAttnInf);
+    const bool done = tried && (kt == 0 ? FirstUnderZero(s, rows) : SoftmaxUnderReference(s, rows));
     bool moved = false;
     if (!done) {
       if (tried) LoadTile(s, bh, qt, kt, q0, rows, cols);
       // A failed try under the zero reference: its row sums are e^hi times
       // larger than under the tile max, so move to the tile max now (a move
       // is always valid) rather than fail every later try of the item.
-      const bool dropZero = tried && uniform_ && sharedRef_ == 0.0f;
+      const bool dropZero = kt > 0 && tried && uniform_ && sharedRef_ == 0.0f;
       zeroRefOk_ = zeroRefOk_ && !dropZero;
       moved = OnlineSoftmax(s, rows, kt == 0 || dropZero);
       dirtyJunk_ = true;
     }
-    tryUnder_ = done || !tried;  // a failed try skips the next tile's try
+    tryUnder_ = kt == 0 || done || !tried;  // a failed try skips the next tile's try
     AscendC::LocalTensor<T> p = pBuf_.Get<T>();
     if constexpr (std::is_same_v<T, float>) {
       AscendC::DataCopy(ws_.p, s, rows * t_.tile);
@@ -230,6 +236,40 @@ class AttnForward {
     if (!(red.GetValue(0) <= kAttnOptimisticSum)) return false;
     AscendC::Add(l, l, delta, nl);
     AscendC::PipeBarrier<PIPE_ALL>();
+    return true;
+  }
+
+  // The first kv tile of an item under the zero reference, checked
+  // afterwards (the first-tile form of SoftmaxUnderReference): P = exp(s)
+  // and its row sums into delta. Every row sum <= kAttnOptimisticSum proves
+  // every score <= kAttnLazyRescale (0 is a valid reference), every row sum >=
+  // tile e^-spread proves each row's largest P >= e^-spread (the largest P of
+  // a row is at least its sum / tile): the bounds ShareReference puts on a
+  // shared reference. Then m = 0, l = the sums: no row maxima, no
+  // MoveReference. A NaN, a fully masked row (sum 0) or scores past 8 fail:
+  // false, m and l unchanged, s spent (the caller reloads it). The lanes of
+  // delta between the row slots are preset inside both bounds, so they cannot
+  // fail the check (and a lane of a row is checked whatever they hold).
+  __aicore__ bool FirstUnderZero(const AscendC::LocalTensor<float>& s, uint32_t rows) {
+    AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), red = Stat(kRed), delta = Stat(kDelta);
+    const int32_t nl = static_cast<int32_t>(kLane * rows);
+    constexpr float kJunk = 500.0f;  // junk lanes of delta: kJunk + kJunk (pitch 128) or preset
+    if (t_.tile > 64) AscendC::Duplicate(Scratch(), kJunk, static_cast<int32_t>(kLane * t_.tile + 8));
+    else AscendC::Duplicate(delta, 2 * kJunk, nl);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    uniform_ = true;
+    sharedRef_ = 0.0f;
+    ExpRows(s, rows, false);
+    AscendC::ReduceMax(red, delta, Stat(kAlpha), nl);  // a NaN comes first
+    AscendC::ReduceMin(red[8], delta, Stat(kAlpha), nl);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    dirtyJunk_ = true;
+    const float minSum = static_cast<float>(t_.tile) * kAttnMinShare<T>;
+    if (!(red.GetValue(0) <= kAttnOptimisticSum && red.GetValue(8) >= minSum)) return false;
+    AscendC::Duplicate(m, 0.0f, nl);
+    AscendC::Add(l, l, delta, nl);  // l = 0 + the sums
+    AscendC::PipeBarrier<PIPE_ALL>();
+    mMin_ = 0.0f;
     return true;
   }
 

@@ -185,13 +185,17 @@ def test_forward_optimistic_step_falls_back(dtype):
 @pytest.mark.parametrize("causal", [False, True])
 def test_forward_zero_reference_paths(dtype, causal):
     # A shared softmax reference may be 0 when every row max lies in
-    # [-spread, 6] (no subtraction pass before exp). Flat: every score is 5,
-    # so tile 0 takes the zero reference, tile 1's row sums (128 e^5 > 2980)
-    # fail the optimistic check and the item moves to the tile max instead
-    # (later tiles at 5.5 then pass under 5). Rising: tile 0 at -40 keeps its
-    # own max as reference (below -spread), tile 1 at 0 moves it to 0 (l and
-    # the accumulator scale by e^-40), tile 2 at 3 passes the check under 0,
-    # tile 3 at 7 fails it (128 e^7) and moves the reference to 7.
+    # [-spread, 6] (no subtraction pass before exp); an item's first tile
+    # tries 0 and checks its row sums in [tile e^-spread, 2980] afterwards.
+    # Flat: every score is 5, so tile 0's sums (128 e^5) fail that check, its
+    # maxima (5) still pick the zero reference, tile 1's row sums fail the
+    # optimistic check and the item moves to the tile max instead (later
+    # tiles at 5.5 then pass under 5). Rising: tile 0 at -40 fails the first
+    # check and keeps its own max as reference (below -spread), tile 1 at 0
+    # moves it to 0 (l and the accumulator scale by e^-40), tile 2 at 3 passes
+    # the check under 0, tile 3 at 7 fails it (128 e^7) and moves the
+    # reference to 7. Low: tile 0 at -6 passes the first check in float32 and
+    # bfloat16 but fails it in float16 (128 e^-6 < 128 e^-4), tile 1 at 2.
     q = np.zeros((1, 512, 16), np.float32)
     q[..., 0] = 1.0
     rng = np.random.default_rng(33)
@@ -203,7 +207,11 @@ def test_forward_zero_reference_paths(dtype, causal):
     for t, score in enumerate([-40.0, 0.0, 3.0, 7.0]):
         rising[0, 128 * t:128 * (t + 1), 0] = score
     rising[0, 128 + 7, 0] = -1.0  # tile 1's rows are not all equal
-    for k in (flat, rising):
+    low = np.zeros((1, 512, 16), np.float32)
+    low[0, :128, 0] = -6.0
+    low[0, 128:, 0] = 2.0
+    low[0, 3, 0] = -5.0
+    for k in (flat, rising, low):
         check_forward(q.astype(dtype), k.astype(dtype), v.astype(dtype), scale=1.0, causal=causal)
 
 
