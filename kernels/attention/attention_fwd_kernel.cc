@@ -34,6 +34,7 @@
 // than kAttnLazyRescale, so the tile needs neither the max screen nor the row
 // maxima. Otherwise S is reloaded from GM and the screened path runs (and the
 // next tile skips its try, so steadily rising scores pay at most every other tile).
+// The item's first tile tries the zero reference the same way (FirstUnderZero).
 #include "attention/attention_row_scale.h"
 #include "attention/attention_row_sums.h"
 #include "attention/attention_rows.h"
