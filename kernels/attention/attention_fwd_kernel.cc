@@ -161,9 +161,11 @@ class AttnForward {
     // Optimistic step (tried unless the previous try failed): exp under the
     // unchanged references, checked afterwards. On failure S is reloaded from
     // ws_.s (still the raw product) and the screened path below runs.
-    // The item's first tile tries the zero reference (FirstUnderZero).
-    const bool tried = kt == 0 || (tryUnder_ && mMin_ > -kAttnInf);
+    // The item's first tile tries the zero reference (FirstUnderZero) unless
+    // the block's previous item failed that try (then the next item tries again).
+    const bool tried = kt == 0 ? firstTry_ : tryUnder_ && mMin_ > -kAttnInf;
     const bool done = tried && (kt == 0 ? FirstUnderZero(s, rows) : SoftmaxUnderReference(s, rows));
+    if (kt == 0) firstTry_ = done || !tried;
     bool moved = false;
     if (!done) {
       if (tried) LoadTile(s, bh, qt, kt, q0, rows, cols);
@@ -266,7 +268,10 @@ class AttnForward {
     AscendC::PipeBarrier<PIPE_ALL>();
     dirtyJunk_ = true;
     const float minSum = static_cast<float>(t_.tile) * kAttnMinShare<T>;
-    if (!(red.GetValue(0) <= kAttnOptimisticSum && red.GetValue(8) >= minSum)) return false;
+    if (!(red.GetValue(0) <= kAttnOptimisticSum && red.GetValue(8) >= minSum)) {
+      zeroRefOk_ = false;  // e.g. flat rows of high scores: 0 would fail the later tiles' checks too
+      return false;
+    }
     AscendC::Duplicate(m, 0.0f, nl);
     AscendC::Add(l, l, delta, nl);  // l = 0 + the sums
     AscendC::PipeBarrier<PIPE_ALL>();
@@ -525,6 +530,7 @@ class AttnForward {
   bool uniform_ = false;              // every row's reference is sharedRef_ (ShareReference)
   bool tryUnder_ = true;              // the next kv tile tries SoftmaxUnderReference first
   bool zeroRefOk_ = true;             // ShareReference may pick 0 (until a try under 0 fails)
+  bool firstTry_ = true;              // the next item's first tile tries FirstUnderZero
   bool dirtyJunk_ = true;             // a screened step ran since the last CleanJunk
   float sharedRef_ = 0.0f;
   float mMin_ = -kAttnInf;            // smallest row reference of the item

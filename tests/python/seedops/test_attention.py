@@ -187,31 +187,29 @@ def test_forward_zero_reference_paths(dtype, causal):
     # A shared softmax reference may be 0 when every row max lies in
     # [-spread, 6] (no subtraction pass before exp); an item's first tile
     # tries 0 and checks its row sums in [tile e^-spread, 2980] afterwards.
-    # Flat: every score is 5, so tile 0's sums (128 e^5) fail that check, its
-    # maxima (5) still pick the zero reference, tile 1's row sums fail the
-    # optimistic check and the item moves to the tile max instead (later
-    # tiles at 5.5 then pass under 5). Rising: tile 0 at -40 fails the first
-    # check and keeps its own max as reference (below -spread), tile 1 at 0
-    # moves it to 0 (l and the accumulator scale by e^-40), tile 2 at 3 passes
-    # the check under 0, tile 3 at 7 fails it (128 e^7) and moves the
+    # Flat: tile 0 at 2 passes that check (128 e^2), tile 1 at 5 fails the
+    # optimistic check under 0 (128 e^5 > 2980) and the item moves to the
+    # tile max instead (tiles 2-3 at 5.5 then pass under 5). High: tile 0 at
+    # 5 fails the first check and the item keeps its tile max (5). Rising:
+    # tile 0 at -40 fails the first check (below -spread), tile 1 at 0 moves
+    # the reference to 0 (l and the accumulator scale by e^-40), tile 2 at 3
+    # passes the check under 0, tile 3 at 7 fails it (128 e^7) and moves the
     # reference to 7. Low: tile 0 at -6 passes the first check in float32 and
     # bfloat16 but fails it in float16 (128 e^-6 < 128 e^-4), tile 1 at 2.
-    q = np.zeros((1, 512, 16), np.float32)
+    # Six heads of four q tiles: more items than blocks, so some blocks run
+    # an item after a failed first try (it skips its try, the next tries again).
+    q = np.zeros((1, 6, 512, 16), np.float32)
     q[..., 0] = 1.0
     rng = np.random.default_rng(33)
-    v = rand(rng, (1, 512, 16), np.float32)
-    flat = np.zeros((1, 512, 16), np.float32)
-    flat[0, :384, 0] = 5.0
-    flat[0, 384:, 0] = 5.5
-    rising = np.zeros((1, 512, 16), np.float32)
-    for t, score in enumerate([-40.0, 0.0, 3.0, 7.0]):
-        rising[0, 128 * t:128 * (t + 1), 0] = score
-    rising[0, 128 + 7, 0] = -1.0  # tile 1's rows are not all equal
-    low = np.zeros((1, 512, 16), np.float32)
-    low[0, :128, 0] = -6.0
-    low[0, 128:, 0] = 2.0
-    low[0, 3, 0] = -5.0
-    for k in (flat, rising, low):
+    v = rand(rng, (1, 6, 512, 16), np.float32)
+    tiles = {"flat": [2.0, 5.0, 5.5, 5.5], "high": [5.0, 5.0, 5.5, 5.5],
+             "rising": [-40.0, 0.0, 3.0, 7.0], "low": [-6.0, 2.0, 2.0, 2.0]}
+    for scores in tiles.values():
+        k = np.zeros((1, 6, 512, 16), np.float32)
+        for t, score in enumerate(scores):
+            k[0, :, 128 * t:128 * (t + 1), 0] = score
+        k[0, :, 128 + 7, 0] -= 1.0  # tile 1's rows are not all equal
+        k[0, ::2, 3, 0] += 1.0      # nor are the heads
         check_forward(q.astype(dtype), k.astype(dtype), v.astype(dtype), scale=1.0, causal=causal)
 
 
