@@ -254,7 +254,7 @@ class AttnForward {
   // delta between the row slots are preset inside both bounds, so they cannot
   // fail the check (and a lane of a row is checked whatever they hold).
   __aicore__ bool FirstUnderZero(const AscendC::LocalTensor<float>& s, uint32_t rows) {
-    AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), red = Stat(kRed), delta = Stat(kDelta);
+    AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), delta = Stat(kDelta);
     const int32_t nl = static_cast<int32_t>(kLane * rows);
     constexpr float kJunk = 500.0f;  // junk lanes of delta: kJunk + kJunk (pitch 128) or preset
     if (t_.tile > 64) AscendC::Duplicate(Scratch(), kJunk, static_cast<int32_t>(kLane * t_.tile + 8));
@@ -263,12 +263,15 @@ class AttnForward {
     uniform_ = true;
     sharedRef_ = 0.0f;
     ExpRows(s, rows, false);
-    AscendC::ReduceMax(red, delta, Stat(kAlpha), nl);  // a NaN comes first
-    AscendC::ReduceMin(red[8], delta, Stat(kAlpha), nl);
+    // Into the work buffer, not red: red's lanes between the row slots must
+    // stay 0 (the screened path's move test reads red - m on every lane).
+    AscendC::LocalTensor<float> work = workBuf_.Get<float>();
+    AscendC::ReduceMax(work, delta, Stat(kAlpha), nl);  // a NaN comes first
+    AscendC::ReduceMin(work[8], delta, Stat(kAlpha), nl);
     AscendC::PipeBarrier<PIPE_ALL>();
     dirtyJunk_ = true;
     const float minSum = static_cast<float>(t_.tile) * kAttnMinShare<T>;
-    if (!(red.GetValue(0) <= kAttnOptimisticSum && red.GetValue(8) >= minSum)) {
+    if (!(work.GetValue(0) <= kAttnOptimisticSum && work.GetValue(8) >= minSum)) {
       zeroRefOk_ = false;  // e.g. flat rows of high scores: 0 would fail the later tiles' checks too
       return false;
     }
