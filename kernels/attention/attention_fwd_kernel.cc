@@ -26,13 +26,15 @@
 // only, so most kv tiles skip the product tile's Fixpipe, its copy to UB and
 // the per-row rescale of the accumulator. When the rows' references are close
 // (ShareReference) they become one shared value, subtracted by one whole-tile
-// instruction instead of one per row.
+// instruction instead of one per row, or by none when that value is 0 (chosen
+// whenever it is a valid shared reference with the row maxima <= kAttnZeroRefMax).
 // Optimistic steps: a later kv tile first runs exp(s - m) under the unchanged
 // references and checks the row sums afterwards (SoftmaxUnderReference): a
 // row sum <= kAttnOptimisticSum proves no score passed its reference by more
 // than kAttnLazyRescale, so the tile needs neither the max screen nor the row
 // maxima. Otherwise S is reloaded from GM and the screened path runs (and the
 // next tile skips its try, so steadily rising scores pay at most every other tile).
+// The item's first tile tries the zero reference the same way (FirstUnderZero).
 #include "attention/attention_row_scale.h"
 #include "attention/attention_row_sums.h"
 #include "attention/attention_rows.h"
@@ -60,6 +62,18 @@ constexpr float kAttnOptimisticSum = 2980.0f;
 // subnormal below e^-9.7, so its rows stay within e^-4 (P >= 0.018 at the max).
 template <class T>
 constexpr float kAttnShareSpread = std::is_same_v<T, half> ? 4.0f : 30.0f;
+
+// The largest tile max for which a shared reference may be 0 (ShareReference):
+// exp(s - 0) needs no subtraction pass. Below kAttnLazyRescale (P <= e^8 as
+// for any reference), with room for later tiles' maxima to rise by 2 before
+// the reference moves. A row sum under 0 is e^hi times the sum under hi, so
+// flat rows of high scores can fail the optimistic check (128 e^6 > 2980);
+// the first such failure in an item drops the zero reference (zeroRefOk_).
+constexpr float kAttnZeroRefMax = 6.0f;
+
+// e^-kAttnShareSpread<T>: the least P a row's max may give under a shared reference.
+template <class T>
+constexpr float kAttnMinShare = std::is_same_v<T, half> ? 0.018315639f : 9.3576230e-14f;
 
 template <class T>
 class AttnForward {
@@ -128,6 +142,7 @@ class AttnForward {
     if (t_.causal && qt + 1 < kvEnd) kvEnd = qt + 1;  // tiles right of the diagonal are all masked
     pending_ = false;
     tryUnder_ = true;
+    zeroRefOk_ = true;
     mMin_ = -kAttnInf;
     const AscendC::GlobalTensor<T> q = q_[(uint64_t{bh} * t_.sq + q0) * t_.d];
     if (t_.scaleInQ) ScaleQ(q, rows);
@@ -146,15 +161,23 @@ class AttnForward {
     // Optimistic step (tried unless the previous try failed): exp under the
     // unchanged references, checked afterwards. On failure S is reloaded from
     // ws_.s (still the raw product) and the screened path below runs.
-    const bool tried = kt > 0 && tryUnder_ && mMin_ > -kAttnInf;
-    const bool done = tried && SoftmaxUnderReference(s, rows);
+    // The item's first tile tries the zero reference (FirstUnderZero) unless
+    // the block's previous item failed that try (then the next item tries again).
+    const bool tried = kt == 0 ? firstTry_ : tryUnder_ && mMin_ > -kAttnInf;
+    const bool done = tried && (kt == 0 ? FirstUnderZero(s, rows) : SoftmaxUnderReference(s, rows));
+    if (kt == 0) firstTry_ = done || !tried;
     bool moved = false;
     if (!done) {
       if (tried) LoadTile(s, bh, qt, kt, q0, rows, cols);
-      moved = OnlineSoftmax(s, rows, kt == 0);
+      // A failed try under the zero reference: its row sums are e^hi times
+      // larger than under the tile max, so move to the tile max now (a move
+      // is always valid) rather than fail every later try of the item.
+      const bool dropZero = kt > 0 && tried && uniform_ && sharedRef_ == 0.0f;
+      zeroRefOk_ = zeroRefOk_ && !dropZero;
+      moved = OnlineSoftmax(s, rows, kt == 0 || dropZero);
       dirtyJunk_ = true;
     }
-    tryUnder_ = done || !tried;  // a failed try skips the next tile's try
+    tryUnder_ = kt == 0 || done || !tried;  // a failed try skips the next tile's try
     AscendC::LocalTensor<T> p = pBuf_.Get<T>();
     if constexpr (std::is_same_v<T, float>) {
       AscendC::DataCopy(ws_.p, s, rows * t_.tile);
@@ -216,6 +239,46 @@ class AttnForward {
     if (!(red.GetValue(0) <= kAttnOptimisticSum)) return false;
     AscendC::Add(l, l, delta, nl);
     AscendC::PipeBarrier<PIPE_ALL>();
+    return true;
+  }
+
+  // The first kv tile of an item under the zero reference, checked
+  // afterwards (the first-tile form of SoftmaxUnderReference): P = exp(s)
+  // and its row sums into delta. Every row sum <= kAttnOptimisticSum proves
+  // every score <= kAttnLazyRescale (0 is a valid reference), every row sum >=
+  // tile e^-spread proves each row's largest P >= e^-spread (the largest P of
+  // a row is at least its sum / tile): the bounds ShareReference puts on a
+  // shared reference. Then m = 0, l = the sums: no row maxima, no
+  // MoveReference. A NaN, a fully masked row (sum 0) or scores past 8 fail:
+  // false, m and l unchanged, s spent (the caller reloads it). The lanes of
+  // delta between the row slots are preset inside both bounds, so they cannot
+  // fail the check (and a lane of a row is checked whatever they hold).
+  __aicore__ bool FirstUnderZero(const AscendC::LocalTensor<float>& s, uint32_t rows) {
+    AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), delta = Stat(kDelta);
+    const int32_t nl = static_cast<int32_t>(kLane * rows);
+    constexpr float kJunk = 500.0f;  // junk lanes of delta: kJunk + kJunk (pitch 128) or preset
+    if (t_.tile > 64) AscendC::Duplicate(Scratch(), kJunk, static_cast<int32_t>(kLane * t_.tile + 8));
+    else AscendC::Duplicate(delta, 2 * kJunk, nl);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    uniform_ = true;
+    sharedRef_ = 0.0f;
+    ExpRows(s, rows, false);
+    // Into the work buffer, not red: red's lanes between the row slots must
+    // stay 0 (the screened path's move test reads red - m on every lane).
+    AscendC::LocalTensor<float> work = workBuf_.Get<float>();
+    AscendC::ReduceMax(work, delta, Stat(kAlpha), nl);  // a NaN comes first
+    AscendC::ReduceMin(work[8], delta, Stat(kAlpha), nl);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    dirtyJunk_ = true;
+    const float minSum = static_cast<float>(t_.tile) * kAttnMinShare<T>;
+    if (!(work.GetValue(0) <= kAttnOptimisticSum && work.GetValue(8) >= minSum)) {
+      zeroRefOk_ = false;  // e.g. flat rows of high scores: 0 would fail the later tiles' checks too
+      return false;
+    }
+    AscendC::Duplicate(m, 0.0f, nl);
+    AscendC::Add(l, l, delta, nl);  // l = 0 + the sums
+    AscendC::PipeBarrier<PIPE_ALL>();
+    mMin_ = 0.0f;
     return true;
   }
 
@@ -340,7 +403,8 @@ class AttnForward {
   __aicore__ void ExpRows(const AscendC::LocalTensor<float>& s, uint32_t rows, bool refInRed) {
     AscendC::LocalTensor<float> red = Stat(kRed);
     if (uniform_) {
-      AscendC::Adds(s, s, -sharedRef_, static_cast<int32_t>(rows * t_.tile));  // one instruction, not one per row
+      // One instruction, not one per row; none for the zero reference (s - 0 is s, bit for bit).
+      if (sharedRef_ != 0.0f) AscendC::Adds(s, s, -sharedRef_, static_cast<int32_t>(rows * t_.tile));
     } else {
       if (!refInRed) {
         AscendC::Adds(red, Stat(kM), 0.0f, static_cast<int32_t>(kLane * rows));  // the unchanged reference
@@ -402,8 +466,10 @@ class AttnForward {
     }
     uniform_ = finite && hi - lo <= kAttnShareSpread<T>;
     if (!uniform_) return;
-    sharedRef_ = hi;
-    AscendC::Duplicate(red, hi, static_cast<int32_t>(kLane * rows));
+    // 0 is a valid shared reference too when hi <= 0 + kAttnZeroRefMax (< the
+    // lazy bound) and lo >= 0 - spread; it saves ExpRows' subtraction pass.
+    sharedRef_ = zeroRefOk_ && hi <= kAttnZeroRefMax && lo >= -kAttnShareSpread<T> ? 0.0f : hi;
+    AscendC::Duplicate(red, sharedRef_, static_cast<int32_t>(kLane * rows));
     AscendC::PipeBarrier<PIPE_ALL>();
   }
 
@@ -466,6 +532,8 @@ class AttnForward {
   bool screened_ = false;             // this tile passed BelowReference
   bool uniform_ = false;              // every row's reference is sharedRef_ (ShareReference)
   bool tryUnder_ = true;              // the next kv tile tries SoftmaxUnderReference first
+  bool zeroRefOk_ = true;             // ShareReference may pick 0 (until a try under 0 fails)
+  bool firstTry_ = true;              // the next item's first tile tries FirstUnderZero
   bool dirtyJunk_ = true;             // a screened step ran since the last CleanJunk
   float sharedRef_ = 0.0f;
   float mMin_ = -kAttnInf;            // smallest row reference of the item

@@ -182,6 +182,38 @@ def test_forward_optimistic_step_falls_back(dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("causal", [False, True])
+def test_forward_zero_reference_paths(dtype, causal):
+    # A shared softmax reference may be 0 when every row max lies in
+    # [-spread, 6] (no subtraction pass before exp); an item's first tile
+    # tries 0 and checks its row sums in [tile e^-spread, 2980] afterwards.
+    # Flat: tile 0 at 2 passes that check (128 e^2), tile 1 at 5 fails the
+    # optimistic check under 0 (128 e^5 > 2980) and the item moves to the
+    # tile max instead (tiles 2-3 at 5.5 then pass under 5). High: tile 0 at
+    # 5 fails the first check and the item keeps its tile max (5). Rising:
+    # tile 0 at -40 fails the first check (below -spread), tile 1 at 0 moves
+    # the reference to 0 (l and the accumulator scale by e^-40), tile 2 at 3
+    # passes the check under 0, tile 3 at 7 fails it (128 e^7) and moves the
+    # reference to 7. Low: tile 0 at -6 passes the first check in float32 and
+    # bfloat16 but fails it in float16 (128 e^-6 < 128 e^-4), tile 1 at 2.
+    # Six heads of four q tiles: more items than blocks, so some blocks run
+    # an item after a failed first try (it skips its try, the next tries again).
+    q = np.zeros((1, 6, 512, 16), np.float32)
+    q[..., 0] = 1.0
+    rng = np.random.default_rng(33)
+    v = rand(rng, (1, 6, 512, 16), np.float32)
+    tiles = {"flat": [2.0, 5.0, 5.5, 5.5], "high": [5.0, 5.0, 5.5, 5.5],
+             "rising": [-40.0, 0.0, 3.0, 7.0], "low": [-6.0, 2.0, 2.0, 2.0]}
+    for scores in tiles.values():
+        k = np.zeros((1, 6, 512, 16), np.float32)
+        for t, score in enumerate(scores):
+            k[0, :, 128 * t:128 * (t + 1), 0] = score
+        k[0, :, 128 + 7, 0] -= 1.0  # tile 1's rows are not all equal
+        k[0, ::2, 3, 0] += 1.0      # nor are the heads
+        check_forward(q.astype(dtype), k.astype(dtype), v.astype(dtype), scale=1.0, causal=causal)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_forward_large_scores_keep_the_optimistic_check_exact(dtype):
     # Scores near 2000 (an additive mask on every key, exact: the products are
     # small integers): the screened first tile leaves score-sized values in
