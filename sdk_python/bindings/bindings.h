@@ -37,6 +37,7 @@ void bind_graphs(nb::module_& m);    // graph_bindings.cpp (owner: graphs)
 void bind_views(nb::module_& m);     // view_bindings.cpp (owner: arrays-structure)
 void bind_operators(nb::module_& m);  // operators.cpp: ndarray operator/reduction fast path
 void bind_sort(nb::module_& m);       // sort_bindings.cpp: the sort driver (npurt/sort_ops.h)
+void bind_indexing(nb::module_& m);   // indexing.cpp: x[key] / x[key] = v fast path (npurt/basic_index.h)
 
 // ---- hot-path results and errors (operators.cpp) ---------------------------
 // A new Python ndarray owning t (the bound type is looked up once, not per call).
