@@ -11,7 +11,7 @@
 //     helper;
 //   - x[key] = v: the same keys, for a float32 array on the current device
 //     whose selected view is contiguous and a Python float or int (|v| <= 2^53,
-//     converted exactly once): one `fill` kernel writes float32(v) into the
+//     converted exactly once, not beyond float32's range): one `fill` kernel writes float32(v) into the
 //     view, which is what the Python path's upload + broadcast `copy` writes.
 // Everything else (integer arrays and masks, numpy or 0-d array indices,
 // other values, dtypes or devices, non-contiguous targets) and every error
@@ -21,7 +21,9 @@
 // Invariant: the fast path returns the very view (shape, strides, offset) and
 // writes the very values of the Python path; tests/python/array_structure/
 // test_indexing_fast_path.py compares the two over random keys.
+#include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "bindings.h"
 #include "npurt/basic_index.h"
@@ -139,6 +141,8 @@ bool fast_fill(PyObject* self, PyObject* key, PyObject* value) {
   if (Py_TYPE(self) != g_type || !float_value(value, &v)) return false;
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
   if (x.dtype() != DType::kFloat32 || !(x.device() == current_device())) return false;
+  // A finite value float32 cannot hold: numpy's conversion warns (RuntimeWarning), so the Python path writes it.
+  if (std::isfinite(v) && std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max())) return false;
   Tensor view = fast_view(self, key, "npurt.ndarray.__setitem__");
   if (!view.defined() || !view.is_contiguous()) return false;
   if (view.numel() > 0) ops::fill(view.shape(), DType::kFloat32, v, Stream(), view);
