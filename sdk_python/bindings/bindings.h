@@ -46,6 +46,8 @@ nb::object new_ndarray(Tensor&& t);
 // Inside a catch (...) of a CPython slot function: sets the Python exception for
 // the C++ exception being handled, as nanobind's function dispatch does; returns nullptr.
 PyObject* raise_current();
+// The interned str s, kept for the process (a new reference never released).
+PyObject* interned(const std::string& s);
 
 // ---- scalar constants (scalar_constants.cpp) --------------------------------
 // The cached 0-d array of the Python scalar `value` (bool, int, float,

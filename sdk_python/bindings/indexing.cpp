@@ -83,7 +83,7 @@ bool read_key(PyObject* key, IndexItem* items, size_t* n) {
 
 #if !defined(Py_LIMITED_API)
 PyTypeObject* g_type = nullptr;  // nr.ndarray (exact type only: subclasses take the Python path)
-PyObject* g_getitem = nullptr;   // interned "__getitem__", ...
+PyObject* g_getitem = nullptr;   // interned "_py___getitem__", ...
 PyObject* g_setitem = nullptr;
 PyObject* g_delitem = nullptr;
 
@@ -95,8 +95,11 @@ PyObject* call_python(PyObject* self, PyObject* name, PyObject* a, PyObject* b) 
     PyErr_SetObject(PyExc_AttributeError, name);
     return nullptr;
   }
+  Py_INCREF(f);  // the call may rebind the type's attribute
   PyObject* args[3] = {self, a, b};
-  return PyObject_Vectorcall(f, args, b ? 3 : 2, nullptr);
+  PyObject* r = PyObject_Vectorcall(f, args, b ? 3 : 2, nullptr);
+  Py_DECREF(f);
+  return r;
 }
 
 // The basic view self[key], or an undefined Tensor when the fast path does not take the key.
@@ -167,11 +170,6 @@ int setitem_slot(PyObject* self, PyObject* key, PyObject* value) {
   return 0;
 }
 
-PyObject* interned(const char* s) {
-  PyObject* o = PyUnicode_InternFromString(s);
-  if (!o) throw nb::python_error();
-  return o;
-}
 #endif  // !Py_LIMITED_API
 
 // Makes the type's __getitem__ / __setitem__ these functions and points its

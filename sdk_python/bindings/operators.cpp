@@ -66,6 +66,12 @@ PyObject* raise_current() {
   return nullptr;
 }
 
+PyObject* interned(const std::string& s) {
+  PyObject* o = PyUnicode_InternFromString(s.c_str());
+  if (!o) throw nb::python_error();
+  return o;
+}
+
 namespace {
 
 using array::BinaryOp;
@@ -150,12 +156,6 @@ nb::object binary_method(int slot, nb::handle self, nb::handle other, bool both_
   }
   PyObject* rest[1] = {other.ptr()};
   return call_fallback(g_binary_fallback[slot], self, rest, 1, nullptr);
-}
-
-PyObject* interned(const std::string& s) {
-  PyObject* o = PyUnicode_InternFromString(s.c_str());
-  if (!o) throw nb::python_error();
-  return o;
 }
 
 // ---- the ndarray type's number slots ---------------------------------------
