@@ -9,10 +9,11 @@
 //     and bools, alone or in a tuple, is read into npurt::IndexItems and
 //     answered by npurt::basic_index (npurt/basic_index.h), the public C++
 //     helper;
-//   - x[key] = v: the same keys, for a float32 array on the current device
-//     whose selected view is contiguous and a Python float or int (|v| <= 2^53,
-//     converted exactly once, not beyond float32's range): one `fill` kernel writes float32(v) into the
-//     view, which is what the Python path's upload + broadcast `copy` writes.
+//   - x[key] = v: the same keys, for an array on the current device whose
+//     selected view is contiguous, and a value fill writes exactly as numpy
+//     converts it (fill_value: a Python float or int into float32 / float64,
+//     an in-range int into an integer dtype): one `fill` kernel writes it
+//     into the view, what the Python path's upload + broadcast `copy` writes.
 // Everything else (integer arrays and masks, numpy or 0-d array indices,
 // other values, dtypes or devices, non-contiguous targets) and every error
 // calls the Python layer's getitem / setitem (kept on the type as
@@ -124,31 +125,39 @@ PyObject* getitem_slot(PyObject* self, PyObject* key) {
   return call_python(self, g_getitem, key, nullptr);
 }
 
-// A Python float, or an int float() converts exactly (|v| <= 2^53).
-bool float_value(PyObject* o, double* value) {
+// The value fill writes exactly as numpy's asarray(value, dtype) converts it,
+// or false: float32 / float64 take a Python float or an int |v| <= 2^53 (one
+// rounding, no finite value beyond float32's range: numpy warns there);
+// integer dtypes take an int within their range. bool is not an exact int.
+bool fill_value(PyObject* o, DType dtype, double* value) {
+  const DTypeInfo& info = dtype_info(dtype);
   if (PyFloat_CheckExact(o)) {
     *value = PyFloat_AS_DOUBLE(o);
-    return true;
+    if (dtype == DType::kFloat64) return true;
+    return dtype == DType::kFloat32 &&
+           !(std::isfinite(*value) && std::fabs(*value) > static_cast<double>(std::numeric_limits<float>::max()));
   }
-  if (!PyLong_CheckExact(o)) return false;  // bool is not an exact int
+  if (!PyLong_CheckExact(o)) return false;
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
   if (overflow || v > (1LL << 53) || v < -(1LL << 53)) return false;
   *value = static_cast<double>(v);
-  return true;
+  if (dtype == DType::kFloat32 || dtype == DType::kFloat64) return true;
+  const int bits = info.itemsize * 8;
+  if (info.kind == DTypeKind::kUnsignedInt) return v >= 0 && (bits == 64 || v < (1LL << bits));
+  if (info.kind == DTypeKind::kSignedInt) return bits == 64 || (v >= -(1LL << (bits - 1)) && v < (1LL << (bits - 1)));
+  return false;
 }
 
 // self[key] = value by one fill kernel; false when the fast path does not apply.
 bool fast_fill(PyObject* self, PyObject* key, PyObject* value) {
-  double v = 0;
-  if (Py_TYPE(self) != g_type || !float_value(value, &v)) return false;
+  if (Py_TYPE(self) != g_type) return false;
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
-  if (x.dtype() != DType::kFloat32 || !(x.device() == current_device())) return false;
-  // A finite value float32 cannot hold: numpy's conversion warns (RuntimeWarning), so the Python path writes it.
-  if (std::isfinite(v) && std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max())) return false;
+  double v = 0;
+  if (!fill_value(value, x.dtype(), &v) || !(x.device() == current_device())) return false;
   Tensor view = fast_view(self, key, "npurt.ndarray.__setitem__");
   if (!view.defined() || !view.is_contiguous()) return false;
-  if (view.numel() > 0) ops::fill(view.shape(), DType::kFloat32, v, Stream(), view);
+  if (view.numel() > 0) ops::fill(view.shape(), view.dtype(), v, Stream(), view);
   return true;
 }
 

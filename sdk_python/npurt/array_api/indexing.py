@@ -306,7 +306,7 @@ def _to_index(x):
 def _iterate(x):
     if x.ndim == 0:
         raise TypeError("npurt.ndarray.__iter__: iteration over a 0-d array")
-    return (basic_view(x, i) for i in range(x.shape[0]))
+    return (x[i] for i in range(x.shape[0]))  # x[i]: the C++ basic-index path (indexing.cpp)
 
 
 def to_device(x, device, /, *, stream=None):

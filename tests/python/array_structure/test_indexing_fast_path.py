@@ -150,33 +150,56 @@ def test_other_entries_take_the_python_path():
         np.testing.assert_array_equal(x[key].numpy(), host[key.numpy() if isinstance(key, ndarray) else key])
 
 
-VALUES = [0, 2.5, -0.0, 0.1, 1e40, -1e-50, float("inf"), float("nan"), 2 ** 53, -(2 ** 53), 16777217, 3]
+FLOATS = [0, 2.5, -0.0, 0.1, 1e40, -1e-50, float("inf"), float("nan"), 2 ** 53, -(2 ** 53), 16777217, 3,
+          2 ** 53 + 1, True]
+INTS = [0, 3, -1, 127, -128, 128, 255, 256, 65535, -(2 ** 31), 2 ** 31, 2 ** 53, 2 ** 63 - 1, -(2 ** 63), 2 ** 64 - 1,
+        2 ** 64, 2.0, False]
 
 
-@pytest.mark.parametrize("value", VALUES)
-def test_scalar_assignment_matches_numpy_and_the_python_path(value):
-    rng = random.Random(hash(str(value)) & 0xffff)
-    for _ in range(40):
+def assign_both(fast, slow, key, value):
+    """fast[key] = value and the Python path on slow: the same warnings, or the same error."""
+    outcomes = []
+    for assign in (lambda: fast.__setitem__(key, value), lambda: ndarray._py___setitem__(slow, key, value)):
+        with warnings.catch_warnings(record=True) as warned:
+            warnings.simplefilter("always")
+            try:
+                assign()
+                error = None
+            except Exception as e:  # noqa: BLE001 - compared below
+                error = (type(e), str(e))
+        outcomes.append((error, [str(w.message) for w in warned]))
+    assert outcomes[0] == outcomes[1], (key, value)
+    return outcomes[0][0]
+
+
+@pytest.mark.parametrize("dtype,value", [("float32", v) for v in FLOATS] + [("float64", v) for v in FLOATS] +
+                         [(d, v) for d in ("int8", "uint8", "int32", "int64", "uint64") for v in INTS])
+def test_scalar_assignment_matches_numpy_and_the_python_path(dtype, value):
+    rng = random.Random(hash((dtype, str(value))) & 0xffff)
+    for _ in range(25):
         shape = tuple(rng.randint(0, 5) for _ in range(rng.randint(0, 3)))
-        base = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+        base = np.arange(int(np.prod(shape))).astype(dtype).reshape(shape)
         key = concrete_key(rng, random_key(rng, len(shape)), shape)
-        fast, slow, expected = nr.asarray(base), nr.asarray(base), base.copy()
-        with warnings.catch_warnings(record=True) as fast_warned:
-            warnings.simplefilter("always")
-            fast[key] = value
-        with warnings.catch_warnings(record=True) as slow_warned:
-            warnings.simplefilter("always")
-            ndarray._py___setitem__(slow, key, value)
-        assert [str(w.message) for w in fast_warned] == [str(w.message) for w in slow_warned]
+        fast, slow = nr.asarray(base), nr.asarray(base)
+        if assign_both(fast, slow, key, value) is not None:
+            continue  # both raised the same error (an int out of the dtype's range)
+        expected = base.copy()
         if any(isinstance(k, bool) for k in (key if isinstance(key, tuple) else (key,))):
-            expected = base.copy()  # compare the two paths only (numpy's bools: see above)
-            expected[...] = fast.numpy()
+            expected[...] = slow.numpy()  # numpy's bool keys differ (see above): the two paths only
         else:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 expected[key] = value
-        np.testing.assert_array_equal(fast.numpy().view(np.uint32), expected.view(np.uint32))
-        np.testing.assert_array_equal(slow.numpy().view(np.uint32), expected.view(np.uint32))
+        assert fast.numpy().tobytes() == expected.tobytes(), (key, value)
+        assert slow.numpy().tobytes() == expected.tobytes(), (key, value)
+
+
+def test_iteration_yields_views():
+    host = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = nr.asarray(host)
+    rows = list(x)
+    assert len(rows) == 3 and all(_npurt._shares_storage(r, x) for r in rows)
+    np.testing.assert_array_equal(np.stack([r.numpy() for r in rows]), host)
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.int32, np.float64, np.bool_])
