@@ -4,7 +4,8 @@ by side with numpy and PyTorch (CPU, when installed), in one run.
     python bench/dispatch.py [--n 16] [--calls 20000] [--repeats 7]
 
 Rows: enqueue only (the result is not waited for; the stream drains outside the
-timed loop), enqueue + stream synchronize, and the tiling-cache hit rate.
+timed loop), enqueue + stream synchronize, basic indexing (x[1:3], x[1:3] = 0;
+C++ fast path and Python path), and the tiling-cache hit rate.
 Targets: nr.ops.add enqueue-only <= 1.0 us (issue 4); `x + y` <= 1.0 us and
 `x.sum()` <= 1.5 us (issue 5; the rows "Python path" time the array-API
 implementation the C++ operators fall back to, for a before/after in one run).
@@ -101,6 +102,21 @@ def main():
     rows.append(("x.sum()  enqueue only", per_call_us(lambda: x.sum(), a.calls, a.repeats, stream.synchronize)))
     rows.append(("x.sum()  Python path (ndarray._py_sum)",
                  per_call_us(lambda: nd._py_sum(x), a.calls, a.repeats, stream.synchronize)))
+    # Basic indexing: the C++ x[key] / x[key] = v (bindings/indexing.cpp) and the Python path
+    # it falls back to (ndarray._py___getitem__ / _py___setitem__).
+    key = slice(1, 3)
+    rows.append(("x[1:3]", per_call_us(lambda: x[1:3], a.calls, a.repeats)))
+    rows.append(("x[1:3]  Python path (_py___getitem__)",
+                 per_call_us(lambda: nd._py___getitem__(x, key), a.calls, a.repeats)))
+    rows.append(("x[None, ..., ::-2]", per_call_us(lambda: x[None, ..., ::-2], a.calls, a.repeats)))
+
+    def set_fast():
+        x[1:3] = 0
+
+    rows.append(("x[1:3] = 0  enqueue only", per_call_us(set_fast, a.calls // 4, a.repeats, stream.synchronize)))
+    rows.append(("x[1:3] = 0  Python path (_py___setitem__)",
+                 per_call_us(lambda: nd._py___setitem__(x, key, 0), a.calls // 20, a.repeats, stream.synchronize)))
+    rows.append(("numpy a[1:3]", per_call_us(lambda: host[1:3], a.calls, a.repeats)))
     rows.append(("numpy a + b", per_call_us(lambda: host + host, a.calls, a.repeats)))
     rows.append(("numpy a.sum()", per_call_us(lambda: host.sum(), a.calls, a.repeats)))
     try:

@@ -37,6 +37,8 @@ void bind_graphs(nb::module_& m);    // graph_bindings.cpp (owner: graphs)
 void bind_views(nb::module_& m);     // view_bindings.cpp (owner: arrays-structure)
 void bind_operators(nb::module_& m);  // operators.cpp: ndarray operator/reduction fast path
 void bind_sort(nb::module_& m);       // sort_bindings.cpp: the sort driver (npurt/sort_ops.h)
+void bind_indexing(nb::module_& m);   // indexing.cpp: x[key] / x[key] = v fast path (npurt/basic_index.h)
+void bind_scalar_constants(nb::module_& m);  // scalar_constants.cpp: the 0-d constant cache
 
 // ---- hot-path results and errors (operators.cpp) ---------------------------
 // A new Python ndarray owning t (the bound type is looked up once, not per call).
@@ -44,6 +46,15 @@ nb::object new_ndarray(Tensor&& t);
 // Inside a catch (...) of a CPython slot function: sets the Python exception for
 // the C++ exception being handled, as nanobind's function dispatch does; returns nullptr.
 PyObject* raise_current();
+// The interned str s, kept for the process (a new reference never released).
+PyObject* interned(const std::string& s);
+
+// ---- scalar constants (scalar_constants.cpp) --------------------------------
+// The cached 0-d array of the Python scalar `value` (bool, int, float,
+// complex) in dtype on the current device, made by the fill kernel and
+// synchronized; OverflowError for an int outside an integral dtype's range,
+// TypeError for another type. Shared by operators.cpp and _convert.constant.
+Tensor scalar_constant(nb::handle value, DType dtype, const char* where);
 
 // ---- dtypes (dtypes.cpp) -------------------------------------------------
 // Accepts nr dtype objects, numpy dtypes and scalar types, ml_dtypes.bfloat16,

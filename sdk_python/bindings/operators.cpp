@@ -21,7 +21,6 @@
 #include <exception>
 #include <new>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
 #include "bindings.h"
@@ -65,6 +64,12 @@ PyObject* raise_current() {
     PyErr_SetString(PyExc_SystemError, "npurt: unknown C++ exception in an ndarray operator or op call");
   }
   return nullptr;
+}
+
+PyObject* interned(const std::string& s) {
+  PyObject* o = PyUnicode_InternFromString(s.c_str());
+  if (!o) throw nb::python_error();
+  return o;
 }
 
 namespace {
@@ -151,12 +156,6 @@ nb::object binary_method(int slot, nb::handle self, nb::handle other, bool both_
   }
   PyObject* rest[1] = {other.ptr()};
   return call_fallback(g_binary_fallback[slot], self, rest, 1, nullptr);
-}
-
-PyObject* interned(const std::string& s) {
-  PyObject* o = PyUnicode_InternFromString(s.c_str());
-  if (!o) throw nb::python_error();
-  return o;
 }
 
 // ---- the ndarray type's number slots ---------------------------------------
@@ -269,30 +268,9 @@ PyObject* binary_protocol(int n, PyObject* self, PyObject* other) {
 // interpreter frames per call. For an exact float32 ndarray and an exact
 // Python float or int, that path always ends in
 // npurt::array::binary_with_constant(op, array, constant float32(value)), with
-// the constant a cached 0-d array made by the fill op; this does the same
-// directly. Everything else (other dtypes, bool, huge ints, other devices,
+// the constant the cached 0-d array of scalar_constants.cpp (the cache
+// _convert.constant uses too); this does the same directly. Everything else (other dtypes, bool, huge ints, other devices,
 // other operators) still takes binary_protocol.
-
-// The cached 0-d float32 constant holding float32(value) on device d, as
-// _convert.constant makes it (fill, then a synchronize so any stream may read
-// it). Keyed by the float32 bits (signed zeros and NaN payloads stay apart);
-// runs under the GIL (number slots are called with it held). Never destroyed:
-// the runtime may be gone when static objects die.
-const Tensor& scalar_constant(Device d, double value) {
-  static auto* cache = new std::unordered_map<uint64_t, Tensor>();
-  const float f = static_cast<float>(value);
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  const uint64_t key = uint64_t{bits} | uint64_t(static_cast<uint32_t>(d.index) & 0xffffu) << 32 |
-                       uint64_t(static_cast<uint32_t>(d.type) & 0xffffu) << 48;
-  auto it = cache->find(key);
-  if (it != cache->end()) return it->second;
-  if (cache->size() > 1024) cache->clear();  // as _convert.constant: a bounded cache
-  const Stream stream = Stream::current(d);
-  Tensor c = ops::fill(Dims{}, DType::kFloat32, value, stream);
-  stream.synchronize();
-  return cache->emplace(key, std::move(c)).first->second;
-}
 
 // A Python float, or an int that float() converts exactly and once (|v| <= 2^53).
 bool plain_scalar(PyObject* o, double& value) {
@@ -326,7 +304,7 @@ PyObject* scalar_binary(BinaryOp op, PyObject* self, PyObject* other, bool& hand
     return nullptr;
   }
   try {
-    const Tensor& c = scalar_constant(x.device(), value);
+    const Tensor c = scalar_constant(nb::handle(left_array ? other : self), DType::kFloat32, "npurt.ndarray operator");
     const float f = static_cast<float>(value);
     return new_ndarray(left_array ? array::binary_with_constant(op, x, c, 1, f)
                                   : array::binary_with_constant(op, c, x, 0, f))

@@ -11,7 +11,6 @@ from .. import ops as _ops
 from . import _dtypes
 
 ndarray = _npurt.ndarray
-_constants = {}
 
 # Pairs the vector `cast` kernel has (docs/custom-ops.md); the rest go through `astype`.
 _VECTOR_CAST = {("float32", "float16"), ("float16", "float32"), ("float32", "bfloat16"), ("bfloat16", "float32"),
@@ -48,27 +47,11 @@ def fill_attrs(value, dt):
     return {"value": float(value)}
 
 
-def _key(value, dt):
-    # -0.0 == 0.0 and complex(1, -0.0) == complex(1, 0.0) as dict keys: the sign of a zero must
-    # not be lost (x / -0.0 is -x * inf), so signed zeros and complex values key by repr.
-    t = type(value)
-    if t is complex or (t is float and value == 0.0):
-        return (t, repr(value), dt.name)
-    return (t, value, dt.name)
-
-
 def constant(value, dt, where):
-    """A cached 0-d device array holding `value` converted to dt."""
-    key = _key(value, dt)
-    c = _constants.get(key)
-    if c is None:
-        _check_range(value, dt, where)
-        c = _ops.fill(shape=(), dtype=dt, **fill_attrs(value, dt))
-        c.stream.synchronize()  # usable from any stream from now on
-        if len(_constants) > 1024:
-            _constants.clear()
-        _constants[key] = c
-    return c
+    """A cached 0-d device array holding `value` converted to dt on the current device: the one C++
+    cache the operators' fast path shares (sdk_python/bindings/scalar_constants.cpp; same fill
+    attributes and range check as fill_attrs / _check_range)."""
+    return _npurt._scalar_constant(value, dt, where)
 
 
 def operands(where, x1, x2):

@@ -15,6 +15,10 @@ Invariants:
     dtype differs).
   * Keys holding integer arrays or a boolean mask go to _advanced.py (the
     gather/scatter kernel family): the result is a new array, never a view.
+  * The ndarray type's x[key] / x[key] = v slots run in C++ first
+    (sdk_python/bindings/indexing.cpp): plain basic keys are answered there by
+    npurt::basic_index (npurt/basic_index.h) with the same view as
+    basic_view; everything else, and every error, comes here.
 """
 import builtins
 import operator
@@ -302,7 +306,7 @@ def _to_index(x):
 def _iterate(x):
     if x.ndim == 0:
         raise TypeError("npurt.ndarray.__iter__: iteration over a 0-d array")
-    return (basic_view(x, i) for i in range(x.shape[0]))
+    return (x[i] for i in range(x.shape[0]))  # x[i]: the C++ basic-index path (indexing.cpp)
 
 
 def to_device(x, device, /, *, stream=None):
@@ -318,8 +322,8 @@ def to_device(x, device, /, *, stream=None):
 
 def install(cls=_npurt.ndarray):
     """Attaches indexing and the scalar conversions to nr.ndarray."""
-    cls.__getitem__ = getitem
-    cls.__setitem__ = setitem
+    cls._py___getitem__ = getitem  # the fallbacks of the C++ __getitem__ / __setitem__ (below)
+    cls._py___setitem__ = setitem
     cls.__iter__ = _iterate
     cls.item = item
     cls.tolist = tolist
@@ -329,6 +333,11 @@ def install(cls=_npurt.ndarray):
     cls.__bool__ = _to_bool
     cls.__index__ = _to_index
     cls.to_device = to_device
+    # After the dunders above (setting one resets its slot): __getitem__ and
+    # __setitem__ become C++ functions (sdk_python/bindings/indexing.cpp,
+    # npurt::basic_index) that take basic keys themselves and call getitem /
+    # setitem otherwise.
+    _npurt._install_index_slots()
 
 
 install()

@@ -85,10 +85,9 @@ def classify(public, call, arg=None):
 
 
 def forget_constants():
-    """Drops the array layer's bounded cache of 0-d scalar constants (array_api/_convert.py:
-    at most ~1025 blocks, by design): what stays allocated after this is a real leak."""
-    from npurt.array_api import _convert
-    _convert._constants.clear()
+    """Drops the bounded cache of 0-d scalar constants (sdk_python/bindings/scalar_constants.cpp:
+    at most 1024 blocks, by design): what stays allocated after this is a real leak."""
+    nr._npurt._clear_scalar_constants()
 
 
 def healthy(baseline):

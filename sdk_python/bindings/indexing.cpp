@@ -1,0 +1,255 @@
+// sdk_python/bindings/indexing.cpp: the C++ fast path of nr.ndarray's x[key]
+// and x[key] = value for basic keys.
+//
+// Why: x[1:3] ran the Python indexing layer (sdk_python/npurt/array_api/indexing.py:
+// key expansion, slice.indices, _view) for ~31k instructions, 40x an `x + y`.
+// install_index_slots() points the ndarray type's mp_subscript and
+// mp_ass_subscript at the functions below:
+//   - x[key]: a key of Python ints, slices of ints (any step), None, Ellipsis
+//     and bools, alone or in a tuple, is read into npurt::IndexItems and
+//     answered by npurt::basic_index (npurt/basic_index.h), the public C++
+//     helper;
+//   - x[key] = v: the same keys, for an array on the current device whose
+//     selected view is contiguous, and a value fill writes exactly as numpy
+//     converts it (fill_value: a Python float or int into float32 / float64,
+//     an in-range int into an integer dtype): one `fill` kernel writes it
+//     into the view, what the Python path's upload + broadcast `copy` writes.
+// Everything else (integer arrays and masks, numpy or 0-d array indices,
+// other values, dtypes or devices, non-contiguous targets) and every error
+// calls the Python layer's getitem / setitem (kept on the type as
+// _py___getitem__ / _py___setitem__, see install_index_slots), so
+// advanced indexing and the exact error text stay that layer's.
+// Invariant: the fast path returns the very view (shape, strides, offset) and
+// writes the very values of the Python path; tests/python/array_structure/
+// test_indexing_fast_path.py compares the two over random keys.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "bindings.h"
+#include "npurt/basic_index.h"
+#include "npurt/ops.h"
+#include "npurt/runtime.h"
+#include "npurt/status.h"
+#include "npurt/tensor.h"
+
+namespace npurt::python {
+namespace {
+
+constexpr Py_ssize_t kMaxItems = 32;  // longer keys take the Python path
+
+// One key entry as an IndexItem; false for anything else (no error left set).
+bool read_item(PyObject* k, IndexItem* out) {
+  if (k == Py_None) {
+    *out = IndexItem::newaxis();
+  } else if (k == Py_Ellipsis) {
+    *out = IndexItem::ellipsis();
+  } else if (k == Py_True || k == Py_False) {
+    *out = IndexItem::boolean(k == Py_True);
+  } else if (PyLong_CheckExact(k)) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
+    if (overflow) return false;
+    *out = IndexItem::integer(v);
+  } else if (PySlice_Check(k)) {
+    // Bounds are None or have __index__ (as for slice.indices); step 0 and
+    // bad bounds fail here and the Python path raises its error.
+    Py_ssize_t start = 0, stop = 0, step = 0;
+    if (PySlice_Unpack(k, &start, &stop, &step) < 0) {
+      PyErr_Clear();
+      return false;
+    }
+    // PySlice_Unpack stands absent bounds for the extreme values (and clamps
+    // huge ones), which basic_index clamps exactly as Python's slice.indices.
+    *out = IndexItem::slice(start, stop, step);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The key as IndexItems; false when an entry is not a plain basic one.
+bool read_key(PyObject* key, IndexItem* items, size_t* n) {
+  if (!PyTuple_Check(key)) {
+    *n = 1;
+    return read_item(key, items);
+  }
+  const Py_ssize_t len = PyTuple_GET_SIZE(key);
+  if (len > kMaxItems) return false;
+  for (Py_ssize_t i = 0; i < len; ++i)
+    if (!read_item(PyTuple_GET_ITEM(key, i), &items[i])) return false;
+  *n = static_cast<size_t>(len);
+  return true;
+}
+
+#if !defined(Py_LIMITED_API)
+PyTypeObject* g_type = nullptr;  // nr.ndarray (exact type only: subclasses take the Python path)
+PyObject* g_getitem = nullptr;   // interned "_py___getitem__", ...
+PyObject* g_setitem = nullptr;
+PyObject* g_delitem = nullptr;
+
+// type(self).<name>(self, *args), the Python layer's method; AttributeError
+// naming the method when the type has none (what CPython's slot does).
+PyObject* call_python(PyObject* self, PyObject* name, PyObject* a, PyObject* b) {
+  PyObject* f = _PyType_Lookup(Py_TYPE(self), name);  // borrowed
+  if (!f) {
+    PyErr_SetObject(PyExc_AttributeError, name);
+    return nullptr;
+  }
+  Py_INCREF(f);  // the call may rebind the type's attribute
+  PyObject* args[3] = {self, a, b};
+  PyObject* r = PyObject_Vectorcall(f, args, b ? 3 : 2, nullptr);
+  Py_DECREF(f);
+  return r;
+}
+
+// The basic view self[key], or an undefined Tensor when the fast path does not take the key.
+Tensor fast_view(PyObject* self, PyObject* key, const char* where) {
+  IndexItem items[kMaxItems];
+  size_t n = 0;
+  if (Py_TYPE(self) != g_type || !read_key(key, items, &n)) return Tensor();
+  try {
+    return basic_index(*nb::inst_ptr<Tensor>(nb::handle(self)), items, n, where);
+  } catch (const Error&) {
+    return Tensor();  // the Python path raises the error in its own words
+  }
+}
+
+PyObject* getitem_slot(PyObject* self, PyObject* key) {
+  try {
+    Tensor v = fast_view(self, key, "npurt.ndarray.__getitem__");
+    if (v.defined()) return new_ndarray(std::move(v)).release().ptr();
+  } catch (...) {
+    return raise_current();
+  }
+  return call_python(self, g_getitem, key, nullptr);
+}
+
+// The value fill writes exactly as numpy's asarray(value, dtype) converts it,
+// or false: float32 / float64 take a Python float or an int |v| <= 2^53 (one
+// rounding, no finite value beyond float32's range: numpy warns there);
+// integer dtypes take an int within their range. bool is not an exact int.
+bool fill_value(PyObject* o, DType dtype, double* value) {
+  const DTypeInfo& info = dtype_info(dtype);
+  if (PyFloat_CheckExact(o)) {
+    *value = PyFloat_AS_DOUBLE(o);
+    if (dtype == DType::kFloat64) return true;
+    return dtype == DType::kFloat32 &&
+           !(std::isfinite(*value) && std::fabs(*value) > static_cast<double>(std::numeric_limits<float>::max()));
+  }
+  if (!PyLong_CheckExact(o)) return false;
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (overflow || v > (1LL << 53) || v < -(1LL << 53)) return false;
+  *value = static_cast<double>(v);
+  if (dtype == DType::kFloat32 || dtype == DType::kFloat64) return true;
+  const int bits = info.itemsize * 8;
+  if (info.kind == DTypeKind::kUnsignedInt) return v >= 0 && (bits == 64 || v < (1LL << bits));
+  if (info.kind == DTypeKind::kSignedInt) return bits == 64 || (v >= -(1LL << (bits - 1)) && v < (1LL << (bits - 1)));
+  return false;
+}
+
+// self[key] = value by one fill kernel; false when the fast path does not apply.
+bool fast_fill(PyObject* self, PyObject* key, PyObject* value) {
+  if (Py_TYPE(self) != g_type) return false;
+  const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
+  double v = 0;
+  if (!fill_value(value, x.dtype(), &v) || !(x.device() == current_device())) return false;
+  Tensor view = fast_view(self, key, "npurt.ndarray.__setitem__");
+  if (!view.defined() || !view.is_contiguous()) return false;
+  if (view.numel() > 0) ops::fill(view.shape(), view.dtype(), v, Stream(), view);
+  return true;
+}
+
+int setitem_slot(PyObject* self, PyObject* key, PyObject* value) {
+  PyObject* r = nullptr;
+  if (!value) {
+    r = call_python(self, g_delitem, key, nullptr);
+  } else {
+    try {
+      if (fast_fill(self, key, value)) return 0;
+    } catch (...) {
+      raise_current();
+      return -1;
+    }
+    r = call_python(self, g_setitem, key, value);
+  }
+  if (!r) return -1;
+  Py_DECREF(r);
+  return 0;
+}
+
+#endif  // !Py_LIMITED_API
+
+// Makes the type's __getitem__ / __setitem__ these functions and points its
+// mapping slots here. Why both: CPython 3.11 specialises `x[k]` on a type
+// whose __getitem__ is a Python function into a direct call of that function
+// (BINARY_SUBSCR_GETITEM), bypassing mp_subscript, so the Python layer's
+// functions live on as _py___getitem__ / _py___setitem__ (the fallbacks) and
+// the dunders are C++ functions. The slots are set last: setting a dunder
+// resets its slot to CPython's generic one.
+void install_index_slots(nb::handle cls) {
+#if !defined(Py_LIMITED_API)
+  PyTypeObject* t = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  if (!t->tp_as_mapping) return;
+  if (!g_type) {
+    g_getitem = interned("_py___getitem__");
+    g_setitem = interned("_py___setitem__");
+    g_delitem = interned("__delitem__");
+    g_type = t;
+  }
+  nb::setattr(cls, "__getitem__",
+              nb::cpp_function(
+                  [](nb::handle self, nb::handle key) {
+                    PyObject* r = getitem_slot(self.ptr(), key.ptr());
+                    if (!r) throw nb::python_error();
+                    return nb::steal(r);
+                  },
+                  nb::is_method(), nb::scope(cls), nb::name("__getitem__"), nb::arg("key").none()));
+  nb::setattr(cls, "__setitem__",
+              nb::cpp_function(
+                  [](nb::handle self, nb::handle key, nb::handle value) {
+                    if (setitem_slot(self.ptr(), key.ptr(), value.ptr()) < 0) throw nb::python_error();
+                  },
+                  nb::is_method(), nb::scope(cls), nb::name("__setitem__"), nb::arg("key").none(),
+                  nb::arg("value").none()));
+  t->tp_as_mapping->mp_subscript = &getitem_slot;
+  t->tp_as_mapping->mp_ass_subscript = &setitem_slot;
+  PyType_Modified(t);
+#else
+  (void)cls;
+#endif
+}
+
+IndexItem item_arg(nb::handle k) {
+  IndexItem item;
+  if (!read_item(k.ptr(), &item))
+    throw_invalid_argument("npurt.basic_index", "key", "entries must be ints, slices of ints, None, ... or bools");
+  return item;
+}
+
+}  // namespace
+
+void bind_indexing(nb::module_& m) {
+  m.def("_install_index_slots", [m]() { install_index_slots(m.attr("ndarray")); },
+        "Points ndarray's x[key] and x[key] = v at the C++ fast path (call after setting __getitem__).");
+  m.def(
+      "basic_index",
+      [](const Tensor& x, nb::handle key) {
+        IndexItem items[kMaxItems];
+        size_t n = 0;
+        if (!nb::isinstance<nb::tuple>(key)) {
+          items[n++] = item_arg(key);
+        } else {
+          if (nb::len(key) > static_cast<size_t>(kMaxItems))
+            throw_invalid_argument("npurt.basic_index", "key", "has more than 32 entries");
+          for (nb::handle k : key) items[n++] = item_arg(k);
+        }
+        return basic_index(x, items, n, "npurt.basic_index");
+      },
+      nb::arg("x"), nb::arg("key").none(),
+      "npurt::basic_index: the view x[key] for a basic key (ints, slices of ints, None, ..., bools), "
+      "a ValueError (nr.InvalidArgumentError) for a bad key.");
+}
+
+}  // namespace npurt::python
