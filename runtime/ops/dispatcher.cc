@@ -179,6 +179,8 @@ OpHandle OpHandle::find(const std::string& name) {
     for (size_t i = 0; i < similar.size(); ++i) msg += (i ? ", " : "") + similar[i];
     msg += "?)";
   }
+  std::string kernels = builtin_kernels_error();
+  if (!kernels.empty()) msg += " [" + kernels + "]";
   throw NotFound(msg);
 }
 

@@ -26,6 +26,7 @@ struct RegistryState {
   std::map<std::string, std::unique_ptr<RegisteredOp>> ops;
   std::atomic<uint64_t> generation{0};
   std::vector<std::string> startup_errors;
+  std::string kernels_error;  // why the built-in kernel library did not load, or ""
 };
 
 // Leaked on purpose: OpHandles and in-flight launches may outlive static destruction.
@@ -57,33 +58,53 @@ bool file_exists(const std::string& p) {
   return ::stat(p.c_str(), &st) == 0;
 }
 
-// libnpurt_kernels.so next to libnpurt.so (or $NPURT_KERNELS_LIBRARY). Only the
-// shared libnpurt does this: a static copy of the runtime would load a second
-// runtime through the kernels' dependency on libnpurt.so.
+// Records why the built-in kernels are missing: registration_errors(), stderr,
+// and the "unknown op" message (builtin_kernels_error()).
+void kernels_load_failed(std::string msg) {
+  std::fprintf(stderr, "%s\n", msg.c_str());
+  RegistryState& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.kernels_error = msg;
+  s.startup_errors.push_back(std::move(msg));
+}
+
+// The default kernels library: libnpurt_kernels.so next to this libnpurt.so
+// (the wheel's npurt/lib, an install's lib/); "" when this code is not in a
+// shared libnpurt (a static copy of the runtime would load a second runtime
+// through the kernels' dependency on libnpurt.so).
+std::string default_kernels_path() {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void*>(&default_kernels_path), &info) || !info.dli_fname) return "";
+  std::string self = info.dli_fname;
+  size_t slash = self.rfind('/');
+  std::string base = slash == std::string::npos ? self : self.substr(slash + 1);
+  if (base.rfind("libnpurt.so", 0) != 0) return "";
+  return (slash == std::string::npos ? std::string(".") : self.substr(0, slash)) + "/libnpurt_kernels.so";
+}
+
+// Loads the built-in kernels unless they are linked into the process already.
+// A non-empty $NPURT_KERNELS_LIBRARY replaces the default location, and a
+// missing file there is an error (a silently absent default is not: builds
+// without a kernels library exist).
 void load_builtin_kernels() {
   {
     RegistryState& s = state();
     std::lock_guard<std::mutex> lock(s.mu);
-    if (s.ops.count("copy")) return;  // linked in (Python extension, tests)
+    if (s.ops.count("copy")) return;  // linked in (static runtime: C++ tests, embedders)
   }
-  std::string path;
-  if (const char* env = std::getenv("NPURT_KERNELS_LIBRARY")) {
-    path = env;
-  } else {
-    Dl_info info;
-    if (!dladdr(reinterpret_cast<void*>(&load_builtin_kernels), &info) || !info.dli_fname) return;
-    std::string self = info.dli_fname;
-    size_t slash = self.rfind('/');
-    std::string base = slash == std::string::npos ? self : self.substr(slash + 1);
-    if (base.rfind("libnpurt.so", 0) != 0) return;
-    path = (slash == std::string::npos ? std::string(".") : self.substr(0, slash)) + "/libnpurt_kernels.so";
+  const char* env = std::getenv("NPURT_KERNELS_LIBRARY");
+  std::string path = env && *env ? std::string(env) : default_kernels_path();
+  if (path.empty()) return;
+  if (!file_exists(path)) {
+    if (env && *env)
+      kernels_load_failed("npurt: could not load the built-in kernels: NPURT_KERNELS_LIBRARY='" + path +
+                          "': no such file");
+    return;
   }
-  if (!file_exists(path)) return;
   if (!dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
     const char* err = dlerror();
-    std::lock_guard<std::mutex> lock(state().mu);
-    state().startup_errors.push_back("npurt: could not load the built-in kernels '" + path +
-                                     "': " + (err ? err : "unknown dlopen error"));
+    kernels_load_failed("npurt: could not load the built-in kernels '" + path +
+                        "': " + (err ? err : "unknown dlopen error"));
   }
 }
 
@@ -153,6 +174,12 @@ RegisteredOp* find_registered_op(const std::string& name) {
   return it == s.ops.end() ? nullptr : it->second.get();
 }
 
+std::string builtin_kernels_error() {
+  ensure_builtin_kernels();
+  std::lock_guard<std::mutex> lock(state().mu);
+  return state().kernels_error;
+}
+
 std::vector<std::string> similar_op_names(const std::string& name) {
   std::vector<std::pair<size_t, std::string>> scored;
   for (auto& n : OpRegistry::instance().names()) {
@@ -192,7 +219,11 @@ OpRegistrar::OpRegistrar(const std::vector<OpDefBuilder>& builders) noexcept {
 
 // ---- load scopes ------------------------------------------------------------------
 
+// The built-in kernels load first, outside the scope: their registrars must not
+// stage into a plugin's scope, and a plugin clashing with a built-in op is the
+// one refused, whether or not an op ran before.
 LoadScope::LoadScope(std::string library_path) : path_(std::move(library_path)), previous_(t_scope) {
+  ensure_builtin_kernels();
   t_scope = this;
 }
 LoadScope::~LoadScope() { t_scope = previous_; }

@@ -16,6 +16,8 @@ namespace npurt {
 
 // nullptr when unknown; loads the built-in kernel library on first use.
 RegisteredOp* find_registered_op(const std::string& name);
+// Why the built-in kernel library failed to load ("" if it loaded or is linked in).
+std::string builtin_kernels_error();
 // Sorted close matches for "unknown op" messages.
 std::vector<std::string> similar_op_names(const std::string& name);
 
