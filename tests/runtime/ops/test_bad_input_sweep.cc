@@ -52,8 +52,9 @@ int run_case(const OpHandle& op, std::vector<Tensor> inputs, bool must_fail, con
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find(name), std::string::npos)
         << name << " (" << what << "): message does not name the op: " << e.what();
-    if (want != StatusCode::kOk)
+    if (want != StatusCode::kOk) {
       EXPECT_EQ(e.code(), want) << name << " (" << what << "): " << status_code_name(e.code()) << ": " << e.what();
+    }
     try { npurt_test::stream0().synchronize(); } catch (const Error&) {}
     return 1;
   }
