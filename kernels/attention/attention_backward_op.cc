@@ -26,10 +26,10 @@ AttnShapes backward_shapes(const OpContext& ctx) {
   for (size_t i : {size_t{0}, size_t{4}}) {
     const char* name = i == 0 ? "dout" : "o";
     if (ctx.input(i).shape != q.shape) ctx.fail(name, "shape must equal q's");
-    if (ctx.input(i).dtype != q.dtype) ctx.fail(name, "dtype must match q's");
+    if (ctx.input(i).dtype != q.dtype) ctx.fail_dtype(name, "dtype must match q's");
   }
   const TensorSpec& lse = ctx.input(5);
-  if (lse.dtype != DType::kFloat32) ctx.fail("lse", "must be float32 (the lse output of attention)");
+  if (lse.dtype != DType::kFloat32) ctx.fail_dtype("lse", "must be float32 (the lse output of attention)");
   if (lse.shape != Dims(q.shape.begin(), q.shape.end() - 1)) ctx.fail("lse", "shape must be q's shape without D");
   return s;
 }

@@ -34,7 +34,7 @@ void check_same_lead(const OpContext& ctx, const char* arg, const TensorSpec& x,
   if (x.shape.back() != q.shape.back())
     ctx.fail(arg, "head dim D = " + std::to_string(x.shape.back()) + " does not match q's D = " +
                       std::to_string(q.shape.back()));
-  if (x.dtype != q.dtype) ctx.fail(arg, "dtype must match q's");
+  if (x.dtype != q.dtype) ctx.fail_dtype(arg, "dtype must match q's");
 }
 
 // Element strides of a contiguous mask broadcast to [B, H, Sq, Skv] (0 = broadcast).

@@ -20,9 +20,9 @@ void cast_infer(const OpContext& ctx) {
     DTypeMask reachable = 0;
     for (const CastRow& r : kCastRows)
       if (r.src == src) reachable |= dtype_mask({r.dst});
-    ctx.fail("dtype", std::string("casting ") + dtype_name(src) + " to " + dtype_name(dst) +
-                          " is not a single vector-unit conversion (from " + dtype_name(src) + ": " +
-                          (reachable ? dtype_mask_names(reachable) : std::string("none")) + ")");
+    ctx.fail_dtype("dtype", std::string("casting ") + dtype_name(src) + " to " + dtype_name(dst) +
+                               " is not a single vector-unit conversion (from " + dtype_name(src) + ": " +
+                               (reachable ? dtype_mask_names(reachable) : std::string("none")) + ")");
   }
   ctx.set_output(0, ctx.input(0).shape, dst);
 }

@@ -42,7 +42,7 @@ void split_elements(const OpContext& ctx, CreationTiling& t, TilingResult& r, ui
 void iota_infer(const OpContext& ctx) {
   check_count(ctx, "num", ctx.attr_int("num"));
   const DType dt = ctx.attr_dtype("dtype");
-  if (!mask_has(kIotaMask, dt)) ctx.fail("dtype", std::string(dtype_name(dt)) + " is not supported");
+  if (!mask_has(kIotaMask, dt)) ctx.fail_dtype("dtype", std::string(dtype_name(dt)) + " is not supported");
   ctx.set_output(0, Dims{ctx.attr_int("num")}, dt);
 }
 

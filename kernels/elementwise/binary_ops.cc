@@ -26,8 +26,8 @@ void infer_same_shape(const OpContext& ctx) {
   const TensorSpec& x = ctx.input(0);
   const TensorSpec& y = ctx.input(1);
   if (x.dtype != y.dtype)
-    ctx.fail("y", std::string("dtype ") + dtype_name(y.dtype) + " differs from x's " + dtype_name(x.dtype) +
-                      " (this kernel takes equal dtypes; cast first)");
+    ctx.fail_dtype("y", std::string("dtype ") + dtype_name(y.dtype) + " differs from x's " + dtype_name(x.dtype) +
+                           " (this kernel takes equal dtypes; cast first)");
   if (x.shape != y.shape)
     ctx.fail("y", "shape " + dims_str(y.shape) + " differs from x's " + dims_str(x.shape) +
                       " (this kernel takes equal shapes, no broadcasting)");

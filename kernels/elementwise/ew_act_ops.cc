@@ -35,7 +35,7 @@ uint32_t gelu_variant(const OpContext& ctx) {
 void infer_grad(const OpContext& ctx) {
   const TensorSpec &dy = ctx.input(0), &x = ctx.input(1);
   if (dy.dtype != x.dtype)
-    ctx.fail("dy", std::string("dtype ") + dtype_name(dy.dtype) + " differs from x's " + dtype_name(x.dtype));
+    ctx.fail_dtype("dy", std::string("dtype ") + dtype_name(dy.dtype) + " differs from x's " + dtype_name(x.dtype));
   if (dy.shape != x.shape)
     ctx.fail("dy", "shape " + dims_str(dy.shape) + " differs from x's " + dims_str(x.shape));
   ctx.set_output(0, x.shape, x.dtype);
@@ -94,7 +94,7 @@ void infer_swiglu_backward(const OpContext& ctx) {
   const TensorSpec &dy = ctx.input(0), &x = ctx.input(1);
   check_swiglu_x(ctx, x);
   if (dy.dtype != x.dtype)
-    ctx.fail("dy", std::string("dtype ") + dtype_name(dy.dtype) + " differs from x's " + dtype_name(x.dtype));
+    ctx.fail_dtype("dy", std::string("dtype ") + dtype_name(dy.dtype) + " differs from x's " + dtype_name(x.dtype));
   if (dy.shape != half_of(x).shape)
     ctx.fail("dy", "shape " + dims_str(dy.shape) + " must be x's shape with the last axis halved, " +
                        dims_str(half_of(x).shape));

@@ -120,15 +120,15 @@ const char* arg_name(const OpContext& ctx, size_t i) { return ctx.op().inputs[i]
 void infer_ew(const OpContext& ctx, const EwOpInfo& info) {
   const size_t first = info.cond_first ? 1 : 0;
   if (info.cond_first && ctx.input(0).dtype != DType::kBool)
-    ctx.fail(arg_name(ctx, 0), std::string("dtype ") + dtype_name(ctx.input(0).dtype) + " is not bool");
+    ctx.fail_dtype(arg_name(ctx, 0), std::string("dtype ") + dtype_name(ctx.input(0).dtype) + " is not bool");
   const DType dt = ctx.input(first).dtype;
   Dims shape = ctx.input(0).shape;
   for (size_t i = 1; i < ctx.num_inputs(); ++i) {
     const TensorSpec& in = ctx.input(i);
     if (i > first && in.dtype != dt)
-      ctx.fail(arg_name(ctx, i), std::string("dtype ") + dtype_name(in.dtype) + " differs from " +
-                                     arg_name(ctx, first) + "'s " + dtype_name(dt) +
-                                     " (the kernel takes equal dtypes; the Python functions promote first)");
+      ctx.fail_dtype(arg_name(ctx, i), std::string("dtype ") + dtype_name(in.dtype) + " differs from " +
+                                          arg_name(ctx, first) + "'s " + dtype_name(dt) +
+                                          " (the kernel takes equal dtypes; the Python functions promote first)");
     Dims out;
     std::string reason;
     if (!broadcast_shapes(shape, in.shape, out, reason)) ctx.fail(arg_name(ctx, i), reason);

@@ -54,7 +54,7 @@ void infer_fused(const OpContext& ctx) {
   decode(ctx, n_in);
   const DType out = ctx.attr_dtype("dtype");
   if (!mask_has(kFloats, out))
-    ctx.fail("dtype", std::string(dtype_name(out)) + " is not a fused output dtype (float16, bfloat16, float32)");
+    ctx.fail_dtype("dtype", std::string(dtype_name(out)) + " is not a fused output dtype (float16, bfloat16, float32)");
   Dims shape = ctx.input(0).shape;
   for (int i = 1; i < n_in; ++i) {
     const Dims& b = ctx.input(static_cast<size_t>(i)).shape;

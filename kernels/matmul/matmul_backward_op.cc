@@ -29,7 +29,7 @@ Forward backward_shapes(const OpContext& ctx) {
   Forward f = forward_shapes(ctx, kA, kB);
   const TensorSpec& dy = ctx.input(kDy);
   if (dy.dtype != ctx.input(kA).dtype)
-    ctx.fail("dy", std::string("dtype ") + dtype_name(dy.dtype) + " must match a's " + dtype_name(ctx.input(kA).dtype));
+    ctx.fail_dtype("dy", std::string("dtype ") + dtype_name(dy.dtype) + " must match a's " + dtype_name(ctx.input(kA).dtype));
   if (dy.shape != f.out_shape) {
     std::string want, got;
     for (int64_t d : f.out_shape) want += std::to_string(d) + " ";

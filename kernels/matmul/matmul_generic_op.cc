@@ -33,7 +33,7 @@ MatmulGenericTiling plan(const OpContext& ctx) {
   if (a.shape.size() != 3) ctx.fail("a", "must be 3-D [batch, M, K], got " + str(a.shape.size()) + "-D");
   if (b.shape.size() != 3) ctx.fail("b", "must be 3-D [batch, K, N], got " + str(b.shape.size()) + "-D");
   if (b.dtype != a.dtype)
-    ctx.fail("b", std::string("dtype ") + dtype_name(b.dtype) + " differs from a's " + dtype_name(a.dtype));
+    ctx.fail_dtype("b", std::string("dtype ") + dtype_name(b.dtype) + " differs from a's " + dtype_name(a.dtype));
   if (a.shape[2] != b.shape[1])
     ctx.fail("b", "contracted dimension " + str(b.shape[1]) + " (axis 1) does not match a's K = " + str(a.shape[2]));
   if (a.shape[2] == 0) ctx.fail("a", "K = 0 is not supported by the kernel (npurt.matmul returns zeros for it)");

@@ -26,7 +26,7 @@ DType out_dtype(const OpContext& ctx) {
   if (name.empty()) return ctx.input(0).dtype;
   for (DType t : {DType::kFloat32, DType::kFloat16, DType::kBFloat16})
     if (name == dtype_name(t)) return t;
-  ctx.fail("dtype", "'" + name + "' is not an output dtype of matmul (float32, float16, bfloat16)");
+  ctx.fail_dtype("dtype", "'" + name + "' is not an output dtype of matmul (float32, float16, bfloat16)");
 }
 
 MatmulBias bias_kind(const OpContext& ctx, const Forward& f) {
@@ -37,7 +37,7 @@ MatmulBias bias_kind(const OpContext& ctx, const Forward& f) {
                          std::to_string(bias.shape.size()) + (bias.shape.size() == 1 ? " length " + std::to_string(bias.shape[0]) : ""));
   if (bias.dtype == DType::kFloat32) return MatmulBias::kF32;
   if (bias.dtype == ctx.input(0).dtype) return MatmulBias::kInput;
-  ctx.fail("bias", std::string("dtype ") + dtype_name(bias.dtype) + " must be float32 or a's dtype");
+  ctx.fail_dtype("bias", std::string("dtype ") + dtype_name(bias.dtype) + " must be float32 or a's dtype");
 }
 
 void matmul_infer(const OpContext& ctx) {

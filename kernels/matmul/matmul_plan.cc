@@ -80,8 +80,8 @@ Forward forward_shapes(const OpContext& ctx, size_t ia, size_t ib) {
   const TensorSpec& ta = ctx.input(ia);
   const TensorSpec& tb = ctx.input(ib);
   if (tb.dtype != ta.dtype)
-    ctx.fail("b", std::string("dtype ") + npurt::dtype_name(tb.dtype) + " must match a's " +
-                      npurt::dtype_name(ta.dtype));
+    ctx.fail_dtype("b", std::string("dtype ") + npurt::dtype_name(tb.dtype) + " must match a's " +
+                           npurt::dtype_name(ta.dtype));
   Forward f;
   f.a = operand(ta, ctx.attr_bool("trans_a"), false);
   f.b = operand(tb, ctx.attr_bool("trans_b"), true);

@@ -88,9 +88,9 @@ DType out_dtype(const OpContext& ctx, ReduceKind kind, const ReduceShape& rs) {
   const DType in = ctx.input(0).dtype;
   const bool logical = kind == ReduceKind::kAny || kind == ReduceKind::kAll;
   if (logical != (in == DType::kBool))
-    ctx.fail("x", logical ? std::string("any/all take bool inputs (compare with 0 first), got ") + dtype_name(in)
-                          : std::string("bool inputs are reduced with reduce_any/reduce_all; cast them first"));
-  if (kind == ReduceKind::kMean && in == DType::kInt32) ctx.fail("x", "mean needs a floating-point input");
+    ctx.fail_dtype("x", logical ? std::string("any/all take bool inputs (compare with 0 first), got ") + dtype_name(in)
+                               : std::string("bool inputs are reduced with reduce_any/reduce_all; cast them first"));
+  if (kind == ReduceKind::kMean && in == DType::kInt32) ctx.fail_dtype("x", "mean needs a floating-point input");
   const std::string& want = ctx.attr("dtype").as_string();
   if (rs.parts > 1) {  // partial results keep the accumulation dtype
     if (!want.empty()) ctx.fail("dtype", "a split reduction (part_len > 0) gives accumulation-dtype partials; pass \"\"");
@@ -99,9 +99,9 @@ DType out_dtype(const OpContext& ctx, ReduceKind kind, const ReduceShape& rs) {
   if (want.empty() || want == dtype_name(in)) return in;
   if (in == DType::kFloat16 && want == dtype_name(DType::kFloat32)) return DType::kFloat32;
   if (in == DType::kFloat32 && want == dtype_name(DType::kFloat16)) return DType::kFloat16;
-  ctx.fail("dtype", "'" + want + "' is not available for " + dtype_name(in) +
-                        " inputs (\"\" keeps the input dtype; float16 inputs may ask for \"float32\", float32 "
-                        "inputs for \"float16\")");
+  ctx.fail_dtype("dtype", "'" + want + "' is not available for " + dtype_name(in) +
+                             " inputs (\"\" keeps the input dtype; float16 inputs may ask for \"float32\", float32 "
+                             "inputs for \"float16\")");
 }
 
 // UB bytes per lane beyond the 4-byte accumulators of reduce_kernel.cc (0 for its dtypes).

@@ -48,8 +48,8 @@ DType scan_out_dtype(const OpContext& ctx) {
   if (want.empty()) return is_integral_or_bool(in) ? wide : in;
   if (want == dtype_name(in) && in != DType::kBool) return in;
   if (is_integral_or_bool(in) && want == dtype_name(wide)) return wide;
-  ctx.fail("dtype", "'" + want + "' is not available for " + dtype_name(in) + " inputs (\"\" = the default; the " +
-                        "input's own dtype, or int64/uint64 for integers; cast the input for other dtypes)");
+  ctx.fail_dtype("dtype", "'" + want + "' is not available for " + dtype_name(in) + " inputs (\"\" = the default; the " +
+                             "input's own dtype, or int64/uint64 for integers; cast the input for other dtypes)");
 }
 
 void scan_infer(const OpContext& ctx) {

@@ -22,7 +22,7 @@ void check_inputs(const OpContext& ctx) {
   const TensorSpec &x1 = ctx.input(0), &x2 = ctx.input(1);
   if (x1.shape.size() != 1) ctx.fail("x1", "must be 1-D, got " + str(x1.shape.size()) + "-D");
   if (x2.dtype != x1.dtype)
-    ctx.fail("x2", std::string("dtype ") + dtype_name(x2.dtype) + " differs from x1's " + dtype_name(x1.dtype));
+    ctx.fail_dtype("x2", std::string("dtype ") + dtype_name(x2.dtype) + " differs from x1's " + dtype_name(x1.dtype));
   if (ctx.has_input(2) && ctx.input(2).shape != x1.shape)
     ctx.fail("sorter", "must have x1's shape (" + str(x1.shape[0]) + ",)");
 }

@@ -80,7 +80,7 @@ void infer_merged(const OpContext& ctx) {
   if (ctx.attr_int("width") <= 0) ctx.fail("width", "must be positive, got " + std::to_string(ctx.attr_int("width")));
   const DType d = ctx.attr_dtype("dtype");
   if (d != DType::kFloat32 && d != DType::kFloat16)
-    ctx.fail("dtype", std::string("score dtype must be float32 or float16, got ") + dtype_name(d));
+    ctx.fail_dtype("dtype", std::string("score dtype must be float32 or float16, got ") + dtype_name(d));
   ctx.set_output(0, ctx.input(0).shape, DType::kUInt64);
 }
 

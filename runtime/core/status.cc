@@ -17,6 +17,7 @@ const char* status_code_name(StatusCode code) {
     case StatusCode::kInternal: return "INTERNAL";
     case StatusCode::kCaptureError: return "CAPTURE_ERROR";
     case StatusCode::kCompileError: return "COMPILE_ERROR";
+    case StatusCode::kUnsupportedDtype: return "UNSUPPORTED_DTYPE";
   }
   return "UNKNOWN";
 }
@@ -38,6 +39,7 @@ void throw_error(StatusCode code, const std::string& message) {
     case StatusCode::kNotFound: throw NotFound(message);
     case StatusCode::kUnavailable: throw Unavailable(message);
     case StatusCode::kCaptureError: throw CaptureError(message);
+    case StatusCode::kUnsupportedDtype: throw UnsupportedDtype(message);
     case StatusCode::kOk:  // throwing "OK" is a bug in the caller
       throw Error(StatusCode::kInternal, "throw_error called with OK status: " + message);
     default: throw Error(code, message);
@@ -47,6 +49,15 @@ void throw_error(StatusCode code, const std::string& message) {
 void throw_invalid_argument(const std::string& where, const std::string& arg,
                             const std::string& reason) {
   throw InvalidArgument(where + ": argument '" + arg + "': " + reason);
+}
+
+void throw_unsupported_dtype(const std::string& where, const std::string& arg, const std::string& reason) {
+  throw UnsupportedDtype(where + ": argument '" + arg + "': " + reason);
+}
+
+void rethrow_invalid_argument(const InvalidArgument& e, const std::string& message) {
+  if (e.code() == StatusCode::kUnsupportedDtype) throw UnsupportedDtype(message);
+  throw InvalidArgument(message);
 }
 
 }  // namespace npurt

@@ -77,7 +77,7 @@ OpHandle cached(std::atomic<RegisteredOp*>& slot, const char* kernel) {
   const std::string from = std::string("npurt.ops.") + kernel, to = std::string("npurt.") + name;
   for (size_t at = msg.find(from); at != std::string::npos; at = msg.find(from, at + to.size()))
     msg.replace(at, from.size(), to);
-  throw InvalidArgument(msg);
+  rethrow_invalid_argument(e, msg);  // keeps a dtype refusal's code
 }
 
 bool floating_or_complex(DType t) {
@@ -197,10 +197,10 @@ void check_reduce_input(ReduceOp op, const Tensor& x, bool general) {
     throw_invalid_argument(std::string("npurt.") + name, "op", "any/all take the ReduceArgs form of reduce()");
   const DType t = x.dtype();
   if (t != DType::kFloat32 && t != DType::kFloat16 && t != DType::kFloat64)
-    throw_invalid_argument(std::string("npurt.") + name, "x",
-                           std::string("dtype ") + dtype_name(t) +
-                               " is not handled by npurt::array::reduce (float16, float32, float64 are; integer "
-                               "and bool inputs accumulate in int64 through the array-API functions)");
+    throw_unsupported_dtype(std::string("npurt.") + name, "x",
+                            std::string("dtype ") + dtype_name(t) +
+                                " is not handled by npurt::array::reduce (float16, float32, float64 are; integer "
+                                "and bool inputs accumulate in int64 through the array-API functions)");
 }
 
 Tensor copy_of(const Tensor& x, const Stream& stream) {
@@ -267,15 +267,15 @@ Tensor binary_call(BinaryOp op, const Tensor (&xs)[2], const Stream& stream, con
   if (!x1.defined()) throw_invalid_argument(where + info.name, "x1", "undefined tensor");
   if (!x2.defined()) throw_invalid_argument(where + info.name, "x2", "undefined tensor");
   if (x1.dtype() != x2.dtype())
-    throw_invalid_argument(where + info.name, "x2",
-                           std::string("dtype ") + dtype_name(x2.dtype()) + " differs from x1's " +
-                               dtype_name(x1.dtype()) +
-                               " (npurt::array::binary takes one dtype; promote first, e.g. with ops::cast)");
+    throw_unsupported_dtype(where + info.name, "x2",
+                            std::string("dtype ") + dtype_name(x2.dtype()) + " differs from x1's " +
+                                dtype_name(x1.dtype()) +
+                                " (npurt::array::binary takes one dtype; promote first, e.g. with ops::cast)");
   if (op == BinaryOp::kDivide && !floating_or_complex(x1.dtype()))
-    throw_invalid_argument(where + info.name, "x1",
-                           std::string("dtype ") + dtype_name(x1.dtype()) +
-                               " is not floating-point (the standard's divide promotes integers to the default "
-                               "float first; cast them with ops::cast)");
+    throw_unsupported_dtype(where + info.name, "x1",
+                            std::string("dtype ") + dtype_name(x1.dtype()) +
+                                " is not floating-point (the standard's divide promotes integers to the default "
+                                "float first; cast them with ops::cast)");
   OpHandle h = cached(g_binary_ops[i], info.kernel);
   Tensor result[1] = {out};
   try {

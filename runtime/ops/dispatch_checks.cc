@@ -16,6 +16,11 @@ namespace {
   throw_invalid_argument(op.where, arg, reason);
 }
 
+// A dtype the op does not take: UnsupportedDtype (TypeError in Python, as numpy).
+[[noreturn]] void fail_dtype(const RegisteredOp& op, const std::string& arg, const std::string& reason) {
+  throw_unsupported_dtype(op.where, arg, reason);
+}
+
 std::string shape_str(const Dims& d) {
   std::string s = "(";
   for (size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
@@ -57,11 +62,11 @@ void append_attr_key(const AttrValue& v, AttrType declared, CacheKey& key) {
 
 void check_input_dtype(const RegisteredOp& op, const InputDef& in, DType dt, Device device) {
   if (!mask_has(in.dtypes, dt))
-    fail(op, in.name, std::string("dtype ") + dtype_name(dt) + " is not supported (supported: " +
-                          dtype_mask_names(in.dtypes) + ")");
+    fail_dtype(op, in.name, std::string("dtype ") + dtype_name(dt) + " is not supported (supported: " +
+                                dtype_mask_names(in.dtypes) + ")");
   if (device.type != DeviceType::kSim && mask_has(in.sim_only_dtypes, dt))
-    fail(op, in.name, std::string("dtype ") + dtype_name(dt) +
-                          " is only supported on the sim backend (the Ascend vector unit lacks it)");
+    fail_dtype(op, in.name, std::string("dtype ") + dtype_name(dt) +
+                                " is only supported on the sim backend (the Ascend vector unit lacks it)");
 }
 
 // Every missing required input (or attribute) in one message, so a call missing
@@ -192,9 +197,9 @@ std::shared_ptr<const TilingPlan> resolve_plan(const RegisteredOp& op, Span<cons
 
 void check_output(const RegisteredOp& op, size_t i, const Tensor& out, const TensorSpec& spec, Device device) {
   auto name = [&] { return "out[" + std::to_string(i) + "] ('" + op.def.outputs[i].name + "')"; };
-  if (out.dtype() != spec.dtype)
-    fail(op, name(), std::string("dtype ") + dtype_name(out.dtype()) + " does not match the result dtype " +
-                       dtype_name(spec.dtype));
+  if (out.dtype() != spec.dtype)  // numpy: a UFuncTypeError (TypeError) too
+    fail_dtype(op, name(), std::string("dtype ") + dtype_name(out.dtype()) + " does not match the result dtype " +
+                             dtype_name(spec.dtype));
   if (out.shape() != spec.shape)
     fail(op, name(), "shape " + shape_str(out.shape()) + " does not match the result shape " + shape_str(spec.shape));
   if (out.device() != device)

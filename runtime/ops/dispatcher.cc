@@ -314,9 +314,9 @@ OpPlan plan_op(const OpHandle& h, Span<const TensorSpec> inputs, Span<const Attr
     if (!specs[i].defined && !decl[i].optional)
       fail_missing_inputs(op, [&](size_t j) { return j < inputs.size() && inputs[j].defined; });
     if (specs[i].defined && !mask_has(decl[i].dtypes, specs[i].dtype))
-      throw_invalid_argument(op.where, decl[i].name, std::string("dtype ") + dtype_name(specs[i].dtype) +
-                                                         " is not supported (supported: " +
-                                                         dtype_mask_names(decl[i].dtypes) + ")");
+      throw_unsupported_dtype(op.where, decl[i].name, std::string("dtype ") + dtype_name(specs[i].dtype) +
+                                                          " is not supported (supported: " +
+                                                          dtype_mask_names(decl[i].dtypes) + ")");
     if (specs[i].defined && specs[i].strides.size() != specs[i].shape.size())
       specs[i].strides = contiguous_strides(specs[i].shape);
   }

@@ -84,6 +84,10 @@ void OpContext::fail(const std::string& arg, const std::string& reason) const {
   throw_invalid_argument(op_where(op_), arg, reason);
 }
 
+void OpContext::fail_dtype(const std::string& arg, const std::string& reason) const {
+  throw_unsupported_dtype(op_where(op_), arg, reason);
+}
+
 // ---- OpDef ----------------------------------------------------------------------
 
 int OpDef::input_index(const std::string& n) const {

@@ -66,7 +66,7 @@ Tensor run_scan(ScanOp op, const Tensor& x, int64_t axis, const std::string& dty
     const std::string from = std::string("npurt.ops.") + kKernel[i], to = std::string("npurt.") + kPublic[i];
     for (size_t at = msg.find(from); at != std::string::npos; at = msg.find(from, at + to.size()))
       msg.replace(at, from.size(), to);
-    throw InvalidArgument(msg);
+    rethrow_invalid_argument(e, msg);  // keeps a dtype refusal's code
   }
   return result[0];
 }

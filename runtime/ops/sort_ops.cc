@@ -47,6 +47,10 @@ uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
   throw InvalidArgument("npurt.sort: argument '" + arg + "': " + why);
 }
 
+[[noreturn]] void fail_dtype(const std::string& arg, const std::string& why) {
+  throw_unsupported_dtype("npurt.sort", arg, why);
+}
+
 std::vector<uint64_t> merge_widths(uint64_t chunk, uint64_t n) {
   std::vector<uint64_t> w;
   for (uint64_t width = chunk; width > 0 && width < n; width *= 2) w.push_back(width);
@@ -106,7 +110,7 @@ SortPlan sort_plan(const Tensor& x, const SortArgs& args) {
   if (x.ndim() == 0) fail("x", "a 0-d array has no axis to sort along");
   const DType d = x.dtype();
   if (d == DType::kComplex64 || d == DType::kComplex128)
-    fail("x", std::string(dtype_name(d)) + " values have no order (real dtypes and bool are supported)");
+    fail_dtype("x", std::string(dtype_name(d)) + " values have no order (real dtypes and bool are supported)");
   const bool scalar = args.scalar || args.chunk;
   if (scalar && args.vchunk) fail("vchunk", "the scalar path (chunk/scalar given) takes no vector chunk");
   const ChipProfile& p = device_context(x.device()).profile();

@@ -3,7 +3,10 @@
 // One table maps every StatusCode to a class deriving from nr.NpurtError (and,
 // where Python has a matching builtin, from it too: InvalidArgumentError is a
 // ValueError, OutOfMemoryError a MemoryError, UnimplementedError a
-// NotImplementedError), so `except ValueError` works for bad arguments. The
+// NotImplementedError), so `except ValueError` works for bad arguments.
+// UnsupportedDtypeError (a dtype refusal) derives from InvalidArgumentError and
+// TypeError, as numpy's UFuncTypeError is a TypeError: `except TypeError`,
+// `except ValueError` and `except nr.InvalidArgumentError` all catch it. The
 // message is the runtime's unchanged; the exception also carries `.code`, the
 // StatusCode name ("OUT_OF_MEMORY").
 #include <exception>
@@ -19,9 +22,10 @@ struct ErrorClass {
   const char* name;
   PyObject* extra_base;  // a builtin exception, or nullptr
   const char* doc;
+  StatusCode parent = StatusCode::kOk;  // kOk: NpurtError; else a class made earlier in the table
 };
 
-constexpr int kNumCodes = static_cast<int>(StatusCode::kCompileError) + 1;
+constexpr int kNumCodes = static_cast<int>(StatusCode::kUnsupportedDtype) + 1;
 PyObject* g_classes[kNumCodes] = {};  // owned by the module (borrowed here)
 PyObject* g_base = nullptr;
 
@@ -75,9 +79,13 @@ void bind_errors(nb::module_& m) {
       {StatusCode::kInternal, "InternalError", nullptr, "A bug in npurt; please report it."},
       {StatusCode::kCaptureError, "CaptureError", nullptr, "A stream-capture rule was broken."},
       {StatusCode::kCompileError, "CompileError", nullptr, "Building a user kernel failed."},
+      {StatusCode::kUnsupportedDtype, "UnsupportedDtypeError", PyExc_TypeError,
+       "The op does not take this dtype or dtype combination (an InvalidArgumentError and a TypeError).",
+       StatusCode::kInvalidArgument},
   };
   for (const ErrorClass& e : table) {
-    PyObject* bases = e.extra_base ? PyTuple_Pack(2, g_base, e.extra_base) : PyTuple_Pack(1, g_base);
+    PyObject* parent = e.parent == StatusCode::kOk ? g_base : g_classes[static_cast<int>(e.parent)];
+    PyObject* bases = e.extra_base ? PyTuple_Pack(2, parent, e.extra_base) : PyTuple_Pack(1, parent);
     g_classes[static_cast<int>(e.code)] = make_class(m, e.name, bases, e.doc);
     Py_DECREF(bases);
   }

@@ -17,6 +17,7 @@ from ._npurt import (
     # errors (npurt::Error by status code)
     NpurtError,
     InvalidArgumentError,
+    UnsupportedDtypeError,
     OutOfMemoryError,
     KernelFault,
     NotFoundError,

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define NPURT_C_API_VERSION_MAJOR 0
-#define NPURT_C_API_VERSION_MINOR 2  /* 0.2: stream graphs (npurtGraph*) */
+#define NPURT_C_API_VERSION_MINOR 3  /* 0.2: stream graphs (npurtGraph*); 0.3: NPURT_ERROR_UNSUPPORTED_DTYPE */
 
 /* Same values as npurt::StatusCode. */
 typedef enum npurtStatus {
@@ -52,7 +52,10 @@ typedef enum npurtStatus {
   NPURT_ERROR_UNAVAILABLE = 8,
   NPURT_ERROR_INTERNAL = 9,
   NPURT_ERROR_CAPTURE = 10,
-  NPURT_ERROR_COMPILE = 11
+  NPURT_ERROR_COMPILE = 11,
+  /* The op does not take this dtype or dtype combination: a kind of invalid
+   * argument (test both codes where any bad argument is handled alike). */
+  NPURT_ERROR_UNSUPPORTED_DTYPE = 12
 } npurtStatus;
 
 /* Same values as npurt::DType. */

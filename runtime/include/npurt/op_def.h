@@ -110,7 +110,9 @@ class OpDef;
 
 // What inference, tiling and cost functions see: specs, attributes (defaults
 // applied), and the device profile. Errors go through fail(), which throws
-// InvalidArgument "npurt.ops.<op>: argument '<arg>': <reason>".
+// InvalidArgument "npurt.ops.<op>: argument '<arg>': <reason>"; a refused dtype
+// (or dtype combination) goes through fail_dtype(), which throws its refinement
+// UnsupportedDtype (a TypeError in Python) with the same message form.
 class OpContext {
  public:
   OpContext(const OpDef& op, const TensorSpec* inputs, TensorSpec* outputs,
@@ -135,6 +137,7 @@ class OpContext {
   // Inference only: declares output i.
   void set_output(size_t i, const Dims& shape, DType dtype) const;
   [[noreturn]] void fail(const std::string& arg, const std::string& reason) const;
+  [[noreturn]] void fail_dtype(const std::string& arg, const std::string& reason) const;
 
  private:
   const OpDef& op_;

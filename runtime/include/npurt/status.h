@@ -7,6 +7,10 @@
 //  - The C++ API reports failures by throwing npurt::Error (or a subclass chosen
 //    by code); stream work records a Status that the next synchronize/query of
 //    that stream or event rethrows. The C API (npurt.h) turns both into codes.
+//  - kUnsupportedDtype refines kInvalidArgument: "this op does not take this
+//    dtype (or dtype combination)". Its exception UnsupportedDtype derives from
+//    InvalidArgument, so `catch (const InvalidArgument&)` still catches it; use
+//    is_invalid_argument(code) where a code (not an exception) is compared.
 #pragma once
 
 #include <stdexcept>
@@ -31,7 +35,14 @@ enum class StatusCode : int {
   kInternal = 9,          // a bug in npurt
   kCaptureError = 10,     // stream-capture rule broken
   kCompileError = 11,     // building a user kernel failed
+  kUnsupportedDtype = 12, // the op does not take this dtype or dtype combination
+                          // (a kind of kInvalidArgument; Python raises a TypeError)
 };
+
+// True for kInvalidArgument and its refinement kUnsupportedDtype.
+inline bool is_invalid_argument(StatusCode code) {
+  return code == StatusCode::kInvalidArgument || code == StatusCode::kUnsupportedDtype;
+}
 
 const char* status_code_name(StatusCode code);
 
@@ -69,6 +80,14 @@ class Error : public std::runtime_error {
 class InvalidArgument : public Error {
  public:
   explicit InvalidArgument(const std::string& m) : Error(StatusCode::kInvalidArgument, m) {}
+
+ protected:
+  InvalidArgument(StatusCode code, const std::string& m) : Error(code, m) {}  // for refinements
+};
+// A dtype refusal: an InvalidArgument whose code is kUnsupportedDtype.
+class UnsupportedDtype : public InvalidArgument {
+ public:
+  explicit UnsupportedDtype(const std::string& m) : InvalidArgument(StatusCode::kUnsupportedDtype, m) {}
 };
 class OutOfMemoryError : public Error {
  public:
@@ -97,6 +116,14 @@ class CaptureError : public Error {
 // "where: argument 'arg': reason" -> InvalidArgument.
 [[noreturn]] void throw_invalid_argument(const std::string& where, const std::string& arg,
                                          const std::string& reason);
+
+// "where: argument 'arg': reason" -> UnsupportedDtype (the dtype, not its value
+// or shape, is what the op refuses).
+[[noreturn]] void throw_unsupported_dtype(const std::string& where, const std::string& arg,
+                                          const std::string& reason);
+
+// Rethrows `e` (an InvalidArgument or a refinement) with `message`, keeping its code.
+[[noreturn]] void rethrow_invalid_argument(const InvalidArgument& e, const std::string& message);
 
 // Runs f and converts any exception into a Status (for stream work and the C API).
 template <class F>

@@ -25,7 +25,10 @@ _DEFERRABLE = {"add": 0, "subtract": 1, "multiply": 2}
 
 def _public_error(e, kernel, name):
     msg = str(e).replace(f"npurt.ops.{kernel}", f"npurt.{name}")
-    return type(e)(msg)
+    out = type(e)(msg)
+    if hasattr(e, "code"):  # the status name ("UNSUPPORTED_DTYPE") travels with the class
+        out.code = e.code
+    return out
 
 
 def _run(name, kernel, *args):

@@ -102,6 +102,6 @@ def test_errors_name_the_function_and_leave_the_runtime_usable():
         nr.matmul(a, nr.asarray(np.ones((2, 2), np.int32)))
     with pytest.raises(ValueError, match="matmul_generic.*argument 'b'.*contracted dimension"):
         nr.ops.matmul_generic(nr.asarray(np.ones((1, 2, 3), np.int32)), nr.asarray(np.ones((1, 2, 2), np.int32)))
-    with pytest.raises(nr.InvalidArgumentError, match="matmul_generic: argument 'a': dtype float32 is not supported"):
+    with pytest.raises(nr.UnsupportedDtypeError, match="matmul_generic: argument 'a': dtype float32 is not supported"):
         nr.ops.matmul_generic(nr.asarray(np.ones((1, 2, 3), np.float32)), nr.asarray(np.ones((1, 3, 2), np.float32)))
     check(nr.matmul(a, nr.asarray(np.ones((3, 2), np.int32))), np.full((2, 2), 3, np.int32))

@@ -68,7 +68,7 @@ def test_out_and_errors():
     np.testing.assert_array_equal(r.numpy(), a + a)
     with pytest.raises(nr.InvalidArgumentError, match=r"argument 'out\[0\] \('z'\)': shape \(4,\)"):
         nr.ops.add(x, x, out=nr.empty((4,), dtype=nr.float32))
-    with pytest.raises(ValueError, match="argument 'y': dtype float64 is not supported"):
+    with pytest.raises(nr.UnsupportedDtypeError, match="argument 'y': dtype float64 is not supported"):
         nr.ops.add(x, nr.asarray(a.astype(np.float64)))
     with pytest.raises(ValueError, match="argument 'y': required input is missing"):
         nr.ops.add(x)

@@ -35,6 +35,33 @@ TEST(Status, CodesMapToExceptionTypes) {
   EXPECT_THROW(Status(StatusCode::kInvalidArgument, "x").throw_if_error(), InvalidArgument);
 }
 
+// A dtype refusal has its own code but stays an InvalidArgument for C++ callers,
+// and rethrowing it under another message keeps the code.
+TEST(Status, UnsupportedDtypeRefinesInvalidArgument) {
+  EXPECT_THROW(throw_error(StatusCode::kUnsupportedDtype, "m"), UnsupportedDtype);
+  EXPECT_THROW(throw_error(StatusCode::kUnsupportedDtype, "m"), InvalidArgument);
+  try {
+    throw_unsupported_dtype("npurt.ops.add", "x", "dtype bool is not supported");
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.code(), StatusCode::kUnsupportedDtype);
+    EXPECT_STREQ(e.what(), "npurt.ops.add: argument 'x': dtype bool is not supported");
+    EXPECT_EQ(e.status().to_string(), "UNSUPPORTED_DTYPE: npurt.ops.add: argument 'x': dtype bool is not supported");
+    EXPECT_THROW(rethrow_invalid_argument(e, "npurt.add: ..."), UnsupportedDtype);
+  }
+  try {
+    rethrow_invalid_argument(InvalidArgument("a"), "b");
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), StatusCode::kInvalidArgument);  // a plain bad argument stays one
+    EXPECT_STREQ(e.what(), "b");
+  }
+  EXPECT_TRUE(is_invalid_argument(StatusCode::kInvalidArgument));
+  EXPECT_TRUE(is_invalid_argument(StatusCode::kUnsupportedDtype));
+  EXPECT_FALSE(is_invalid_argument(StatusCode::kNotFound));
+  Status s = capture_status([] { throw_unsupported_dtype("w", "a", "r"); });
+  EXPECT_EQ(s.code(), StatusCode::kUnsupportedDtype);
+  EXPECT_STREQ(status_code_name(s.code()), "UNSUPPORTED_DTYPE");
+}
+
 TEST(Device, ParsesAndPrints) {
   EXPECT_EQ(parse_device("sim"), (Device{DeviceType::kSim, 0}));
   EXPECT_EQ(parse_device("sim:3"), (Device{DeviceType::kSim, 3}));

@@ -1,6 +1,7 @@
 // Bad-input sweep of every registered op through the public C++ API (npurt/dispatch.h):
 // null tensors, a dtype the op refuses, a rank outside its bounds, and mismatched shapes.
-// Invariants checked: each refused call throws an npurt::Error whose message names the op;
+// Invariants checked: each refused call throws an npurt::Error whose message names the op
+// (a refused dtype with code kUnsupportedDtype, a rank out of bounds kInvalidArgument);
 // nothing crashes; after the sweep the device pool's allocated bytes are back to the
 // baseline and a small computation is still right (the runtime stays usable).
 #include <gtest/gtest.h>
@@ -40,8 +41,10 @@ std::vector<Tensor> valid_inputs(const OpDef& def) {
   return t;
 }
 
-// Runs one call. must_fail: the op must refuse it. Returns the number of refused calls.
-int run_case(const OpHandle& op, std::vector<Tensor> inputs, bool must_fail, const std::string& what) {
+// Runs one call. must_fail: the op must refuse it; want: the refusal's code (kOk: any).
+// Returns the number of refused calls.
+int run_case(const OpHandle& op, std::vector<Tensor> inputs, bool must_fail, const std::string& what,
+             StatusCode want = StatusCode::kOk) {
   const std::string name = op.name();
   try {
     std::vector<Tensor> out = dispatch(op, Span<const Tensor>(inputs.data(), inputs.size()));
@@ -49,6 +52,9 @@ int run_case(const OpHandle& op, std::vector<Tensor> inputs, bool must_fail, con
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find(name), std::string::npos)
         << name << " (" << what << "): message does not name the op: " << e.what();
+    if (want != StatusCode::kOk) {
+      EXPECT_EQ(e.code(), want) << name << " (" << what << "): " << status_code_name(e.code()) << ": " << e.what();
+    }
     try { npurt_test::stream0().synchronize(); } catch (const Error&) {}
     return 1;
   }
@@ -69,20 +75,21 @@ int sweep_op(const OpHandle& op) {
       auto inputs = valid_inputs(def);
       inputs[i] = Tensor::empty(Dims(static_cast<size_t>(in.min_rank > 0 ? in.min_rank : 1), 3),
                                 static_cast<DType>(d), npurt_test::stream0());
-      refused += run_case(op, inputs, true, "input " + in.name + " dtype " + dtype_name(static_cast<DType>(d)));
+      refused += run_case(op, inputs, true, "input " + in.name + " dtype " + dtype_name(static_cast<DType>(d)),
+                          StatusCode::kUnsupportedDtype);
       break;  // one refused dtype per input is enough; the check is one mask test
     }
     if (in.max_rank >= 0) {
       auto inputs = valid_inputs(def);
       Tensor ok = valid_input(in);
       inputs[i] = Tensor::empty(Dims(static_cast<size_t>(in.max_rank + 1), 2), ok.dtype(), npurt_test::stream0());
-      refused += run_case(op, inputs, true, "input " + in.name + " rank above max");
+      refused += run_case(op, inputs, true, "input " + in.name + " rank above max", StatusCode::kInvalidArgument);
     }
     if (in.min_rank > 0) {
       auto inputs = valid_inputs(def);
       inputs[i] = Tensor::empty(Dims(static_cast<size_t>(in.min_rank - 1), 2), valid_input(in).dtype(),
                                 npurt_test::stream0());
-      refused += run_case(op, inputs, true, "input " + in.name + " rank below min");
+      refused += run_case(op, inputs, true, "input " + in.name + " rank below min", StatusCode::kInvalidArgument);
     }
   }
   return refused;

@@ -25,10 +25,10 @@ npurtAttr float_attr(const char* name, double v) {
   return a;
 }
 
-npurtTensor make_tensor(npurtStream s, const std::vector<int64_t>& shape) {
+npurtTensor make_tensor(npurtStream s, const std::vector<int64_t>& shape, npurtDataType dtype = NPURT_FLOAT32) {
   npurtTensorDesc d{};
   d.struct_size = sizeof d;
-  d.dtype = NPURT_FLOAT32;
+  d.dtype = dtype;
   d.ndim = static_cast<int32_t>(shape.size());
   d.shape = shape.data();
   npurtTensor t = nullptr;
@@ -108,5 +108,31 @@ TEST(CApi, ErrorsAreCodesWithMessages) {
   npurtTensorDestroy(x);
   npurtTensorDestroy(y);
   npurtTensorDestroy(wrong);
+  npurtStreamDestroy(s);
+}
+
+// A dtype the op refuses (input, or a caller-allocated output of another dtype)
+// is NPURT_ERROR_UNSUPPORTED_DTYPE with the usual message; the runtime stays usable.
+TEST(CApi, DtypeRefusalsHaveTheirOwnCode) {
+  register_test_op();
+  npurtStream s = nullptr;
+  ASSERT_EQ(npurtStreamGetDefault(nullptr, &s), NPURT_SUCCESS);
+  npurtTensor x = make_tensor(s, {4}), y = make_tensor(s, {4});
+  npurtTensor xi = make_tensor(s, {4}, NPURT_INT32), yi = make_tensor(s, {4}, NPURT_INT32);
+  npurtAttr a = float_attr("a", 1.0);
+  uint64_t ws = 0;
+  npurtOpExecutor ex = nullptr;
+  EXPECT_EQ(npurtOpGetWorkspaceSize("c_affine", &xi, 1, &a, 1, &y, 1, &ws, &ex), NPURT_ERROR_UNSUPPORTED_DTYPE);
+  EXPECT_NE(std::string(npurtGetLastErrorMessage())
+                .find("npurt.ops.c_affine: argument 'x': dtype int32 is not supported (supported: float32)"),
+            std::string::npos) << npurtGetLastErrorMessage();
+  EXPECT_EQ(npurtOpGetWorkspaceSize("c_affine", &x, 1, &a, 1, &yi, 1, &ws, &ex), NPURT_ERROR_UNSUPPORTED_DTYPE);
+  EXPECT_NE(std::string(npurtGetLastErrorMessage()).find("does not match the result dtype float32"),
+            std::string::npos) << npurtGetLastErrorMessage();
+  EXPECT_STREQ(npurtStatusName(NPURT_ERROR_UNSUPPORTED_DTYPE), "UNSUPPORTED_DTYPE");
+  ASSERT_EQ(npurtOpGetWorkspaceSize("c_affine", &x, 1, &a, 1, &y, 1, &ws, &ex), NPURT_SUCCESS);
+  EXPECT_EQ(npurtOpLaunch(nullptr, 0, ex, s), NPURT_SUCCESS);
+  EXPECT_EQ(npurtStreamSynchronize(s), NPURT_SUCCESS);
+  for (npurtTensor t : {x, y, xi, yi}) npurtTensorDestroy(t);
   npurtStreamDestroy(s);
 }
