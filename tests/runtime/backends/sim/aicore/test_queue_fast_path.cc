@@ -2,7 +2,7 @@
 // paths of the queue operations (aicore/tque.h) and of DataCopy(count)
 // (aicore/data_copy.h) hand every case they do not handle to the general
 // functions: the results and the diagnostics are those of the general path.
-// (The fault corpus of test_faults.cc covers the common faults through them.)
+// (The fault corpus of test_faults.cc covers the faults through them.)
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -17,45 +17,10 @@ namespace {
 
 constexpr uint32_t kFloats = 256;
 
-#define FAST_PATH_KERNEL(name)                                                                    \
-  extern "C" __global__ __aicore__ void name([[maybe_unused]] GM_ADDR x, [[maybe_unused]] GM_ADDR z, \
-                                             [[maybe_unused]] GM_ADDR workspace,             \
-                                             [[maybe_unused]] GM_ADDR tiling)
-
-// FreeTensor of a tensor that was enqueued and never dequeued.
-FAST_PATH_KERNEL(free_enqueued) {
-  TPipe pipe;
-  TQue<QuePosition::VECIN, 1> q;
-  pipe.InitBuffer(q, 1, 256);
-  LocalTensor<float> t = q.AllocTensor<float>();
-  q.EnQue(t);
-  q.FreeTensor(t);
-}
-
-// EnQue of a FREE tensor (freed after its DeQue).
-FAST_PATH_KERNEL(enque_freed) {
-  TPipe pipe;
-  TQue<QuePosition::VECIN, 1> q;
-  pipe.InitBuffer(q, 1, 256);
-  LocalTensor<float> t = q.AllocTensor<float>();
-  q.EnQue(t);
-  t = q.DeQue<float>();
-  q.FreeTensor(t);
-  q.EnQue(t);
-}
-
-// AllocTensor on a queue without InitBuffer.
-FAST_PATH_KERNEL(alloc_uninitialised) {
-  TPipe pipe;
-  TQue<QuePosition::VECIN, 1> q;
-  LocalTensor<float> t = q.AllocTensor<float>();
-  q.FreeTensor(t);
-}
-
 // Three buffers: after AllocTensor x3 and freeing the middle one, the cursor
 // points at the busy first buffer; AllocTensor must find the free middle one.
 // z[0] = 1 when it did, z[1] = 1 when buffers cycle back in order afterwards.
-FAST_PATH_KERNEL(alloc_skips_busy_cursor) {
+AICORE_TEST_KERNEL(alloc_skips_busy_cursor) {
   TPipe pipe;
   TQue<QuePosition::VECIN, 3> q;
   pipe.InitBuffer(q, 3, 256);
@@ -78,7 +43,7 @@ FAST_PATH_KERNEL(alloc_skips_busy_cursor) {
 }
 
 // A double FreeTensor: a fault at basic, ignored at level off.
-FAST_PATH_KERNEL(double_free_then_copy) {
+AICORE_TEST_KERNEL(double_free_then_copy) {
   TPipe pipe;
   TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> q;
   pipe.InitBuffer(q, 2, kFloats * sizeof(float));
@@ -99,7 +64,7 @@ FAST_PATH_KERNEL(double_free_then_copy) {
 // Tiles of 64 floats through a depth-2 queue, copied in and out with
 // DataCopy(count) through a VECIN -> VECOUT binding; the last tile's copy-out runs past a SetGlobalBuffer size
 // of kFloats - 8 when the tiling word is 1.
-FAST_PATH_KERNEL(tiled_round_trip) {
+AICORE_TEST_KERNEL(tiled_round_trip) {
   TPipe pipe;
   TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> q;  // MTE2 -> MTE3: synced for level full
   pipe.InitBuffer(q, 2, 64 * sizeof(float));
@@ -148,24 +113,6 @@ void expect_fault(const Outcome& r, const char* code, const char* api, const cha
 }
 
 }  // namespace
-
-TEST(QueueFastPath, FreeOfAnEnqueuedTensorIsStillCaught) {
-  for (auto level : {kBasic, kFull})
-    expect_fault(run(NPURT_SIM_ENTRY(free_enqueued), "free_enqueued", level), "ErrorQueue", "TQue::FreeTensor",
-                 "DeQue it before FreeTensor");
-}
-
-TEST(QueueFastPath, EnqueOfAFreedTensorIsStillCaught) {
-  for (auto level : {kBasic, kFull})
-    expect_fault(run(NPURT_SIM_ENTRY(enque_freed), "enque_freed", level), "ErrorQueue", "TQue::EnQue",
-                 "is FREE; EnQue needs");
-}
-
-TEST(QueueFastPath, UninitialisedQueueIsStillCaughtAtEveryLevel) {
-  for (auto level : {kOff, kBasic, kFull})
-    expect_fault(run(NPURT_SIM_ENTRY(alloc_uninitialised), "alloc_uninitialised", level), "ErrorBuffer0",
-                 "TQue::AllocTensor", "not initialised");
-}
 
 TEST(QueueFastPath, AllocTensorFindsAFreeBufferPastABusyCursor) {
   for (auto level : {kOff, kBasic, kFull}) {

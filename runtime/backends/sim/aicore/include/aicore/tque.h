@@ -85,6 +85,12 @@ NPURT_SIM_HOT_INLINE bool queue_fast(const CoreContext* c, const QueueState& q) 
   return c->level != SimCheckLevel::kFull && q.num != 0 && q.bufs != nullptr;
 }
 
+// r belongs to q and holds a tensor from AllocTensor or DeQue (OCCUPIED or DEQUE).
+NPURT_SIM_HOT_INLINE bool queue_holds(const CoreContext* c, const QueueState& q, const BufferRecord* r) {
+  return queue_fast(c, q) && r != nullptr && r->owner == &q &&
+         (r->state == BufState::kOccupied || r->state == BufState::kDeque);
+}
+
 NPURT_SIM_HOT_INLINE BufferRecord* queue_alloc_inline(CoreContext* c, QueueState& q, const char* api) {
   if (__builtin_expect(queue_fast(c, q), 1)) {
     BufferRecord& r = q.bufs[q.cursor];
@@ -99,10 +105,7 @@ NPURT_SIM_HOT_INLINE BufferRecord* queue_alloc_inline(CoreContext* c, QueueState
 
 NPURT_SIM_HOT_INLINE bool queue_enque_inline(CoreContext* c, QueueState& q, const LocalRef& t, const char* api) {
   BufferRecord* r = t.buf;
-  if (__builtin_expect(queue_fast(c, q) && r != nullptr && r->owner == &q &&
-                           (r->state == BufState::kOccupied || r->state == BufState::kDeque) &&
-                           q.count < q.depth && q.count < q.num,
-                       1)) {
+  if (__builtin_expect(queue_holds(c, q, r) && q.count < q.depth && q.count < q.num, 1)) {
     r->state = BufState::kEnque;
     q.fifo[(q.head + q.count) % kMaxQueueBuffers] = r->index;
     ++q.count;
@@ -124,9 +127,7 @@ NPURT_SIM_HOT_INLINE BufferRecord* queue_deque_inline(CoreContext* c, QueueState
 
 NPURT_SIM_HOT_INLINE void queue_free_inline(CoreContext* c, QueueState& q, const LocalRef& t, const char* api) {
   BufferRecord* r = t.buf;
-  if (__builtin_expect(queue_fast(c, q) && r != nullptr && r->owner == &q &&
-                           (r->state == BufState::kOccupied || r->state == BufState::kDeque),
-                       1)) {
+  if (__builtin_expect(queue_holds(c, q, r), 1)) {
     r->state = BufState::kFree;
     return;
   }
