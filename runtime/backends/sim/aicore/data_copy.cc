@@ -24,8 +24,6 @@ namespace npurt::sim {
 
 namespace {
 
-constexpr uint8_t kGmLocalPools = pool_bit(Pool::kUB) | pool_bit(Pool::kL1);
-
 // Serialises atomic accumulation into GM across the blocks of all launches.
 std::mutex& atomic_mutex() {
   static std::mutex m;
@@ -143,6 +141,18 @@ uint64_t datacopy_round(CoreContext* c, const char* api, uint64_t bytes, uint32_
   return bytes / 32 * 32;
 }
 
+void copy_in_checked(CoreContext* c, const LocalRef& dst, const uint8_t* src, uint64_t bytes) {
+  if (elide_copy_in(c, dst, src, bytes)) return;
+  if (bytes >= kLoadCopyMinBytes) load_copy(dst.ptr, src, bytes);
+  else std::memcpy(dst.ptr, src, bytes);
+}
+
+void copy_out_checked(CoreContext* c, const GmRef& dst, const LocalRef& src, uint64_t bytes) {
+  const uint8_t* from = src.buf && src.buf->mirror_bytes ? mirror_read(src.buf, src.ptr, bytes) : src.ptr;
+  if (bytes >= kStreamMinBytes && streaming_target(c, dst)) stream_copy(dst.ptr, from, bytes);
+  else std::memcpy(dst.ptr, from, bytes);
+}
+
 void copy_gm_to_local(CoreContext* c, const LocalRef& dst, const GmRef& src, const CopyPlan& p,
                       const char* api) {
   const uint64_t footprint = p.dst_footprint ? p.dst_footprint : p.block_bytes;
@@ -154,13 +164,10 @@ void copy_gm_to_local(CoreContext* c, const LocalRef& dst, const GmRef& src, con
                      AccessSpec{api, Access::kWrite, Pipe::MTE2, 32, kGmLocalPools});
   }
   if (contiguous(p)) {
-    const uint64_t bytes = uint64_t{p.block_count} * p.block_bytes;
     // A contiguous DataCopyPad (no padding, no filler: every row 32-byte
     // aligned and packed) moves exactly the bytes a DataCopy would, so it is
     // elided the same way (the norm and softmax kernels load rows with it).
-    if (elide_copy_in(c, dst, src.ptr, bytes)) return;
-    if (bytes >= kLoadCopyMinBytes) load_copy(dst.ptr, src.ptr, bytes);
-    else std::memcpy(dst.ptr, src.ptr, bytes);
+    copy_in_checked(c, dst, src.ptr, uint64_t{p.block_count} * p.block_bytes);
     return;
   }
   settle(dst.buf);  // strided and padded writes cover only part of the buffer
@@ -199,10 +206,7 @@ void copy_local_to_gm(CoreContext* c, const GmRef& dst, const LocalRef& src, con
     return;
   }
   if (contiguous(p)) {
-    const uint64_t bytes = uint64_t{p.block_count} * p.block_bytes;
-    const uint8_t* from = src.buf && src.buf->mirror_bytes ? mirror_read(src.buf, src.ptr, bytes) : src.ptr;
-    if (bytes >= kStreamMinBytes && streaming_target(c, dst)) stream_copy(dst.ptr, from, bytes);
-    else std::memcpy(dst.ptr, from, bytes);
+    copy_out_checked(c, dst, src, uint64_t{p.block_count} * p.block_bytes);
     return;
   }
   if (p.block_bytes >= kStreamRunMinBytes && streaming_target(c, dst)) {  // one fence for all runs

@@ -17,6 +17,12 @@
 #include "kernel_operator.h"
 #include "npurt/chip_profile.h"
 
+// A test kernel with the (x, z, workspace, tiling) signature the tests launch.
+#define AICORE_TEST_KERNEL(name)                                                                   \
+  extern "C" __global__ __aicore__ void name([[maybe_unused]] GM_ADDR x, [[maybe_unused]] GM_ADDR z, \
+                                             [[maybe_unused]] GM_ADDR workspace,             \
+                                             [[maybe_unused]] GM_ADDR tiling)
+
 namespace aicore_test {
 
 struct FreeDeleter {

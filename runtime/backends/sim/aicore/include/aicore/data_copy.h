@@ -94,7 +94,15 @@ void copy_local_to_gm(CoreContext* c, const GmRef& dst, const LocalRef& src, con
                       const char* api);
 void copy_local_to_local(CoreContext* c, const LocalRef& dst, const LocalRef& src,
                          const CopyPlan& p, const char* api);
+// The contiguous copies of `bytes` (> 0) whose checks the caller has done
+// (count_copy_in / count_copy_out): elide or copy in; copy out (mirror-aware,
+// streaming stores for large outputs). Not for atomic-add copies.
+void copy_in_checked(CoreContext* c, const LocalRef& dst, const uint8_t* src, uint64_t bytes);
+void copy_out_checked(CoreContext* c, const GmRef& dst, const LocalRef& src, uint64_t bytes);
 NPURT_PUBLIC_END
+
+// Pools a GM <-> local DataCopy may use on the local side.
+constexpr uint8_t kGmLocalPools = pool_bit(Pool::kUB) | pool_bit(Pool::kL1);
 
 template <class T>
 void atomic_add_elements(void* dst, const void* src, uint64_t bytes) {
@@ -126,23 +134,53 @@ CopyPlan block_plan(const AscendC::DataCopyParams& d) {
 
 inline uint64_t align32(uint64_t n) { return (n + 31) / 32 * 32; }
 
+// DataCopy(count) between GM and local memory, the form streaming kernels call
+// once per tile. At level basic a copy that passes every check (a 32-B
+// multiple, local side inside its live tensor, 32-B aligned and in an allowed
+// pool, GM side inside its allocation and SetGlobalBuffer size, aligned) goes
+// straight to the copy: the same checks copy_gm_to_local / copy_local_to_gm
+// make on a one-block plan, without building and re-checking the plan. Any
+// other case (a failing check, level full or off, count 0, atomic add) takes
+// the general path, which raises the diagnostics.
+template <class T>
+NPURT_SIM_HOT_INLINE void count_copy_in(CoreContext* c, const LocalRef& dst, const GmRef& src, uint32_t count) {
+  const uint64_t bytes = uint64_t{count} * sizeof(T);
+  if (__builtin_expect(c->level == SimCheckLevel::kBasic && bytes % 32 == 0 && bytes != 0 &&
+                           local_access_ok(dst, 0, bytes, AccessSpec{"DataCopy", Access::kWrite, Pipe::MTE2, 32,
+                                                                     kGmLocalPools}) &&
+                           gm_access_ok(src, src.ptr, bytes, sizeof(T)),
+                       1))
+    return copy_in_checked(c, dst, src.ptr, bytes);
+  copy_gm_to_local(c, dst, src, count_plan<T>(c, "DataCopy", count), "DataCopy");
+}
+
+template <class T>
+NPURT_SIM_HOT_INLINE void count_copy_out(CoreContext* c, const GmRef& dst, const LocalRef& src, uint32_t count) {
+  const uint64_t bytes = uint64_t{count} * sizeof(T);
+  if (__builtin_expect(c->level == SimCheckLevel::kBasic && c->atomic == AtomicMode::kNone && bytes % 32 == 0 &&
+                           bytes != 0 &&
+                           local_access_ok(src, 0, bytes, AccessSpec{"DataCopy", Access::kRead, Pipe::MTE3, 32,
+                                                                     kUbOnly}) &&
+                           gm_access_ok(dst, dst.ptr, bytes, sizeof(T)),
+                       1))
+    return copy_out_checked(c, dst, src, bytes);
+  CopyPlan p = count_plan<T>(c, "DataCopy", count);
+  if (c->atomic == AtomicMode::kAdd) p.atomic_add = &atomic_add_elements<T>;
+  copy_local_to_gm(c, dst, src, p, "DataCopy");
+}
+
 }  // namespace npurt::sim
 
 namespace AscendC {
 
 template <class T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
-  npurt::sim::CoreContext* c = npurt::sim::core();
-  npurt::sim::copy_gm_to_local(c, dst.npurt_ref_lazy(), src.npurt_ref(),
-                               npurt::sim::count_plan<T>(c, "DataCopy", count), "DataCopy");
+  npurt::sim::count_copy_in<T>(npurt::sim::core(), dst.npurt_ref_lazy(), src.npurt_ref(), count);
 }
 
 template <class T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
-  npurt::sim::CoreContext* c = npurt::sim::core();
-  npurt::sim::CopyPlan p = npurt::sim::count_plan<T>(c, "DataCopy", count);
-  if (c->atomic == npurt::sim::AtomicMode::kAdd) p.atomic_add = &npurt::sim::atomic_add_elements<T>;
-  npurt::sim::copy_local_to_gm(c, dst.npurt_ref(), src.npurt_ref_lazy(), p, "DataCopy");
+  npurt::sim::count_copy_out<T>(npurt::sim::core(), dst.npurt_ref(), src.npurt_ref_lazy(), count);
 }
 
 template <class T>

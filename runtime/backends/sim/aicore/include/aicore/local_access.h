@@ -40,18 +40,38 @@ void check_local_slow(CoreContext* c, const LocalRef& r, uint64_t offset, uint64
                       const AccessSpec& spec);
 NPURT_PUBLIC_END
 
+// Whether a tensor at `pos` lies in one of `pools`. The vector APIs' UB-only
+// mask (a constant at every call) is a range test on the three consecutive UB
+// positions instead of pool_of's table lookup.
+static_assert(static_cast<int>(AscendC::TPosition::VECOUT) == static_cast<int>(AscendC::TPosition::VECIN) + 1 &&
+                  static_cast<int>(AscendC::TPosition::VECCALC) == static_cast<int>(AscendC::TPosition::VECIN) + 2,
+              "pool_allowed's UB range test needs VECIN, VECOUT, VECCALC consecutive");
+NPURT_SIM_HOT_INLINE bool pool_allowed(AscendC::TPosition pos, uint8_t pools) {
+  if (pools == pool_bit(Pool::kUB))
+    return static_cast<unsigned>(pos) - static_cast<unsigned>(AscendC::TPosition::VECIN) < 3u;
+  return ((pools >> static_cast<unsigned>(pool_of(pos))) & 1u) != 0;
+}
+
 NPURT_SIM_HOT_INLINE bool local_access_ok(const LocalRef& r, uint64_t offset, uint64_t bytes, const AccessSpec& s) {
   return r.buf != nullptr && r.buf->state != BufState::kFree && bytes <= r.bytes &&
          offset <= r.bytes - bytes &&
-         ((reinterpret_cast<uintptr_t>(r.ptr) + offset) & (s.align - 1)) == 0 &&
-         ((s.pools >> static_cast<unsigned>(pool_of(r.pos))) & 1u) != 0;
+         ((reinterpret_cast<uintptr_t>(r.ptr) + offset) & (s.align - 1)) == 0 && pool_allowed(r.pos, s.pools);
+}
+
+// The out-of-line half of check_local, taking the spec's fields as values: a
+// spec passed by reference must sit in memory, and GCC stored its fields on
+// the fast path of every check (5 instructions per operand) to have it there.
+[[gnu::cold, gnu::noinline]] inline void check_local_miss(CoreContext* c, const LocalRef& r, uint64_t offset,
+                                                          uint64_t bytes, const char* api, Access access, Pipe pipe,
+                                                          uint32_t align, uint8_t pools) {
+  check_local_slow(c, r, offset, bytes, AccessSpec{api, access, pipe, align, pools});
 }
 
 NPURT_SIM_HOT_INLINE void check_local(CoreContext* c, const LocalRef& r, uint64_t offset, uint64_t bytes,
                         const AccessSpec& s) {
   if (c->level == SimCheckLevel::kOff) return;
   if (__builtin_expect(c->level == SimCheckLevel::kBasic && local_access_ok(r, offset, bytes, s), 1)) return;
-  check_local_slow(c, r, offset, bytes, s);
+  check_local_miss(c, r, offset, bytes, s.api, s.access, s.pipe, s.align, s.pools);
 }
 
 // Saturating element count -> byte count (negative int32 counts cast to

@@ -19,6 +19,7 @@
 
 #include "aicore/buffer_record.h"
 #include "aicore/core_context.h"
+#include "aicore/local_access.h"
 #include "aicore/local_tensor.h"
 #include "aicore/position.h"
 #include "npurt/export.h"
@@ -72,6 +73,67 @@ BufferRecord* queue_deque(CoreContext* c, QueueState& q, const char* api);
 void queue_free(CoreContext* c, QueueState& q, const LocalRef& t, const char* api);
 NPURT_PUBLIC_END
 
+// Inline fast paths of the four queue operations (a streaming kernel calls
+// each once per UB tile: as out-of-line calls they were ~190 instructions per
+// tile). Each handles only the case where the operation is legal and has no
+// full-level side effect (pipe clocks, shadow state), and then does exactly
+// what the out-of-line function does; anything else (level full, an
+// uninitialised queue, a wrong state, a tensor of another queue, no free
+// buffer at the cursor, a full or empty FIFO) takes the out-of-line function,
+// which raises the same diagnostics as before.
+NPURT_SIM_HOT_INLINE bool queue_fast(const CoreContext* c, const QueueState& q) {
+  return c->level != SimCheckLevel::kFull && q.num != 0 && q.bufs != nullptr;
+}
+
+// r belongs to q and holds a tensor from AllocTensor or DeQue (OCCUPIED or DEQUE).
+NPURT_SIM_HOT_INLINE bool queue_holds(const CoreContext* c, const QueueState& q, const BufferRecord* r) {
+  return queue_fast(c, q) && r != nullptr && r->owner == &q &&
+         (r->state == BufState::kOccupied || r->state == BufState::kDeque);
+}
+
+NPURT_SIM_HOT_INLINE BufferRecord* queue_alloc_inline(CoreContext* c, QueueState& q, const char* api) {
+  if (__builtin_expect(queue_fast(c, q), 1)) {
+    BufferRecord& r = q.bufs[q.cursor];
+    if (__builtin_expect(r.state == BufState::kFree, 1)) {
+      q.cursor = static_cast<uint8_t>(q.cursor + 1 == q.num ? 0 : q.cursor + 1);
+      r.state = BufState::kOccupied;
+      return &r;
+    }
+  }
+  return queue_alloc(c, q, api);
+}
+
+NPURT_SIM_HOT_INLINE bool queue_enque_inline(CoreContext* c, QueueState& q, const LocalRef& t, const char* api) {
+  BufferRecord* r = t.buf;
+  if (__builtin_expect(queue_holds(c, q, r) && q.count < q.depth && q.count < q.num, 1)) {
+    r->state = BufState::kEnque;
+    q.fifo[(q.head + q.count) % kMaxQueueBuffers] = r->index;
+    ++q.count;
+    return true;
+  }
+  return queue_enque(c, q, t, api);
+}
+
+NPURT_SIM_HOT_INLINE BufferRecord* queue_deque_inline(CoreContext* c, QueueState& q, const char* api) {
+  if (__builtin_expect(queue_fast(c, q) && q.count != 0, 1)) {
+    BufferRecord& r = q.bufs[q.fifo[q.head]];
+    q.head = static_cast<uint8_t>((q.head + 1) % kMaxQueueBuffers);
+    --q.count;
+    r.state = BufState::kDeque;
+    return &r;
+  }
+  return queue_deque(c, q, api);
+}
+
+NPURT_SIM_HOT_INLINE void queue_free_inline(CoreContext* c, QueueState& q, const LocalRef& t, const char* api) {
+  BufferRecord* r = t.buf;
+  if (__builtin_expect(queue_holds(c, q, r), 1)) {
+    r->state = BufState::kFree;
+    return;
+  }
+  queue_free(c, q, t, api);
+}
+
 // The position a queue's buffers have: the local end of the binding.
 constexpr AscendC::TPosition queue_buffer_position(AscendC::TPosition src, AscendC::TPosition dst) {
   return src == AscendC::TPosition::GM ? dst : src;
@@ -96,7 +158,7 @@ class TQueBind {
 
   template <class T>
   LocalTensor<T> AllocTensor() {
-    auto* r = npurt::sim::queue_alloc(npurt::sim::core(), q_, "TQue::AllocTensor");
+    auto* r = npurt::sim::queue_alloc_inline(npurt::sim::core(), q_, "TQue::AllocTensor");
     return LocalTensor<T>(npurt::sim::whole_buffer(r));
   }
   template <class T>
@@ -105,16 +167,16 @@ class TQueBind {
   }
   template <class T>
   bool EnQue(const LocalTensor<T>& t) {
-    return npurt::sim::queue_enque(npurt::sim::core(), q_, t.npurt_ref_lazy(), "TQue::EnQue");
+    return npurt::sim::queue_enque_inline(npurt::sim::core(), q_, t.npurt_ref_lazy(), "TQue::EnQue");
   }
   template <class T>
   LocalTensor<T> DeQue() {
-    auto* r = npurt::sim::queue_deque(npurt::sim::core(), q_, "TQue::DeQue");
+    auto* r = npurt::sim::queue_deque_inline(npurt::sim::core(), q_, "TQue::DeQue");
     return LocalTensor<T>(npurt::sim::whole_buffer(r));
   }
   template <class T>
   void FreeTensor(LocalTensor<T>& t) {
-    npurt::sim::queue_free(npurt::sim::core(), q_, t.npurt_ref_lazy(), "TQue::FreeTensor");
+    npurt::sim::queue_free_inline(npurt::sim::core(), q_, t.npurt_ref_lazy(), "TQue::FreeTensor");
   }
 
   bool VacantInQue() const { return q_.count < q_.depth; }

@@ -9,6 +9,7 @@
 
 #include <stdexcept>
 
+#include "../aicore_test_util.h"  // AICORE_TEST_KERNEL
 #include "kernel_operator.h"
 
 namespace faulty {
@@ -18,10 +19,7 @@ using namespace AscendC;
 constexpr uint32_t kFaultGmFloats = 256;
 constexpr int64_t kFaultBlock = 2;  // kernels that fault in one block only use this one
 
-#define FAULTY_KERNEL(name) \
-  extern "C" __global__ __aicore__ void name([[maybe_unused]] GM_ADDR x, [[maybe_unused]] GM_ADDR z, \
-                                             [[maybe_unused]] GM_ADDR workspace,           \
-                                             [[maybe_unused]] GM_ADDR tiling)
+#define FAULTY_KERNEL(name) AICORE_TEST_KERNEL(name)
 
 // InitBuffer asks for 2 x 100 KiB of UB (capacity 196352 B).
 FAULTY_KERNEL(ub_overflow) {
@@ -171,6 +169,39 @@ FAULTY_KERNEL(enque_full_queue) {
   LocalTensor<float> t1 = q.AllocTensor<float>();
   q.EnQue(t0);
   q.EnQue(t1);
+}
+
+// A one-buffer VECIN queue and its TPipe, for the queue-misuse kernels below.
+struct OneBufferQueue {
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 1> q;
+  OneBufferQueue() { pipe.InitBuffer(q, 1, 256); }
+};
+
+// FreeTensor of a tensor that was enqueued and never dequeued.
+FAULTY_KERNEL(free_enqueued) {
+  OneBufferQueue k;
+  LocalTensor<float> t = k.q.AllocTensor<float>();
+  k.q.EnQue(t);
+  k.q.FreeTensor(t);
+}
+
+// EnQue of a FREE tensor (freed after its DeQue).
+FAULTY_KERNEL(enque_freed) {
+  OneBufferQueue k;
+  LocalTensor<float> t = k.q.AllocTensor<float>();
+  k.q.EnQue(t);
+  t = k.q.DeQue<float>();
+  k.q.FreeTensor(t);
+  k.q.EnQue(t);
+}
+
+// AllocTensor on a queue without InitBuffer.
+FAULTY_KERNEL(alloc_uninitialised) {
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 1> q;
+  LocalTensor<float> t = q.AllocTensor<float>();
+  q.FreeTensor(t);
 }
 
 // AllocTensor without FreeTensor (only in block kFaultBlock).
