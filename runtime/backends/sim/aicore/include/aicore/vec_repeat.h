@@ -92,44 +92,59 @@ uint64_t dense_lanes(const vec::RepeatShape& sh, const T* dp, Strides ds, const 
   return c;
 }
 
-// A source read with block stride 0 (the same 32-B block for every block of a
-// repeat: a per-row value broadcast by Brcb) under a prefix mask and a dense
-// dst: its repeat is staged as that block repeated, the other operands stay in
-// place (block stride 1, each the dst itself or disjoint from it), and the op
-// runs dense. Same bits as the lane gather: each lane is one IEEE operation on
-// the same inputs. False when the shape does not fit (then the gather runs).
+// Repeats of a prefix mask run dense on staged copies: a source that is not
+// readable in place (block stride 0: the same 32-B block for every block of a
+// repeat, a per-row value broadcast by Brcb; or, when the dst repeats are back
+// to back, a block-stride-1 source whose repeat stride is not 8, e.g. 0 for
+// one vector reused by every repeat) is copied into a dense stage, every other
+// operand stays in place (each the dst itself or byte-disjoint from it). With
+// back-to-back full dst repeats up to kStageRepeats repeats go to one `dense`
+// call (a 1024-wide float row: one call, not 16), else one call per repeat.
+// Same bits as the lane gather: each lane is one IEEE operation on the same
+// inputs. False when the shape does not fit (then the gather runs).
+constexpr uint64_t kStageRepeats = 16;
+
 template <class T, size_t N, class Dense>
-bool broadcast_block_repeats(const vec::RepeatShape& sh, T* dp, Strides ds, const T* const (&sp)[N],
-                             const Strides (&ss)[N], Dense dense) {
+bool staged_repeats(const vec::RepeatShape& sh, T* dp, Strides ds, const T* const (&sp)[N], const Strides (&ss)[N],
+                    Dense dense) {
   constexpr uint64_t R = kRepeatElems<T>, B = kBlockElems<T>;
   const uint64_t c = prefix_lanes<T>(sh);
-  if (c == 0 || ds.blk != 1) return false;
+  if (c == 0) return false;
+  const bool one_block = c <= B;  // strides inside a repeat do not matter then
+  if (!one_block && ds.blk != 1) return false;
+  const bool dst_run = c == R && ds.rep * B == R;
   const uint64_t dext = operand_extent<T>(sh, ds);
-  bool staged = false;
+  bool stage_k[N] = {}, any_stage = false;
   for (size_t k = 0; k < N; ++k) {
-    if (ss[k].blk > 1) return false;
-    if (ss[k].blk == 1 && sp[k] == dp && ss[k].rep == ds.rep) continue;
-    if (sp[k] < dp + dext && dp < sp[k] + operand_extent<T>(sh, ss[k])) return false;
-    staged = staged || ss[k].blk == 0;
+    if (!one_block && ss[k].blk > 1) return false;
+    const bool in_place = sp[k] == dp && ss[k].rep == ds.rep && (one_block || ss[k].blk == 1);
+    if (!in_place && sp[k] < dp + dext && dp < sp[k] + operand_extent<T>(sh, ss[k])) return false;
+    stage_k[k] = !one_block && (ss[k].blk == 0 || (dst_run && ss[k].rep * B != R));
+    any_stage = any_stage || stage_k[k];
   }
-  if (!staged) return false;
-  T stage[N][R];
-  for (uint64_t r = 0; r < sh.repeat; ++r) {
+  const uint64_t chunk = !dst_run ? 1 : any_stage ? kStageRepeats : sh.repeat;
+  T stage[N][kStageRepeats * R];
+  for (uint64_t r = 0; r < sh.repeat; r += chunk) {
+    const uint64_t n = sh.repeat - r < chunk ? sh.repeat - r : chunk;
     const T* rs[N];
     for (size_t k = 0; k < N; ++k) {
       rs[k] = sp[k] + r * ss[k].rep * B;
-      if (ss[k].blk != 0) continue;
-      for (uint64_t b = 0; b < (c + B - 1) / B; ++b) std::memcpy(stage[k] + b * B, rs[k], sizeof(T) * B);
+      if (!stage_k[k]) continue;
+      for (uint64_t i = 0; i < n; ++i) {
+        const T* from = rs[k] + i * ss[k].rep * B;
+        if (ss[k].blk == 1) std::memcpy(stage[k] + i * R, from, sizeof(T) * R);
+        else for (uint64_t b = 0; b < (c + B - 1) / B; ++b) std::memcpy(stage[k] + i * R + b * B, from, sizeof(T) * B);
+      }
       rs[k] = stage[k];
     }
-    dense(dp + r * ds.rep * B, rs, c);
+    dense(dp + r * ds.rep * B, rs, n == 1 ? c : n * R);
   }
   return true;
 }
 
 // Runs the op per repeat: `dense(dst, srcs, lanes)` on the operands in place
-// when dense_lanes allows it (one call for all repeats when they are
-// back to back), else `op(dst_dense, srcs_dense..., kRepeatElems)` over gathered lanes.
+// or staged (staged_repeats), else `op(dst_dense, srcs_dense..., kRepeatElems)`
+// over gathered lanes.
 template <class T, size_t N, class Op, class Dense>
 void per_repeat(const char* api, const AscendC::LocalTensor<T>& dst, Strides ds,
                 const AscendC::LocalTensor<T>* const (&srcs)[N], const Strides (&ss)[N], const vec::RepeatShape& sh,
@@ -140,18 +155,7 @@ void per_repeat(const char* api, const AscendC::LocalTensor<T>& dst, Strides ds,
   for (size_t k = 0; k < N; ++k) sp[k] = src_operand(api, *srcs[k], operand_extent<T>(sh, ss[k]));
   T* dp = dst_operand(api, dst, operand_extent<T>(sh, ds));
   constexpr uint64_t R = kRepeatElems<T>;
-  if (const uint64_t c = dense_lanes<T, N>(sh, dp, ds, sp, ss)) {
-    bool packed = c == R && ds.rep * kBlockElems<T> == R;
-    for (size_t k = 0; k < N; ++k) packed = packed && ss[k].rep * kBlockElems<T> == R;
-    if (packed) return dense(dp, sp, R * sh.repeat);  // back-to-back full repeats: one call
-    for (uint64_t r = 0; r < sh.repeat; ++r) {
-      const T* rs[N];
-      for (size_t k = 0; k < N; ++k) rs[k] = sp[k] + r * ss[k].rep * kBlockElems<T>;
-      dense(dp + r * ds.rep * kBlockElems<T>, rs, c);
-    }
-    return;
-  }
-  if (broadcast_block_repeats<T, N>(sh, dp, ds, sp, ss, dense)) return;
+  if (staged_repeats<T, N>(sh, dp, ds, sp, ss, dense)) return;
   for (uint64_t r = 0; r < sh.repeat; ++r) {
     T in[N][R] = {};
     T out[R];
