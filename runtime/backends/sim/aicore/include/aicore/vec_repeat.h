@@ -104,6 +104,24 @@ uint64_t dense_lanes(const vec::RepeatShape& sh, const T* dp, Strides ds, const 
 // inputs. False when the shape does not fit (then the gather runs).
 constexpr uint64_t kStageRepeats = 16;
 
+// Copies into `to` the first `lanes` lanes of each of n repeats of a source
+// with block stride 0 or 1, back to back (repeat i at to + i * kRepeatElems).
+// A block-stride-0 repeat is its block copied (fixed 32-B copies, inlined);
+// with repeat stride 0 every repeat equals the first, so the rest is filled by
+// doubling copies (4 memcpy calls for 16 repeats instead of 128 block copies:
+// the copies cost most of a staged call).
+template <class T> void stage_source(T* to, const T* from, Strides s, uint64_t n, uint64_t lanes) {
+  constexpr uint64_t R = kRepeatElems<T>, B = kBlockElems<T>;
+  for (uint64_t i = 0; i < (s.rep == 0 ? 1 : n); ++i) {
+    T* t = to + i * R;
+    const T* f = from + i * s.rep * B;
+    if (s.blk == 1) std::memcpy(t, f, sizeof(T) * lanes);
+    else for (uint64_t b = 0; b < (lanes + B - 1) / B; ++b) std::memcpy(t + b * B, f, sizeof(T) * B);
+  }
+  if (s.rep != 0) return;
+  for (uint64_t len = R; len < n * R; len *= 2) std::memcpy(to + len, to, sizeof(T) * std::min(len, n * R - len));
+}
+
 template <class T, size_t N, class Dense>
 bool staged_repeats(const vec::RepeatShape& sh, T* dp, Strides ds, const T* const (&sp)[N], const Strides (&ss)[N],
                     Dense dense) {
@@ -130,11 +148,7 @@ bool staged_repeats(const vec::RepeatShape& sh, T* dp, Strides ds, const T* cons
     for (size_t k = 0; k < N; ++k) {
       rs[k] = sp[k] + r * ss[k].rep * B;
       if (!stage_k[k]) continue;
-      for (uint64_t i = 0; i < n; ++i) {
-        const T* from = rs[k] + i * ss[k].rep * B;
-        if (ss[k].blk == 1) std::memcpy(stage[k] + i * R, from, sizeof(T) * R);
-        else for (uint64_t b = 0; b < (c + B - 1) / B; ++b) std::memcpy(stage[k] + i * R + b * B, from, sizeof(T) * B);
-      }
+      stage_source(stage[k], rs[k], ss[k], n, n == 1 ? c : R);
       rs[k] = stage[k];
     }
     dense(dp + r * ds.rep * B, rs, n == 1 ? c : n * R);
