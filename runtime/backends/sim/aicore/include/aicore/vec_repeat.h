@@ -95,11 +95,12 @@ uint64_t dense_lanes(const vec::RepeatShape& sh, const T* dp, Strides ds, const 
 // Repeats of a prefix mask run dense on staged copies: a source that is not
 // readable in place (block stride 0: the same 32-B block for every block of a
 // repeat, a per-row value broadcast by Brcb; or, when the dst repeats are back
-// to back, a block-stride-1 source whose repeat stride is not 8, e.g. 0 for
-// one vector reused by every repeat) is copied into a dense stage, every other
-// operand stays in place (each the dst itself or byte-disjoint from it). With
-// back-to-back full dst repeats up to kStageRepeats repeats go to one `dense`
-// call (a 1024-wide float row: one call, not 16), else one call per repeat.
+// to back, a block-stride-1 source with repeat stride 0: one vector reused by
+// every repeat) is copied into a dense stage, every other operand stays in
+// place (each the dst itself or byte-disjoint from it). With back-to-back full
+// dst repeats and every source dense, repeated or block-stride 0, up to
+// kStageRepeats repeats go to one `dense` call (a 1024-wide float row: one
+// call, not 16), else one call per repeat.
 // Same bits as the lane gather: each lane is one IEEE operation on the same
 // inputs. False when the shape does not fit (then the gather runs).
 constexpr uint64_t kStageRepeats = 16;
@@ -122,6 +123,45 @@ template <class T> void stage_source(T* to, const T* from, Strides s, uint64_t n
   for (uint64_t len = R; len < n * R; len *= 2) std::memcpy(to + len, to, sizeof(T) * std::min(len, n * R - len));
 }
 
+// One dense call per repeat, a block-stride-0 source staged per repeat (its
+// block copied over the repeat's c lanes) in a one-repeat stage.
+template <class T, size_t N, class Dense>
+void repeat_by_repeat(const vec::RepeatShape& sh, uint64_t c, T* dp, Strides ds, const T* const (&sp)[N],
+                      const Strides (&ss)[N], const bool (&staged)[N], Dense dense) {
+  constexpr uint64_t R = kRepeatElems<T>, B = kBlockElems<T>;
+  T stage[N][R];
+  for (uint64_t r = 0; r < sh.repeat; ++r) {
+    const T* rs[N];
+    for (size_t k = 0; k < N; ++k) {
+      rs[k] = sp[k] + r * ss[k].rep * B;
+      if (!staged[k]) continue;
+      for (uint64_t b = 0; b < (c + B - 1) / B; ++b) std::memcpy(stage[k] + b * B, rs[k], sizeof(T) * B);
+      rs[k] = stage[k];
+    }
+    dense(dp + r * ds.rep * B, rs, c);
+  }
+}
+
+// Back-to-back full repeats, kStageRepeats per dense call, staged sources
+// copied by stage_source (the big stage lives only in this frame).
+template <class T, size_t N, class Dense>
+void chunked_repeats(const vec::RepeatShape& sh, T* dp, const T* const (&sp)[N], const Strides (&ss)[N],
+                     const bool (&staged)[N], Dense dense) {
+  constexpr uint64_t R = kRepeatElems<T>, B = kBlockElems<T>;
+  T stage[N][kStageRepeats * R];
+  for (uint64_t r = 0; r < sh.repeat; r += kStageRepeats) {
+    const uint64_t n = sh.repeat - r < kStageRepeats ? sh.repeat - r : kStageRepeats;
+    const T* rs[N];
+    for (size_t k = 0; k < N; ++k) {
+      rs[k] = sp[k] + r * ss[k].rep * B;
+      if (!staged[k]) continue;
+      stage_source(stage[k], rs[k], ss[k], n, R);
+      rs[k] = stage[k];
+    }
+    dense(dp + r * R, rs, n * R);
+  }
+}
+
 template <class T, size_t N, class Dense>
 bool staged_repeats(const vec::RepeatShape& sh, T* dp, Strides ds, const T* const (&sp)[N], const Strides (&ss)[N],
                     Dense dense) {
@@ -130,29 +170,36 @@ bool staged_repeats(const vec::RepeatShape& sh, T* dp, Strides ds, const T* cons
   if (c == 0) return false;
   const bool one_block = c <= B;  // strides inside a repeat do not matter then
   if (!one_block && ds.blk != 1) return false;
-  const bool dst_run = c == R && ds.rep * B == R;
+  // Chunks need every block-stride-1 source dense (repeat stride 8) or
+  // repeated (0): staging other strides copies as much as the calls it saves
+  // (level-0 Max over two row halves, repeat stride 16: +2 % instructions).
+  bool chunks = c == R && ds.rep * B == R;
   const uint64_t dext = operand_extent<T>(sh, ds);
-  bool stage_k[N] = {}, any_stage = false;
   for (size_t k = 0; k < N; ++k) {
     if (!one_block && ss[k].blk > 1) return false;
     const bool in_place = sp[k] == dp && ss[k].rep == ds.rep && (one_block || ss[k].blk == 1);
     if (!in_place && sp[k] < dp + dext && dp < sp[k] + operand_extent<T>(sh, ss[k])) return false;
-    stage_k[k] = !one_block && (ss[k].blk == 0 || (dst_run && ss[k].rep * B != R));
-    any_stage = any_stage || stage_k[k];
+    chunks = chunks && (ss[k].blk == 0 || ss[k].rep * B == R || ss[k].rep == 0);
   }
-  const uint64_t chunk = !dst_run ? 1 : any_stage ? kStageRepeats : sh.repeat;
-  T stage[N][kStageRepeats * R];
-  for (uint64_t r = 0; r < sh.repeat; r += chunk) {
-    const uint64_t n = sh.repeat - r < chunk ? sh.repeat - r : chunk;
-    const T* rs[N];
-    for (size_t k = 0; k < N; ++k) {
-      rs[k] = sp[k] + r * ss[k].rep * B;
-      if (!stage_k[k]) continue;
-      stage_source(stage[k], rs[k], ss[k], n, n == 1 ? c : R);
-      rs[k] = stage[k];
+  bool staged[N] = {}, any_stage = false;
+  for (size_t k = 0; k < N; ++k) {
+    staged[k] = !one_block && (ss[k].blk == 0 || (chunks && ss[k].rep * B != R));
+    any_stage = any_stage || staged[k];
+  }
+  if (!chunks && !any_stage) {  // every operand in place: the plain per-repeat loop
+    for (uint64_t r = 0; r < sh.repeat; ++r) {
+      const T* rs[N];
+      for (size_t k = 0; k < N; ++k) rs[k] = sp[k] + r * ss[k].rep * B;
+      dense(dp + r * ds.rep * B, rs, c);
     }
-    dense(dp + r * ds.rep * B, rs, n == 1 ? c : n * R);
+    return true;
   }
+  if (!chunks) {
+    repeat_by_repeat<T, N>(sh, c, dp, ds, sp, ss, staged, dense);
+    return true;
+  }
+  if (!any_stage) return dense(dp, sp, R * sh.repeat), true;  // back-to-back dense repeats: one call
+  chunked_repeats<T, N>(sh, dp, sp, ss, staged, dense);
   return true;
 }
 
