@@ -328,6 +328,113 @@ TEST_P(RawReduce, ValueOnlyWholeMaxMinMatchTheLaneScan) {
     }
 }
 
+// The masked paths (gathered repeats, MaskLanes bit operations and the
+// vectorized repeat_extreme of simd/reduce.inc) against the per-lane rule on
+// random data with NaN / inf / -0 and ties: 1-lane, one-block, partial and
+// full prefix masks, sparse / alternating / high-lane bit masks, repeat
+// strides 0, 1, 8 and odd, block strides 1 and 2, every ReduceOrder. Max/Min
+// pick the first NaN, else the first lane equal to the extreme (+-0 tie);
+// sums are the zero-padded tree (bit for bit without specials).
+template <class T> std::pair<int, T> ref_pick(bool is_max, const std::vector<std::pair<int, T>>& lanes) {
+  std::pair<int, T> best = lanes[0];
+  for (const auto& l : lanes) {
+    const float b = float(best.second), v = float(l.second);
+    if (b != b) break;
+    if (v != v || (is_max ? v > b : v < b)) best = l;
+  }
+  return best;
+}
+
+template <class T> void check_masked_shape(const RepeatShape& sh, bool specials) {
+  const int per_block = 32 / sizeof(T);
+  const uint64_t extent = (uint64_t(sh.repeat) * sh.src_rep_stride + 8 * sh.src_blk_stride + 8) * per_block;
+  std::vector<T> src = make_input<T>(extent, 40 + sh.repeat + sh.src_rep_stride, -3, 3, specials);
+  for (uint64_t i = 5; i < src.size(); i += 11) src[i] = src[i / 3];  // ties
+  for (uint64_t i = 9; i < src.size(); i += 23) src[i] = T(i % 2 ? -0.0f : 0.0f);
+  using AscendC::ReduceOrder;
+  for (ReduceOp op : {ReduceOp::kMax, ReduceOp::kMin}) {
+    const bool is_max = op == ReduceOp::kMax;
+    for (ReduceOrder order : {ReduceOrder::ORDER_VALUE_INDEX, ReduceOrder::ORDER_INDEX_VALUE,
+                              ReduceOrder::ORDER_ONLY_VALUE, ReduceOrder::ORDER_ONLY_INDEX}) {
+      std::vector<T> out(2 * sh.repeat * 3 + 2, T(7.0f));
+      ASSERT_TRUE(npurt::aicore::vec::whole_reduce(op, vtype_of<T>, out.data(), src.data(), sh, 3, order));
+      const bool pair = order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE;
+      for (uint32_t r = 0; r < sh.repeat; ++r) {
+        const auto [j, v] = ref_pick(is_max, ref_lanes(src, sh, r));
+        const T* at = &out[r * 3 * (pair ? 2 : 1)];
+        const T* value = order == ReduceOrder::ORDER_INDEX_VALUE ? at + 1 : at;
+        const T* index = order == ReduceOrder::ORDER_VALUE_INDEX ? at + 1 : at;
+        if (order != ReduceOrder::ORDER_ONLY_INDEX) {
+          EXPECT_TRUE(same_bits(*value, v)) << "whole repeat " << r << " got " << float(*value) << " want " << float(v);
+        }
+        if (order != ReduceOrder::ORDER_ONLY_VALUE) {
+          EXPECT_EQ(index_of(index), uint64_t(j)) << "whole repeat " << r;
+        }
+      }
+    }
+    T red[2];
+    ASSERT_TRUE(npurt::aicore::vec::reduce_repeat(op, vtype_of<T>, red, src.data(), sh, true));
+    std::vector<std::pair<int, T>> all;
+    for (uint32_t r = 0; r < sh.repeat; ++r)
+      for (const auto& [j, v] : ref_lanes(src, sh, r)) all.push_back({int(r * kR<T>) + j, v});
+    const auto [j, v] = ref_pick(is_max, all);
+    EXPECT_TRUE(same_bits(red[0], v)) << "reduce_repeat got " << float(red[0]) << " want " << float(v);
+    EXPECT_EQ(index_of(&red[1]), uint64_t(j)) << "reduce_repeat index";
+  }
+  std::vector<T> sums(sh.repeat * 2), bsums(sh.repeat * 16), bmax(sh.repeat * 16);
+  ASSERT_TRUE(npurt::aicore::vec::whole_reduce(ReduceOp::kSum, vtype_of<T>, sums.data(), src.data(), sh, 2,
+                                               AscendC::ReduceOrder::ORDER_ONLY_VALUE));
+  ASSERT_TRUE(npurt::aicore::vec::block_reduce(ReduceOp::kSum, vtype_of<T>, bsums.data(), src.data(), sh, 2));
+  ASSERT_TRUE(npurt::aicore::vec::block_reduce(ReduceOp::kMax, vtype_of<T>, bmax.data(), src.data(), sh, 2));
+  for (uint32_t r = 0; r < sh.repeat; ++r) {
+    const auto lanes = ref_lanes(src, sh, r);
+    std::vector<T> dense(kR<T>, T(0));
+    for (const auto& [j, v] : lanes) dense[j] = v;
+    const T want = tree(dense);
+    EXPECT_TRUE(specials ? same_value(sums[2 * r], want) : same_bits(sums[2 * r], want)) << "sum repeat " << r;
+    for (int b = 0; b < 8; ++b) {
+      std::vector<T> block(kR<T>, T(0));
+      std::vector<std::pair<int, T>> in_block;
+      for (const auto& [j, v] : lanes)
+        if (j / per_block == b) block[j] = v, in_block.push_back({j, v});
+      const T bs = tree(block), got = bsums[r * 16 + b];
+      EXPECT_TRUE(specials ? same_value(got, bs) : same_bits(got, bs)) << "block sum " << b << " repeat " << r;
+      const T bm = in_block.empty() ? T(-INFINITY) : ref_pick(true, in_block).second;
+      EXPECT_TRUE(same_bits(bmax[r * 16 + b], bm)) << "block max " << b << " repeat " << r << " got "
+                                                   << float(bmax[r * 16 + b]) << " want " << float(bm);
+    }
+  }
+}
+
+template <class T> void check_masked_sweep() {
+  constexpr uint64_t R = kR<T>;
+  const auto vt = vtype_of<T>;
+  std::vector<RepeatShape> shapes;
+  for (uint32_t lanes : {1u, 8u, 16u, 40u, uint32_t(R) - 1, uint32_t(R)})
+    shapes.push_back(npurt::aicore::vec::continuous_mask(vt, lanes));
+  const uint64_t bits[][2] = {{0x5555555555555555ull, 0x5555555555555555ull}, {0x8000000000000001ull, 0},
+                              {0, 0x8000000000000000ull}, {0xff00ull, 0xf0ull}, {0x8000000000000000ull, 0}};
+  for (const auto& b : bits) {
+    if (R == 64 && b[0] == 0) continue;  // float masks have no lanes past 63
+    RepeatShape sh;
+    sh.mask[0] = b[0], sh.mask[1] = R > 64 ? b[1] : 0;
+    shapes.push_back(sh);
+  }
+  const uint32_t strides[][2] = {{1, 8}, {1, 0}, {1, 1}, {1, 9}, {2, 16}};  // {block, repeat}
+  for (RepeatShape sh : shapes)
+    for (uint32_t repeat : {1u, 3u, 17u})
+      for (const auto& st : strides) {
+        sh.repeat = repeat, sh.src_blk_stride = st[0], sh.src_rep_stride = st[1];
+        for (bool specials : {false, true}) check_masked_shape<T>(sh, specials);
+        if (::testing::Test::HasFailure()) return;
+      }
+}
+
+TEST_P(RawReduce, MaskedWholeAndRepeatReduceMatchThePerLaneRule) {
+  check_masked_sweep<float>();
+  check_masked_sweep<half>();
+}
+
 TEST_P(RawReduce, UnsupportedRejected) {
   int32_t x[2] = {};
   EXPECT_FALSE(npurt::aicore::vec::reduce(ReduceOp::kSum, vtype_of<int32_t>, x, x, 1, false));

@@ -92,44 +92,120 @@ uint64_t dense_lanes(const vec::RepeatShape& sh, const T* dp, Strides ds, const 
   return c;
 }
 
-// A source read with block stride 0 (the same 32-B block for every block of a
-// repeat: a per-row value broadcast by Brcb) under a prefix mask and a dense
-// dst: its repeat is staged as that block repeated, the other operands stay in
-// place (block stride 1, each the dst itself or disjoint from it), and the op
-// runs dense. Same bits as the lane gather: each lane is one IEEE operation on
-// the same inputs. False when the shape does not fit (then the gather runs).
-template <class T, size_t N, class Dense>
-bool broadcast_block_repeats(const vec::RepeatShape& sh, T* dp, Strides ds, const T* const (&sp)[N],
-                             const Strides (&ss)[N], Dense dense) {
+// Repeats of a prefix mask run dense on staged copies: a source that is not
+// readable in place (block stride 0: the same 32-B block for every block of a
+// repeat, a per-row value broadcast by Brcb; or, when the dst repeats are back
+// to back, a block-stride-1 source with repeat stride 0: one vector reused by
+// every repeat) is copied into a dense stage, every other operand stays in
+// place (each the dst itself or byte-disjoint from it). With back-to-back full
+// dst repeats and every source dense, repeated or block-stride 0, up to
+// kStageRepeats repeats go to one `dense` call (a 1024-wide float row: one
+// call, not 16), else one call per repeat.
+// Same bits as the lane gather: each lane is one IEEE operation on the same
+// inputs. False when the shape does not fit (then the gather runs).
+constexpr uint64_t kStageRepeats = 16;
+
+// Copies into `to` the first `lanes` lanes of each of n repeats of a source
+// with block stride 0 or 1, back to back (repeat i at to + i * kRepeatElems).
+// A block-stride-0 repeat is its block copied (fixed 32-B copies, inlined);
+// with repeat stride 0 every repeat equals the first, so the rest is filled by
+// doubling copies (4 memcpy calls for 16 repeats instead of 128 block copies:
+// the copies cost most of a staged call).
+template <class T> void stage_source(T* to, const T* from, Strides s, uint64_t n, uint64_t lanes) {
   constexpr uint64_t R = kRepeatElems<T>, B = kBlockElems<T>;
-  const uint64_t c = prefix_lanes<T>(sh);
-  if (c == 0 || ds.blk != 1) return false;
-  const uint64_t dext = operand_extent<T>(sh, ds);
-  bool staged = false;
-  for (size_t k = 0; k < N; ++k) {
-    if (ss[k].blk > 1) return false;
-    if (ss[k].blk == 1 && sp[k] == dp && ss[k].rep == ds.rep) continue;
-    if (sp[k] < dp + dext && dp < sp[k] + operand_extent<T>(sh, ss[k])) return false;
-    staged = staged || ss[k].blk == 0;
+  for (uint64_t i = 0; i < (s.rep == 0 ? 1 : n); ++i) {
+    T* t = to + i * R;
+    const T* f = from + i * s.rep * B;
+    if (s.blk == 1) std::memcpy(t, f, sizeof(T) * lanes);
+    else for (uint64_t b = 0; b < (lanes + B - 1) / B; ++b) std::memcpy(t + b * B, f, sizeof(T) * B);
   }
-  if (!staged) return false;
+  if (s.rep != 0) return;
+  for (uint64_t len = R; len < n * R; len *= 2) std::memcpy(to + len, to, sizeof(T) * std::min(len, n * R - len));
+}
+
+// One dense call per repeat, a block-stride-0 source staged per repeat (its
+// block copied over the repeat's c lanes) in a one-repeat stage.
+template <class T, size_t N, class Dense>
+void repeat_by_repeat(const vec::RepeatShape& sh, uint64_t c, T* dp, Strides ds, const T* const (&sp)[N],
+                      const Strides (&ss)[N], const bool (&staged)[N], Dense dense) {
+  constexpr uint64_t R = kRepeatElems<T>, B = kBlockElems<T>;
   T stage[N][R];
   for (uint64_t r = 0; r < sh.repeat; ++r) {
     const T* rs[N];
     for (size_t k = 0; k < N; ++k) {
       rs[k] = sp[k] + r * ss[k].rep * B;
-      if (ss[k].blk != 0) continue;
+      if (!staged[k]) continue;
       for (uint64_t b = 0; b < (c + B - 1) / B; ++b) std::memcpy(stage[k] + b * B, rs[k], sizeof(T) * B);
       rs[k] = stage[k];
     }
     dense(dp + r * ds.rep * B, rs, c);
   }
+}
+
+// Back-to-back full repeats, kStageRepeats per dense call, staged sources
+// copied by stage_source (the big stage lives only in this frame).
+template <class T, size_t N, class Dense>
+void chunked_repeats(const vec::RepeatShape& sh, T* dp, const T* const (&sp)[N], const Strides (&ss)[N],
+                     const bool (&staged)[N], Dense dense) {
+  constexpr uint64_t R = kRepeatElems<T>, B = kBlockElems<T>;
+  T stage[N][kStageRepeats * R];
+  for (uint64_t r = 0; r < sh.repeat; r += kStageRepeats) {
+    const uint64_t n = sh.repeat - r < kStageRepeats ? sh.repeat - r : kStageRepeats;
+    const T* rs[N];
+    for (size_t k = 0; k < N; ++k) {
+      rs[k] = sp[k] + r * ss[k].rep * B;
+      if (!staged[k]) continue;
+      stage_source(stage[k], rs[k], ss[k], n, R);
+      rs[k] = stage[k];
+    }
+    dense(dp + r * R, rs, n * R);
+  }
+}
+
+template <class T, size_t N, class Dense>
+bool staged_repeats(const vec::RepeatShape& sh, T* dp, Strides ds, const T* const (&sp)[N], const Strides (&ss)[N],
+                    Dense dense) {
+  constexpr uint64_t R = kRepeatElems<T>, B = kBlockElems<T>;
+  const uint64_t c = prefix_lanes<T>(sh);
+  if (c == 0) return false;
+  const bool one_block = c <= B;  // strides inside a repeat do not matter then
+  if (!one_block && ds.blk != 1) return false;
+  // Chunks need every block-stride-1 source dense (repeat stride 8) or
+  // repeated (0): staging other strides copies as much as the calls it saves
+  // (level-0 Max over two row halves, repeat stride 16: +2 % instructions).
+  bool chunks = c == R && ds.rep * B == R;
+  const uint64_t dext = operand_extent<T>(sh, ds);
+  for (size_t k = 0; k < N; ++k) {
+    if (!one_block && ss[k].blk > 1) return false;
+    const bool in_place = sp[k] == dp && ss[k].rep == ds.rep && (one_block || ss[k].blk == 1);
+    if (!in_place && sp[k] < dp + dext && dp < sp[k] + operand_extent<T>(sh, ss[k])) return false;
+    chunks = chunks && (ss[k].blk == 0 || ss[k].rep * B == R || ss[k].rep == 0);
+  }
+  bool staged[N] = {}, any_stage = false;
+  for (size_t k = 0; k < N; ++k) {
+    staged[k] = !one_block && (ss[k].blk == 0 || (chunks && ss[k].rep * B != R));
+    any_stage = any_stage || staged[k];
+  }
+  if (!chunks && !any_stage) {  // every operand in place: the plain per-repeat loop
+    for (uint64_t r = 0; r < sh.repeat; ++r) {
+      const T* rs[N];
+      for (size_t k = 0; k < N; ++k) rs[k] = sp[k] + r * ss[k].rep * B;
+      dense(dp + r * ds.rep * B, rs, c);
+    }
+    return true;
+  }
+  if (!chunks) {
+    repeat_by_repeat<T, N>(sh, c, dp, ds, sp, ss, staged, dense);
+    return true;
+  }
+  if (!any_stage) return dense(dp, sp, R * sh.repeat), true;  // back-to-back dense repeats: one call
+  chunked_repeats<T, N>(sh, dp, sp, ss, staged, dense);
   return true;
 }
 
 // Runs the op per repeat: `dense(dst, srcs, lanes)` on the operands in place
-// when dense_lanes allows it (one call for all repeats when they are
-// back to back), else `op(dst_dense, srcs_dense..., kRepeatElems)` over gathered lanes.
+// or staged (staged_repeats), else `op(dst_dense, srcs_dense..., kRepeatElems)`
+// over gathered lanes.
 template <class T, size_t N, class Op, class Dense>
 void per_repeat(const char* api, const AscendC::LocalTensor<T>& dst, Strides ds,
                 const AscendC::LocalTensor<T>* const (&srcs)[N], const Strides (&ss)[N], const vec::RepeatShape& sh,
@@ -140,18 +216,7 @@ void per_repeat(const char* api, const AscendC::LocalTensor<T>& dst, Strides ds,
   for (size_t k = 0; k < N; ++k) sp[k] = src_operand(api, *srcs[k], operand_extent<T>(sh, ss[k]));
   T* dp = dst_operand(api, dst, operand_extent<T>(sh, ds));
   constexpr uint64_t R = kRepeatElems<T>;
-  if (const uint64_t c = dense_lanes<T, N>(sh, dp, ds, sp, ss)) {
-    bool packed = c == R && ds.rep * kBlockElems<T> == R;
-    for (size_t k = 0; k < N; ++k) packed = packed && ss[k].rep * kBlockElems<T> == R;
-    if (packed) return dense(dp, sp, R * sh.repeat);  // back-to-back full repeats: one call
-    for (uint64_t r = 0; r < sh.repeat; ++r) {
-      const T* rs[N];
-      for (size_t k = 0; k < N; ++k) rs[k] = sp[k] + r * ss[k].rep * kBlockElems<T>;
-      dense(dp + r * ds.rep * kBlockElems<T>, rs, c);
-    }
-    return;
-  }
-  if (broadcast_block_repeats<T, N>(sh, dp, ds, sp, ss, dense)) return;
+  if (staged_repeats<T, N>(sh, dp, ds, sp, ss, dense)) return;
   for (uint64_t r = 0; r < sh.repeat; ++r) {
     T in[N][R] = {};
     T out[R];
