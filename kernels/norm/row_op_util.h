@@ -33,7 +33,7 @@ inline DType row_out_dtype(const OpContext& ctx, DType in) {
   const std::string& want = ctx.attr("dtype").as_string();
   if (want.empty() || want == dtype_name(in)) return in;
   if (want == "float32") return DType::kFloat32;
-  ctx.fail("dtype", "'" + want + "' is not available (\"\" keeps the input dtype, \"float32\" gives float32 outputs)");
+  ctx.fail_dtype("dtype", "'" + want + "' is not available (\"\" keeps the input dtype, \"float32\" gives float32 outputs)");
 }
 
 // What the kernels need from the chip: DataCopyPad (rows of any length) and bfloat16 vector support.
@@ -41,7 +41,7 @@ inline void check_row_profile(const OpContext& ctx, DType in) {
   const ChipProfile& p = ctx.profile();
   if (!p.has_datacopy_pad)
     ctx.fail("x", "this kernel moves rows of any length with DataCopyPad, which " + p.name + " does not have");
-  if (in == DType::kBFloat16 && !p.has_bf16) ctx.fail("x", "bfloat16 is not supported by the vector unit of " + p.name);
+  if (in == DType::kBFloat16 && !p.has_bf16) ctx.fail_dtype("x", "bfloat16 is not supported by the vector unit of " + p.name);
 }
 
 // Same dtype and shape [cols] (gamma, beta) or the same shape as x (dy, y).
@@ -54,7 +54,7 @@ inline void check_like(const OpContext& ctx, size_t i, const char* name, const D
     return r + (d.size() == 1 ? ",)" : ")");
   };
   if (s.dtype != dtype)
-    ctx.fail(name, std::string("dtype ") + dtype_name(s.dtype) + " does not match x's " + dtype_name(dtype));
+    ctx.fail_dtype(name, std::string("dtype ") + dtype_name(s.dtype) + " does not match x's " + dtype_name(dtype));
   if (s.shape != shape) ctx.fail(name, "shape " + dims(s.shape) + " must be " + dims(shape));
 }
 

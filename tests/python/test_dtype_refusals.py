@@ -42,6 +42,9 @@ REFUSALS = [
     ("ops.matmul-int8-dtype", lambda: nr.ops.matmul(nr.asarray(np.ones((2, 2), np.float16)),
                                                     nr.asarray(np.ones((2, 2), np.float16)), dtype="int8"),
      ["matmul", "argument 'dtype'"]),
+    ("ops.layer_norm-gamma-dtype", lambda: nr.ops.layer_norm(nr.asarray(np.ones((2, 8), np.float32)),
+                                                              arr(np.float16, 8), arr(np.float32, 8)),
+     ["layer_norm", "gamma", "does not match x's float32"]),
 ]
 
 
