@@ -22,6 +22,7 @@
 // Invariant: the fast path returns the very view (shape, strides, offset) and
 // writes the very values of the Python path; tests/python/array_structure/
 // test_indexing_fast_path.py compares the two over random keys.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -38,6 +39,34 @@ namespace {
 
 constexpr Py_ssize_t kMaxItems = 32;  // longer keys take the Python path
 
+// numpy.integer, looked up once numpy is imported (a numpy scalar cannot
+// exist before); null while it is not. Kept alive for the process.
+PyObject* numpy_integer_type() {
+  static PyObject* type = nullptr;
+  if (type) return type;
+  PyObject* np = PyImport_GetModule(interned("numpy"));  // no import, a new reference or null
+  if (!np) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyObject* t = PyObject_GetAttrString(np, "integer");
+  Py_DECREF(np);
+  if (!t || !PyType_Check(t)) {
+    Py_XDECREF(t);
+    PyErr_Clear();
+    return nullptr;
+  }
+  type = t;
+  return type;
+}
+
+// A numpy integer scalar (np.int64(1), np.uint8(3)); np.bool_ is not one.
+bool is_numpy_integer(PyObject* k) {
+  if (!Py_TYPE(k)->tp_as_number || !Py_TYPE(k)->tp_as_number->nb_index || PyLong_Check(k)) return false;
+  PyObject* t = numpy_integer_type();
+  return t && PyType_IsSubtype(Py_TYPE(k), reinterpret_cast<PyTypeObject*>(t));
+}
+
 // One key entry as an IndexItem; false for anything else (no error left set).
 bool read_item(PyObject* k, IndexItem* out) {
   if (k == Py_None) {
@@ -50,6 +79,21 @@ bool read_item(PyObject* k, IndexItem* out) {
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
     if (overflow) return false;
+    *out = IndexItem::integer(v);
+  } else if (is_numpy_integer(k)) {
+    // np.int64(1) etc.: an integer for the Python path too (operator.index).
+    PyObject* i = PyNumber_Index(k);
+    if (!i) {
+      PyErr_Clear();
+      return false;
+    }
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+    Py_DECREF(i);
+    if (overflow || (v == -1 && PyErr_Occurred())) {
+      PyErr_Clear();
+      return false;
+    }
     *out = IndexItem::integer(v);
   } else if (PySlice_Check(k)) {
     // Bounds are None or have __index__ (as for slice.indices); step 0 and
@@ -125,28 +169,67 @@ PyObject* getitem_slot(PyObject* self, PyObject* key) {
   return call_python(self, g_getitem, key, nullptr);
 }
 
+// v rounded to the nearest float16 (ties to even) as a double, what numpy's
+// double -> half cast gives; fill's float -> half step keeps it exactly
+// (fill alone would round v to float first: a second rounding).
+double round_to_half(double v) {
+  if (!std::isfinite(v) || v == 0) return v;
+  int e = 0;
+  std::frexp(v, &e);                    // |v| in [2^(e-1), 2^e)
+  const int s = std::max(e - 11, -24);  // the half ulp there (subnormals: 2^-24)
+  return std::ldexp(std::nearbyint(std::ldexp(v, -s)), s);
+}
+
+// A double into float16 / float32 / float64 as numpy casts it, or false where
+// numpy warns (a finite value that overflows the dtype).
+bool float_fill_value(double d, DType dtype, double* value) {
+  if (dtype == DType::kFloat16) d = round_to_half(d);
+  const double max = dtype == DType::kFloat16   ? 65504.0
+                     : dtype == DType::kFloat32 ? static_cast<double>(std::numeric_limits<float>::max())
+                                                : std::numeric_limits<double>::max();
+  *value = d;
+  return !(std::isfinite(d) && std::fabs(d) > max);
+}
+
+// An integral v within dtype's range (an integer dtype).
+bool int_in_range(long long v, const DTypeInfo& info) {
+  const int bits = info.itemsize * 8;
+  if (info.kind == DTypeKind::kUnsignedInt) return v >= 0 && (bits == 64 || v < (1LL << bits));
+  if (info.kind == DTypeKind::kSignedInt) return bits == 64 || (v >= -(1LL << (bits - 1)) && v < (1LL << (bits - 1)));
+  return false;
+}
+
 // The value fill writes exactly as numpy's asarray(value, dtype) converts it,
-// or false: float32 / float64 take a Python float or an int |v| <= 2^53 (one
-// rounding, no finite value beyond float32's range: numpy warns there);
-// integer dtypes take an int within their range. bool is not an exact int.
+// or false (the Python path then converts, warns or raises):
+//  - a Python float into float16 / float32 / float64: one rounding, no finite
+//    value beyond the dtype's range (numpy warns there); into an integer
+//    dtype: truncated toward zero (numpy's int(v)) when that is within the
+//    dtype's range and |v| <= 2^53;
+//  - an int |v| <= 2^53 into a float dtype; into an integer dtype within its range;
+//  - True / False into any of these dtypes and bool (1 / 0).
+// complex, bfloat16, other values: false.
 bool fill_value(PyObject* o, DType dtype, double* value) {
   const DTypeInfo& info = dtype_info(dtype);
+  const bool is_float = dtype == DType::kFloat16 || dtype == DType::kFloat32 || dtype == DType::kFloat64;
+  const bool is_int = info.kind == DTypeKind::kUnsignedInt || info.kind == DTypeKind::kSignedInt;
+  if (o == Py_True || o == Py_False) {
+    *value = o == Py_True ? 1.0 : 0.0;
+    return is_float || is_int || dtype == DType::kBool;
+  }
   if (PyFloat_CheckExact(o)) {
-    *value = PyFloat_AS_DOUBLE(o);
-    if (dtype == DType::kFloat64) return true;
-    return dtype == DType::kFloat32 &&
-           !(std::isfinite(*value) && std::fabs(*value) > static_cast<double>(std::numeric_limits<float>::max()));
+    const double d = PyFloat_AS_DOUBLE(o);
+    if (is_float) return float_fill_value(d, dtype, value);
+    if (!is_int || !std::isfinite(d) || std::fabs(d) > 9007199254740992.0) return false;
+    *value = std::trunc(d) + 0.0;  // -0.5 -> 0, not -0
+    return int_in_range(static_cast<long long>(*value), info);
   }
   if (!PyLong_CheckExact(o)) return false;
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
   if (overflow || v > (1LL << 53) || v < -(1LL << 53)) return false;
+  if (is_float) return float_fill_value(static_cast<double>(v), dtype, value);
   *value = static_cast<double>(v);
-  if (dtype == DType::kFloat32 || dtype == DType::kFloat64) return true;
-  const int bits = info.itemsize * 8;
-  if (info.kind == DTypeKind::kUnsignedInt) return v >= 0 && (bits == 64 || v < (1LL << bits));
-  if (info.kind == DTypeKind::kSignedInt) return bits == 64 || (v >= -(1LL << (bits - 1)) && v < (1LL << (bits - 1)));
-  return false;
+  return is_int && int_in_range(v, info);
 }
 
 // self[key] = value by one fill kernel; false when the fast path does not apply.

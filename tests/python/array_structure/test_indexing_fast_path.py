@@ -172,8 +172,16 @@ def assign_both(fast, slow, key, value):
     return outcomes[0][0]
 
 
+HALVES = FLOATS + [65504.0, 65519.0, 65520.0, 65510, 65536, 1e-9, 6e-8, 2.9802322387695312e-08, 2049.0, 2051.0,
+                  1.0009765625 + 2 ** -30, 1.00048828125, 1.00146484375, -3.0517578125e-05, 5.960464477539063e-08]
+INTO_INTS = [2.5, -2.7, -0.5, 127.9, 128.0, -128.9, 255.5, 256.0, 1e10, -1e19, 2.0 ** 53, float("nan"), float("inf"),
+             True, False]
+
+
 @pytest.mark.parametrize("dtype,value", [("float32", v) for v in FLOATS] + [("float64", v) for v in FLOATS] +
-                         [(d, v) for d in ("int8", "uint8", "int32", "int64", "uint64") for v in INTS])
+                         [("float16", v) for v in HALVES] +
+                         [(d, v) for d in ("int8", "uint8", "int32", "int64", "uint64") for v in INTS + INTO_INTS] +
+                         [("bool", v) for v in (True, False, 0, 2, 0.5)])
 def test_scalar_assignment_matches_numpy_and_the_python_path(dtype, value):
     rng = random.Random(hash((dtype, str(value))) & 0xffff)
     for _ in range(25):
@@ -216,3 +224,40 @@ def test_other_dtypes_and_values_still_assign(dtype):
     y[::2] = 7.0  # strided target: the Python path's copy
     y[-1] = np.float32(9.0)
     np.testing.assert_array_equal(y.numpy(), np.array([7, 5, 7, 9], np.float32))
+
+
+def test_numpy_integer_keys_take_the_fast_path(monkeypatch):
+    host = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    x = nr.asarray(host)
+    keys = [np.int64(1), np.int32(-1), (np.uint8(1), slice(None), np.int16(-2)), (Ellipsis, np.intp(3)),
+            (np.int64(0), None, slice(np.int64(1), None))]
+    for key in keys:
+        slow = ndarray._py___getitem__(x, key)
+        with monkeypatch.context() as m:  # the fast path alone answers these keys
+            m.setattr(ndarray, "_py___getitem__", None)
+            fast = x[key]
+        same_view(fast, slow)
+        np.testing.assert_array_equal(fast.numpy(), host[key])
+    for key, exc in [(np.int64(2), IndexError), ((np.int64(0), np.int64(5)), IndexError), (np.bool_(True), None)]:
+        outcomes = []
+        for get in (lambda: x[key], lambda: ndarray._py___getitem__(x, key)):
+            try:
+                outcomes.append(get().numpy().tobytes())
+            except Exception as e:  # noqa: BLE001 - compared below
+                outcomes.append((type(e), str(e)))
+        assert outcomes[0] == outcomes[1], key
+    y = nr.asarray(np.zeros(4, np.float16))
+    with monkeypatch.context() as m:
+        m.setattr(ndarray, "_py___setitem__", None)
+        y[np.int64(2)] = 0.1
+    assert y.numpy()[2] == np.float16(0.1)
+
+
+@pytest.mark.parametrize("dtype,value,expected", [("float16", 0.1, 0.1), ("float16", 7, 7), ("int32", -2.7, -2),
+                                                  ("uint8", 255.9, 255), ("bool", True, True), ("float64", False, 0)])
+def test_new_fast_fill_values_need_no_python_path(monkeypatch, dtype, value, expected):
+    x = nr.asarray(np.zeros(5, dtype))
+    with monkeypatch.context() as m:
+        m.setattr(ndarray, "_py___setitem__", None)
+        x[1:3] = value
+    np.testing.assert_array_equal(x.numpy(), np.array([0, expected, expected, 0, 0]).astype(dtype))
