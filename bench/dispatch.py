@@ -4,7 +4,8 @@ by side with numpy and PyTorch (CPU, when installed), in one run.
     python bench/dispatch.py [--n 16] [--calls 20000] [--repeats 7]
 
 Rows: enqueue only (the result is not waited for; the stream drains outside the
-timed loop), enqueue + stream synchronize, basic indexing (x[1:3], x[1:3] = 0;
+timed loop), enqueue + stream synchronize, basic indexing (x[1:3], x[1:3] = 0,
+x[np.int64(1)], x[1:3] = 0 on float16;
 C++ fast path and Python path), and the tiling-cache hit rate.
 Targets: nr.ops.add enqueue-only <= 1.0 us (issue 4); `x + y` <= 1.0 us and
 `x.sum()` <= 1.5 us (issue 5; the rows "Python path" time the array-API
@@ -116,6 +117,15 @@ def main():
     rows.append(("x[1:3] = 0  enqueue only", per_call_us(set_fast, a.calls // 4, a.repeats, stream.synchronize)))
     rows.append(("x[1:3] = 0  Python path (_py___setitem__)",
                  per_call_us(lambda: nd._py___setitem__(x, key, 0), a.calls // 20, a.repeats, stream.synchronize)))
+    i1 = np.int64(1)
+    rows.append(("x[np.int64(1)]", per_call_us(lambda: x[i1], a.calls, a.repeats)))
+    h = nr.asarray(np.zeros(16, np.float16))
+
+    def set_half():
+        h[1:3] = 0
+
+    rows.append(("x[1:3] = 0 float16  enqueue only",
+                 per_call_us(set_half, a.calls // 4, a.repeats, stream.synchronize)))
     rows.append(("numpy a[1:3]", per_call_us(lambda: host[1:3], a.calls, a.repeats)))
     rows.append(("numpy a + b", per_call_us(lambda: host + host, a.calls, a.repeats)))
     rows.append(("numpy a.sum()", per_call_us(lambda: host.sum(), a.calls, a.repeats)))

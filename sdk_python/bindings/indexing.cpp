@@ -9,13 +9,15 @@
 //     and bools, alone or in a tuple, is read into npurt::IndexItems and
 //     answered by npurt::basic_index (npurt/basic_index.h), the public C++
 //     helper;
-//   - x[key] = v: the same keys, for an array on the current device whose
-//     selected view is contiguous, and a value fill writes exactly as numpy
-//     converts it (fill_value: a Python float or int into float32 / float64,
-//     an in-range int into an integer dtype): one `fill` kernel writes it
-//     into the view, what the Python path's upload + broadcast `copy` writes.
-// Everything else (integer arrays and masks, numpy or 0-d array indices,
-// other values, dtypes or devices, non-contiguous targets) and every error
+//   - x[key] = v: the same keys (numpy integer scalars too), for an array on
+//     the current device, and a value fill writes exactly as numpy converts
+//     it (fill_value: Python floats, ints and bools into float16 / float32 /
+//     float64, integer dtypes and bool under numpy's rounding, truncation and
+//     range rules): one `fill` kernel writes it into a contiguous view, one
+//     per contiguous block into a strided one (fill_blocks), what the Python
+//     path's upload + broadcast `copy` per block writes.
+// Everything else (integer arrays and masks, 0-d array indices, other
+// values, dtypes or devices, broadcast targets) and every error
 // calls the Python layer's getitem / setitem (kept on the type as
 // _py___getitem__ / _py___setitem__, see install_index_slots), so
 // advanced indexing and the exact error text stay that layer's.
@@ -232,16 +234,59 @@ bool fill_value(PyObject* o, DType dtype, double* value) {
   return is_int && int_in_range(v, info);
 }
 
-// self[key] = value by one fill kernel; false when the fast path does not apply.
+// Fills a non-contiguous view with v the way the Python path's assign does
+// (_canonical_order + _copy_blocks): negative strides flipped, dims ordered by
+// decreasing stride, one `fill` per C-contiguous block. False (nothing
+// written) for a view with a zero stride: a broadcast target is the Python
+// path's to handle.
+bool fill_blocks(const Tensor& view, double v) {
+  struct Dim {
+    int64_t n, s;
+  };
+  Dim dims[kMaxItems * 2];  // basic_index views have at most ndim + newaxes dims
+  size_t nd = 0;
+  const int64_t item = static_cast<int64_t>(view.itemsize());
+  int64_t off = view.byte_offset();
+  for (size_t d = 0; d < view.ndim(); ++d) {
+    int64_t n = view.shape()[d], s = view.strides()[d];
+    if (n == 1) continue;
+    if (s == 0 || nd == kMaxItems * 2) return false;
+    if (s < 0) {
+      off += s * (n - 1) * item;
+      s = -s;
+    }
+    dims[nd++] = {n, s};
+  }
+  std::stable_sort(dims, dims + nd, [](const Dim& a, const Dim& b) { return a.s > b.s; });
+  int64_t block = 1;  // elements of the contiguous suffix dims[k..]
+  size_t k = nd;
+  while (k > 0 && dims[k - 1].s == block) block *= dims[--k].n;
+  int64_t index[kMaxItems * 2] = {};
+  const Dims shape{block}, strides{1};
+  for (;;) {
+    int64_t e = 0;
+    for (size_t d = 0; d < k; ++d) e += index[d] * dims[d].s;
+    ops::fill(shape, view.dtype(), v, Stream(), view.view(shape, strides, off + e * item));
+    size_t d = k;
+    while (d > 0 && ++index[d - 1] == dims[d - 1].n) index[--d] = 0;
+    if (d == 0) return true;
+  }
+}
+
+// self[key] = value by `fill` kernels (one for a contiguous view); false when the fast path does not apply.
 bool fast_fill(PyObject* self, PyObject* key, PyObject* value) {
   if (Py_TYPE(self) != g_type) return false;
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
   double v = 0;
   if (!fill_value(value, x.dtype(), &v) || !(x.device() == current_device())) return false;
   Tensor view = fast_view(self, key, "npurt.ndarray.__setitem__");
-  if (!view.defined() || !view.is_contiguous()) return false;
-  if (view.numel() > 0) ops::fill(view.shape(), view.dtype(), v, Stream(), view);
-  return true;
+  if (!view.defined()) return false;
+  if (view.numel() == 0) return true;
+  if (view.is_contiguous()) {
+    ops::fill(view.shape(), view.dtype(), v, Stream(), view);
+    return true;
+  }
+  return fill_blocks(view, v);
 }
 
 int setitem_slot(PyObject* self, PyObject* key, PyObject* value) {

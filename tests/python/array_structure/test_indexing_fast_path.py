@@ -261,3 +261,38 @@ def test_new_fast_fill_values_need_no_python_path(monkeypatch, dtype, value, exp
         m.setattr(ndarray, "_py___setitem__", None)
         x[1:3] = value
     np.testing.assert_array_equal(x.numpy(), np.array([0, expected, expected, 0, 0]).astype(dtype))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_strided_targets_fill_like_numpy_and_the_python_path(monkeypatch, seed):
+    """Non-contiguous views (strided, reversed, transposed bases; stepped keys):
+    fill per contiguous block, without the Python path, the values numpy writes."""
+    rng = random.Random(seed)
+    for _ in range(60):
+        x, h = bases(rng)
+        if rng.random() < 0.3 and x.ndim >= 2:
+            x, h = nr.permute_dims(x, tuple(reversed(range(x.ndim)))), h.T
+        key = concrete_key(rng, random_key(rng, x.ndim), h.shape)
+        if any(isinstance(k, bool) for k in (key if isinstance(key, tuple) else (key,))):
+            continue  # numpy's bool keys differ (see above)
+        value = rng.choice([7, -1.5, True, 0.1])
+        slow = nr.asarray(x.numpy())
+        ndarray._py___setitem__(slow, key, value)
+        expected = h.copy()
+        expected[key] = value
+        with monkeypatch.context() as m:
+            m.setattr(ndarray, "_py___setitem__", None)
+            x[key] = value
+        assert x.numpy().tobytes() == expected.tobytes() == slow.numpy().tobytes(), (key, value)
+
+
+def test_broadcast_targets_take_the_python_path():
+    x = nr.broadcast_to(nr.asarray(np.zeros(3, np.float32)), (2, 3))
+    outcomes = []
+    for assign in (lambda: x.__setitem__(slice(None), 1.0), lambda: ndarray._py___setitem__(x, slice(None), 1.0)):
+        try:
+            assign()
+            outcomes.append(None)
+        except Exception as e:  # noqa: BLE001 - compared below
+            outcomes.append((type(e), str(e)))
+    assert outcomes[0] == outcomes[1]
