@@ -23,6 +23,7 @@ NB_MODULE(_npurt, m) {
   bind_operators(m);
   bind_sort(m);
   bind_indexing(m);
+  bind_scalar_conversion(m);
   bind_scalar_constants(m);
   m.attr("__runtime_version__") = npurt::version();
 }

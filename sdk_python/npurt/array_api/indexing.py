@@ -325,12 +325,16 @@ def install(cls=_npurt.ndarray):
     cls._py___getitem__ = getitem  # the fallbacks of the C++ __getitem__ / __setitem__ (below)
     cls._py___setitem__ = setitem
     cls.__iter__ = _iterate
-    cls.item = item
     cls.tolist = tolist
-    cls.__int__ = _to_int
-    cls.__float__ = _to_float
     cls.__complex__ = _to_complex
-    cls.__bool__ = _to_bool
+    # The fallbacks of the C++ item / __int__ / __float__ / __bool__
+    # (sdk_python/bindings/scalar_conversion.cpp: one-element arrays of bool,
+    # integer and float16/32/64 dtypes read their element directly).
+    cls._py_item = item
+    cls._py___int__ = _to_int
+    cls._py___float__ = _to_float
+    cls._py___bool__ = _to_bool
+    _npurt._install_scalar_conversions()
     cls.__index__ = _to_index
     cls.to_device = to_device
     # After the dunders above (setting one resets its slot): __getitem__ and
