@@ -45,6 +45,10 @@ CountRegistry& count_registry() {
   return *r;
 }
 
+// The fast path reads an initial-exec pointer (no __tls_get_addr per copy);
+// the owner with the destructor is only touched on a thread's first count.
+thread_local CountShard* t_shard __attribute__((tls_model("initial-exec"))) = nullptr;
+
 // Registers the thread's shard on first use and retires it at thread exit.
 struct ShardOwner {
   CountShard* shard = nullptr;
@@ -56,12 +60,9 @@ struct ShardOwner {
     r.retired.materialized += shard->materialized.load(std::memory_order_relaxed);
     r.live.erase(std::find(r.live.begin(), r.live.end(), shard));
     delete shard;
+    t_shard = nullptr;  // never a dangling shard, should this thread count again while exiting
   }
 };
-
-// The fast path reads an initial-exec pointer (no __tls_get_addr per copy);
-// the owner with the destructor is only touched on a thread's first count.
-thread_local CountShard* t_shard __attribute__((tls_model("initial-exec"))) = nullptr;
 
 CountShard& my_shard() {
   if (__builtin_expect(t_shard != nullptr, 1)) return *t_shard;
