@@ -2,8 +2,12 @@
 // ("mirrors") of the simulator; see copy_elision.h and aicore/mirror.h.
 #include "backends/sim/aicore/copy_elision.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 #include "aicore/mirror.h"
 #include "backends/sim/aicore/load_copy.h"
@@ -19,13 +23,77 @@ bool copy_elision_enabled() {
   return on;
 }
 
-CopyElisionStats& copy_elision_stats() {
-  static CopyElisionStats s;
-  return s;
+namespace {
+
+// One thread's counts, alone on its cache line. Only its thread writes it;
+// copy_elision_counts() reads it under the registry lock (relaxed atomics, so
+// the concurrent read is defined; a count in flight may be missed).
+struct alignas(64) CountShard {
+  std::atomic<uint64_t> elided{0};
+  std::atomic<uint64_t> materialized{0};
+};
+
+struct CountRegistry {
+  std::mutex mu;
+  std::vector<CountShard*> live;
+  CopyElisionCounts retired;  // counts of threads that exited
+};
+
+// Leaked: threads may still count while static destructors run at exit.
+CountRegistry& count_registry() {
+  static CountRegistry* r = new CountRegistry;
+  return *r;
+}
+
+// The fast path reads an initial-exec pointer (no __tls_get_addr per copy);
+// the owner with the destructor is only touched on a thread's first count.
+thread_local CountShard* t_shard __attribute__((tls_model("initial-exec"))) = nullptr;
+
+// Registers the thread's shard on first use and retires it at thread exit.
+struct ShardOwner {
+  CountShard* shard = nullptr;
+  ~ShardOwner() {
+    if (!shard) return;
+    CountRegistry& r = count_registry();
+    std::lock_guard<std::mutex> lock(r.mu);
+    r.retired.elided += shard->elided.load(std::memory_order_relaxed);
+    r.retired.materialized += shard->materialized.load(std::memory_order_relaxed);
+    r.live.erase(std::find(r.live.begin(), r.live.end(), shard));
+    delete shard;
+    t_shard = nullptr;  // never a dangling shard, should this thread count again while exiting
+  }
+};
+
+CountShard& my_shard() {
+  if (__builtin_expect(t_shard != nullptr, 1)) return *t_shard;
+  thread_local ShardOwner owner;
+  owner.shard = new CountShard;
+  CountRegistry& r = count_registry();
+  {
+    std::lock_guard<std::mutex> lock(r.mu);
+    r.live.push_back(owner.shard);
+  }
+  t_shard = owner.shard;
+  return *t_shard;
+}
+
+void bump(std::atomic<uint64_t>& c) { c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+
+}  // namespace
+
+CopyElisionCounts copy_elision_counts() {
+  CountRegistry& r = count_registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  CopyElisionCounts sum = r.retired;
+  for (const CountShard* s : r.live) {
+    sum.elided += s->elided.load(std::memory_order_relaxed);
+    sum.materialized += s->materialized.load(std::memory_order_relaxed);
+  }
+  return sum;
 }
 
 void materialize_mirror(BufferRecord* r) {
-  copy_elision_stats().materialized.fetch_add(1, std::memory_order_relaxed);
+  bump(my_shard().materialized);
   uint8_t* dst = r->addr + r->mirror_off;
   const uint64_t bytes = r->mirror_bytes;
   r->mirror_bytes = 0;  // first: a fault-free copy either way, never done twice
@@ -83,7 +151,7 @@ bool elide_copy_in(CoreContext* c, const LocalRef& dst, const uint8_t* src, uint
   r->mirror_src = src;
   r->mirror_off = static_cast<uint32_t>(dst.ptr - r->addr);
   r->mirror_bytes = static_cast<uint32_t>(bytes);
-  copy_elision_stats().elided.fetch_add(1, std::memory_order_relaxed);
+  bump(my_shard().elided);
   return true;
 }
 

@@ -10,7 +10,6 @@
 // first, because the buffers' UB bytes may then be reached through other records.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 
 #include "aicore/buffer_record.h"
@@ -23,13 +22,18 @@ constexpr uint64_t kElideMinBytes = 256;
 
 bool copy_elision_enabled();
 
-// Process-wide counters (relaxed; once per copy, not per read), for tests
-// and profiling: copies left pending, and pending copies later performed.
-struct CopyElisionStats {
-  std::atomic<uint64_t> elided{0};
-  std::atomic<uint64_t> materialized{0};
+// Process-wide counts, for tests and profiling: copies left pending, and
+// pending copies later performed. Each thread counts into its own cache line
+// (plain relaxed load + store, no `lock` prefix) and copy_elision_counts()
+// sums the live threads' lines plus what exited threads left: one shared
+// counter bumped on every elided tile by both kernel threads bounced its line
+// between the cores once per tile (float16 16 Mi sum -5 % wall without it,
+// docs/performance.md "Float32 sum per-thread stream (wave 10)").
+struct CopyElisionCounts {
+  uint64_t elided = 0;
+  uint64_t materialized = 0;
 };
-CopyElisionStats& copy_elision_stats();
+CopyElisionCounts copy_elision_counts();
 void collect_readonly(const KernelLaunch& L, LaunchView& v);
 // Records a mirror for a contiguous GM -> UB copy of `bytes` from src into dst
 // when allowed; returns false when the caller must copy. Either way dst's old

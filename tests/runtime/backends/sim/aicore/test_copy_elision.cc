@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <thread>
 #include <vector>
 
 #include "aicore_test_util.h"
@@ -34,8 +35,8 @@ struct Counts {
   uint64_t elided, materialized;
 };
 Counts counts() {
-  auto& s = npurt::sim::copy_elision_stats();
-  return {s.elided.load(), s.materialized.load()};
+  const npurt::sim::CopyElisionCounts s = npurt::sim::copy_elision_counts();
+  return {s.elided, s.materialized};
 }
 
 // Runs `entry` on x (kN floats per block, read-only when `elide`) and outputs
@@ -217,6 +218,26 @@ TEST(CopyElision, ElisionNeedsTheReadOnlyBit) {
   Result r = run(NPURT_SIM_ENTRY(ek::round_trip), kBasic, false, 1, {ek::kN * 4}, x);
   EXPECT_EQ(r.delta.elided, 0u);
   EXPECT_EQ(floats(r.out[0]), x);
+}
+
+// The counts are kept per thread (copy_elision.h): launches run from threads
+// that then exit, alone and two at once, still add up exactly.
+TEST(CopyElision, CountsSumOverThreadsIncludingExitedOnes) {
+  const auto x = sample(ek::kN);
+  const uint32_t blocks = 1;  // round_trip covers kN floats with one block
+  const uint64_t one = run(NPURT_SIM_ENTRY(ek::round_trip), kBasic, true, blocks, {ek::kN * 4}, x).delta.elided;
+  ASSERT_GE(one, blocks);
+  auto launch = [&] { run(NPURT_SIM_ENTRY(ek::round_trip), kBasic, true, blocks, {ek::kN * 4}, x); };
+  Counts before = counts();
+  std::thread(launch).join();
+  EXPECT_EQ(counts().elided - before.elided, one);
+  before = counts();
+  std::thread a(launch), b(launch);
+  a.join();
+  b.join();
+  const Counts after = counts();
+  EXPECT_EQ(after.elided - before.elided, 2 * one);
+  EXPECT_EQ(after.materialized - before.materialized, 0u);
 }
 
 }  // namespace
