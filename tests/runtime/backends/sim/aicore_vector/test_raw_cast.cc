@@ -220,6 +220,32 @@ TEST_P(RawCast, DocumentedHalfwayCases) {
   EXPECT_EQ(run(RoundMode::CAST_ODD), (std::vector<float>{up, up, -up, 65504.0f}));
 }
 
+// float -> bfloat16 nearest-even bit for bit, NaN payloads included (the
+// AVX-512 build converts with VCVTNEPS2BF16, which flushes float subnormals:
+// a 16-lane chunk holding one must still give the subnormal's rounding).
+// Every sign and exponent with the mantissas around the rounding point; the
+// subnormals sit among normal lanes and in chunks of their own.
+TEST_P(RawCast, Bfloat16BitsOfEveryExponent) {
+  std::vector<uint32_t> bits;
+  for (uint32_t e = 0; e < 256; ++e)
+    for (uint32_t man : {0u, 1u, 0x7fffu, 0x8000u, 0x8001u, 0x18000u, 0x28000u, 0x400000u, 0x7f8000u, 0x7fffffu})
+      for (uint32_t sign : {0u, 0x80000000u}) bits.push_back(sign | e << 23 | man);
+  for (uint32_t i = 0; i < 40; ++i) bits.push_back(0x3f800000u + i * 0x8000u);  // chunks without subnormals
+  std::vector<float> in(bits.size());
+  std::memcpy(in.data(), bits.data(), bits.size() * 4);
+  for (RoundMode m : {RoundMode::CAST_RINT, RoundMode::CAST_NONE}) {
+    if (npurt::aicore::vec::cast_unsupported_reason(VType::kBF16, VType::kF32, m) != nullptr) continue;
+    std::vector<uint16_t> out(in.size());
+    ASSERT_TRUE(npurt::aicore::vec::cast(VType::kBF16, VType::kF32, m, out.data(), in.data(), in.size()));
+    for (size_t i = 0; i < in.size(); ++i) {
+      const uint32_t u = bits[i];
+      const uint16_t want = (u & 0x7fffffffu) > 0x7f800000u ? static_cast<uint16_t>((u >> 16) | 0x40u)
+                                                             : static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+      ASSERT_EQ(out[i], want) << "bits 0x" << std::hex << u << " mode " << int(m);
+    }
+  }
+}
+
 TEST_P(RawCast, UnsupportedPairsRejected) {
   int32_t i = 1;
   half h{};
