@@ -45,18 +45,21 @@ inline VF isa_scalef(VF x, VF n) {
 inline uint32_t isa_movemask(VI m) { return _mm512_movepi32_mask((__m512i)m); }
 // float -> bfloat16 bits by VCVTNEPS2BF16 (AVX512_BF16; cast.inc uses it only
 // when isa_has_bf16_cvt()). The instruction rounds to nearest even and quietens
-// NaN exactly as bf16_narrow does, but flushes float subnormals to +-0: the
-// caller sends vectors holding one through bf16_narrow. Inline asm, not the
-// intrinsic: this file's target has no avx512bf16, and the CPU may lack it.
+// NaN exactly as bf16_narrow does, but flushes float subnormals to +-0: a
+// vector holding one is not stored (false; the caller uses bf16_narrow).
+// Inline asm, not the intrinsic: this file's target has no avx512bf16, and
+// the CPU may lack it.
 #define NPURT_ISA_BF16_CVT 1
 inline bool isa_has_bf16_cvt() {
   static const bool ok = __builtin_cpu_supports("avx512bf16");
   return ok;
 }
-inline VUS isa_cvt_bf16(VF v) {
+inline bool isa_try_store_bf16(uint16_t* p, VF v) {
+  if (_mm512_fpclass_ps_mask((__m512)v, 0x20) != 0) return false;  // 0x20: denormal
   __m256i h;
   asm("vcvtneps2bf16 %1, %0" : "=v"(h) : "v"((__m512)v));
-  return (VUS)h;
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), h);
+  return true;
 }
 inline void isa_lookup16(uint16_t* d, const uint16_t* s, const uint16_t* table) {
   const __m512i idx = _mm512_maskz_cvtepu16_epi32(0xffff, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s)));
