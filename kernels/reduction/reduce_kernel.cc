@@ -211,22 +211,32 @@ class ReduceRun {
   // a running total: lane chains of min(c, B) + ceil(c / B) roundings instead
   // of c (c = ceil((hi - lo) / span) folds, B = kReduceBlockChunks), so small
   // UB tiles keep long sums accurate. tile / span (1 or 2) divides B, so the
-  // blocks end on chunk boundaries.
+  // blocks end on chunk boundaries. The first block's lanes become the total
+  // as they are (the two buffers trade places) rather than being combined into
+  // an identity-filled total: op(identity, a) == a bit for bit (an Add lane
+  // starting at +0 is never -0), and a range saves a fill and a combine.
   __aicore__ LocalTensor<Acc> FoldRange(uint64_t base, uint64_t lo, uint64_t hi) {
     LocalTensor<Acc> acc = acc_.template Get<Acc>();
     LocalTensor<Acc> total = total_.template Get<Acc>();
     const int32_t span = static_cast<int32_t>(t_.span);
     const bool blocked = hi - lo > uint64_t{kReduceBlockChunks} * t_.span;
     AscendC::Duplicate(acc, Identity<Acc>(kind_), span);
-    if (blocked) AscendC::Duplicate(total, Identity<Acc>(kind_), span);
     uint32_t in_block = 0;
+    bool first_block = true;
     for (uint64_t off = lo; off < hi; off += t_.tile) {
       uint32_t n = static_cast<uint32_t>(hi - off < t_.tile ? hi - off : t_.tile);
       FoldLoaded(acc, base + off, n, t_.span);
       const bool last = hi - off <= t_.tile;
       in_block += (n + t_.span - 1) / t_.span;
       if (blocked && (in_block >= kReduceBlockChunks || last)) {
-        Combine(kind_, total, total, acc, span);
+        if (first_block) {
+          const LocalTensor<Acc> first = acc;
+          acc = total;
+          total = first;
+          first_block = false;
+        } else {
+          Combine(kind_, total, total, acc, span);
+        }
         if (!last) AscendC::Duplicate(acc, Identity<Acc>(kind_), span);
         in_block = 0;
       }

@@ -49,11 +49,17 @@ constexpr int kNumReduceOps = 7;
 // The split rule (the one place it lives; reductions.py calls through here).
 // The kernel's unit of work is one output's reduction (a row, or a run of at
 // most kReduceMaxTile inner elements), so a few long reductions would run on a
-// few cores. When there are fewer units than twice the cores, the reduced
-// extent is cut into ranges of part_len elements (the last range may be
-// shorter: any length splits), the first launch writes one partial per range
-// and a second launch combines them. A range keeps >= kSplitMinWork elements
-// of work so the second launch and the per-range overhead stay small.
+// few cores. When there are fewer units than cores, the reduced extent is cut
+// into ranges of part_len elements (the last range may be shorter: any length
+// splits) so that there are about as many units as cores, the first launch
+// writes one partial per range and a second launch combines them. A range
+// keeps >= kSplitMinWork elements of work so the second launch and the
+// per-range overhead stay small. One range per core rather than two (the rule
+// until wave 10): each range pays its own accumulator fills, partial last
+// chunk and final in-UB fold, ~1.5 us of host CPU in the simulator, and a
+// whole-array sum on the 910B profile's 40 cores still gives every core one
+// equal range (16 Mi sums -2 % float32, -4 % float16: docs/performance.md
+// "Sum against PyTorch (wave 11)").
 constexpr uint64_t kReduceMaxTile = 8192;       // reduce_op.cc's largest tile (elements)
 constexpr uint64_t kSplitMinWork = uint64_t{1} << 15;
 constexpr uint64_t kSplitAlign = 64;            // range starts stay 256-byte aligned for 4-byte data
@@ -129,9 +135,9 @@ uint64_t split_part_len(uint64_t outer, uint64_t len, uint64_t inner, uint64_t c
   if (outer == 0 || inner == 0 || len == 0) return 0;
   const uint64_t run = std::min(inner, kReduceMaxTile);
   const uint64_t units = outer * ((inner + kReduceMaxTile - 1) / kReduceMaxTile);
-  if (units >= 2 * cores) return 0;
+  if (units >= cores) return 0;
   const uint64_t min_part = std::max<uint64_t>(1, (kSplitMinWork + run - 1) / run);
-  uint64_t parts = std::min((2 * cores + units - 1) / units, len / min_part);
+  uint64_t parts = std::min((cores + units - 1) / units, len / min_part);
   if (parts < 2) return 0;
   uint64_t part_len = (len + parts - 1) / parts;
   if (inner == 1) part_len = (part_len + kSplitAlign - 1) / kSplitAlign * kSplitAlign;

@@ -12,8 +12,9 @@ roundings); the lanes fold in halves down to 64 (log2(tile / 64) levels), a
 tree of 6 levels sums those, and the combining launch does the same over the
 partials. A value passes through at most
     d = min(c, B) + ceil(c / B) + log2(tile / 64) + 6 + ceil(log2(parts)) + 6
-roundings, so |error| <= d * eps32 * sum(|x|); for 16 Mi elements (80 ranges
-of 209 728: c = 52) d = 16 + 4 + 6 + 6 + 7 + 6 = 45. The tests assert that
+roundings, so |error| <= d * eps32 * sum(|x|); for 16 Mi elements (40 ranges
+of 419 456, one per core of the 910B profile: c = 103) d = 16 + 7 + 6 + 6 + 6 +
+6 = 47. The tests assert that
 worst case (BOUND_16MI) and the typical ~1e-5 relative error. float16 inputs
 accumulate in float32 and round once: within one float16 ulp (rtol 2 ** -10)
 of the float64 result. max/min/any/all and int32 sums are exact.
@@ -69,6 +70,21 @@ def test_split_plan_and_float32_sum(shape, axis, split):
     np.testing.assert_allclose(np.asarray(nr.mean(xa, axis=axis), np.float64),
                                np.mean(x.astype(np.float64), axis=axis), rtol=1e-5, atol=1e-6)
     np.testing.assert_array_equal(np.asarray(nr.max(xa, axis=axis)), np.max(x, axis=axis))
+
+
+def test_whole_array_split_gives_one_range_per_core():
+    # One range per vector core (not two): each range costs its own accumulator
+    # fills, partial last chunk and final fold (array_ops.cc split_part_len).
+    xa = nr.empty((1 << 24,), dtype=nr.float32)
+    cores = xa.device.profile.vector_cores
+    _, length, _, part_len, parts = plan(xa, None)
+    assert parts == cores and part_len % 64 == 0 and (parts - 1) * part_len < length
+    # few long rows: about one range per core in all (3 rows x ceil(cores / 3) ranges)
+    _, _, _, _, parts = plan(nr.empty((3, 1 << 20), dtype=nr.float32), -1)
+    assert parts == -(-cores // 3)
+    # as many rows as cores: no split
+    _, _, _, part_len, _ = plan(nr.empty((cores, 1 << 16), dtype=nr.float32), -1)
+    assert part_len == 0
 
 
 def test_plan_covers_any_length():

@@ -133,16 +133,41 @@ bool in_readonly(const LaunchView& v, const uint8_t* src, uint64_t bytes) {
   return false;
 }
 
+// Copies the mirrored GM bytes of [lo, hi) (a piece of r's mirror) into UB;
+// returns whether there was any.
+bool materialize_piece(const BufferRecord* r, uint8_t* lo, uint8_t* hi) {
+  if (hi <= lo) return false;
+  const uint8_t* from = r->mirror_src + (lo - (r->addr + r->mirror_off));
+  const auto n = static_cast<uint64_t>(hi - lo);
+  if (n >= kLoadCopyMinBytes) load_copy(lo, from, n);
+  else std::memcpy(lo, from, n);
+  return true;
+}
+
+// r's mirror before a copy overwrites UB [lo, hi): the overwritten bytes need
+// no materializing (the copy or its new mirror defines them), only the pieces
+// of the mirror outside that range. A tiled kernel's shorter last tile in a
+// buffer whose previous mirror was a full tile thus copies the tail it does
+// not cover instead of the whole old tile (once per range of a split sum).
+void settle_before_overwrite(BufferRecord* r, uint8_t* lo, uint8_t* hi) {
+  uint8_t* m = r->addr + r->mirror_off;
+  uint8_t* m_end = m + r->mirror_bytes;
+  if (lo < m_end && m < hi) {  // overlapping: keep what lies outside [lo, hi)
+    const bool head = materialize_piece(r, m, std::min(lo, m_end));
+    const bool tail = materialize_piece(r, std::max(hi, m), m_end);
+    if (head || tail) bump(my_shard().materialized);  // overwritten whole: dropped, not performed
+    r->mirror_bytes = 0;
+  } else {
+    materialize_mirror(r);
+  }
+}
+
 }  // namespace
 
 bool elide_copy_in(CoreContext* c, const LocalRef& dst, const uint8_t* src, uint64_t bytes) {
   BufferRecord* r = dst.buf;
   if (r == nullptr) return false;
-  if (r->mirror_bytes != 0) {
-    const uint8_t* m = r->addr + r->mirror_off;
-    if (dst.ptr <= m && dst.ptr + bytes >= m + r->mirror_bytes) r->mirror_bytes = 0;  // overwritten whole
-    else materialize_mirror(r);
-  }
+  if (r->mirror_bytes != 0) settle_before_overwrite(r, dst.ptr, dst.ptr + bytes);
   const LaunchView& v = *state_of(c).view;
   if (v.readonly.empty() || bytes < kElideMinBytes || pool_of(dst.pos) != Pool::kUB) return false;
   // At level off nothing bounded dst: mirror only what lies inside its record.

@@ -101,6 +101,18 @@ TEST(CopyElision, PartialVectorWriteMaterializesFirst) {
   });
 }
 
+TEST(CopyElision, ShorterCopyIntoAMirroredBufferKeepsTheRest) {
+  const auto x = sample(ek::kN);
+  equivalent(NPURT_SIM_ENTRY(ek::shorter_recopy), 1, {ek::kN * 4}, x, true, [&](const Result& r) {
+    EXPECT_EQ(r.delta.elided, 3u);
+    auto z = floats(r.out[0]);
+    for (uint32_t i = 0; i < ek::kN; ++i) {
+      const uint32_t from = i < 64 ? 192 + i : (i < 128 ? 64 + i : i);
+      ASSERT_EQ(z[i], x[from]) << i;
+    }
+  });
+}
+
 TEST(CopyElision, ScalarGetValueAfterElidedCopy) {
   const auto x = sample(ek::kN);
   equivalent(NPURT_SIM_ENTRY(ek::scalar_reverse), 1, {ek::kN * 4}, x, true, [&](const Result& r) {

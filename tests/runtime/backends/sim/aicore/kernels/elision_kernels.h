@@ -73,6 +73,30 @@ extern "C" __global__ __aicore__ void round_trip(GM_ADDR x, GM_ADDR z, GM_ADDR, 
   DataCopy(zg, ta, kN);
 }
 
+// Shorter copies into a buffer holding a mirror: only the old mirror's bytes
+// outside the new copy are materialized (copy_elision.cc), the rest keeps its
+// GM -> UB meaning. The buffer is first filled with -7 (so bytes a wrong
+// materialization skipped cannot hold x by chance), then in = x[0, kN);
+// in[64, 128) = x[128, 192) (the old mirror's head and tail stay);
+// in[0, 64) = x[192, 256) (no overlap with the second copy's mirror).
+// z = in = [x[192, 256) | x[128, 192) | x[128, 256)].
+extern "C" __global__ __aicore__ void shorter_recopy(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a;
+  pipe.InitBuffer(a, kN * sizeof(float));
+  GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer((__gm__ float*)x, kN);
+  zg.SetGlobalBuffer((__gm__ float*)z, kN);
+  LocalTensor<float> in = a.Get<float>();
+  Duplicate(in, -7.0f, kN);
+  Sync<HardEvent::V_MTE2>();
+  DataCopy(in, xg, kN);
+  DataCopy(in[64], xg[128], 64);  // the same pipe (MTE2) as the first copy: in order, no sync
+  DataCopy(in, xg[192], 64);
+  Sync<HardEvent::MTE2_MTE3>();
+  DataCopy(zg, in, kN);
+}
+
 // The mirror-aware vector reads: z = [ReduceSum | pad to 8 | WholeReduceSum x4 |
 // pad | BlockReduceSum 32 | Exp 256 | Muls 256 | Add(x, x) 256 | Add(x[64], x[64]) 64],
 // h = Cast<half>(x). Sources are read whole, at an offset, and in place.
