@@ -153,29 +153,42 @@ class NormForward {
     return i + 1 < n ? ls + len : len;
   }
 
-  // Phase 1 of a tile, row by row (the row's ops follow each other, so on the
-  // simulator the row stays in the host's L1 cache; the fp16/bf16 cast takes
-  // two rows per call, PairLanes): layer_norm's mean (st[i])
-  // and centred row (kept in f), then the sum of squares into the row's slot
-  // (no read-back here: TileRstd reads every slot after one sync).
+  // Phase 1 of a tile, a pair of rows at a time (the rows' ops follow each
+  // other, so on the simulator they stay in the host's L1 cache; the fp16/bf16
+  // cast takes the two rows in one call, PairLanes): layer_norm's means go
+  // through the rows' slots (both ReduceSums, then one V -> S read for the
+  // pair: the two sums' in-order tails overlap and the pair pays one sync
+  // round trip instead of two) into st[i], the centred rows are kept in f,
+  // then each row's sum of squares lands in its slot (no read-back here:
+  // TileRstd reads every slot after one sync).
   __aicore__ void RowStats(typename RowStage<T, O>::Tile& tile, uint32_t n, uint32_t len, uint32_t ls) {
     LocalTensor<float> st = stats_.Get<float>(), sq = sq_.Get<float>(), sums = sums_.Get<float>();
     const int32_t cnt = static_cast<int32_t>(len);
-    for (uint32_t i = 0; i < n; ++i) {
-      const LocalTensor<float> si = tile.src[i * ls];
-      if constexpr (!kFloatIn) {  // Load left x uncast: rows i and i + 1 are cast together
-        if (i % 2 == 0) ToFloat(si, tile.x[i * ls], PairLanes(i, n, len, ls));
-      }
+    for (uint32_t i = 0; i < n; i += 2) {
+      const uint32_t k = i + 1 < n ? 2 : 1;
+      if constexpr (!kFloatIn) ToFloat(tile.src[i * ls], tile.x[i * ls], PairLanes(i, n, len, ls));
+      float mean[2] = {0.0f, 0.0f};
       if (layer_) {
-        LocalTensor<float> fi = tile.f[i * ls];
-        const float mean = red_.Sum(si, len) * t_.inv_cols;
-        st.SetValue(i, mean);
-        AscendC::Adds(fi, si, -mean, cnt);
-        AscendC::Mul(sq, fi, fi, cnt);
-      } else {
-        AscendC::Mul(sq, si, si, cnt);
+        for (uint32_t j = 0; j < k; ++j) red_.SumTo(sums[(i + j) * 8], tile.src[(i + j) * ls], len);
+        AscendC::SetFlag<HardEvent::V_S>(EVENT_ID3);
+        AscendC::WaitFlag<HardEvent::V_S>(EVENT_ID3);
+        for (uint32_t j = 0; j < k; ++j) {
+          mean[j] = sums.GetValue((i + j) * 8) * t_.inv_cols;
+          st.SetValue(i + j, mean[j]);
+        }
+        ScalarToVector();  // the slots are rewritten below with the sums of squares
       }
-      red_.SumTo(sums[i * 8], sq, len);
+      for (uint32_t j = 0; j < k; ++j) {
+        const LocalTensor<float> si = tile.src[(i + j) * ls];
+        if (layer_) {
+          LocalTensor<float> fi = tile.f[(i + j) * ls];
+          AscendC::Adds(fi, si, -mean[j], cnt);
+          AscendC::Mul(sq, fi, fi, cnt);
+        } else {
+          AscendC::Mul(sq, si, si, cnt);
+        }
+        red_.SumTo(sums[(i + j) * 8], sq, len);
+      }
     }
   }
 

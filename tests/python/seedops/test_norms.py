@@ -189,9 +189,13 @@ def test_eps_handling():
         nr.ops.rms_norm(nr.asarray(x), eps=float("nan"))
 
 
-@pytest.mark.parametrize("d", [64, 100000])
-def test_nan_inf_stay_in_their_row(d):
-    x = np.random.default_rng(6).standard_normal((4, d)).astype(np.float32)
+@pytest.mark.parametrize("dtype", [F32, F16], ids=str)
+@pytest.mark.parametrize("d", [64, 1023, 100000])
+def test_nan_inf_stay_in_their_row(dtype, d):
+    """Rows 0-1 and 2-3 are pairs of a tile (their means are read back
+    together, float16 rows are cast together): a NaN or inf row must not leak
+    into its pair partner."""
+    x = np.random.default_rng(6).standard_normal((4, d)).astype(dtype)
     x[1, 3], x[2, d // 2] = np.nan, np.inf
     for rms in (False, True):
         y, _, rstd = run_forward(x, None, None, 1e-5, rms)

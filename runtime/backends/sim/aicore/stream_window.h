@@ -10,6 +10,8 @@
 // chunk loop of the vector kernels (simd/lanes.inc) prefetches kStreamAhead
 // bytes ahead of every source operand that lies inside a recorded range,
 // running past its end into what a streaming kernel's next tile will read.
+// Short reads (<= kDripMaxBytes) record no window but a look-ahead cursor
+// that the following vector ops advance a few lines at a time (drip_prefetch).
 // Invariants: per host thread (one simulated core runs on one thread at a
 // time); only ever used for prefetch hints, which never fault and never change
 // a result, so a stale or missing window costs speed, not correctness.
@@ -25,23 +27,52 @@ constexpr int kStreamWindows = 2;
 constexpr uint64_t kStreamAhead = 4096;
 // Reads shorter than this are not worth the prefetch instructions.
 constexpr uint64_t kStreamMinBytes = 1024;
+// Short reads (a row or two of a row-wise kernel: layer_norm, softmax) are
+// followed by compute on the L1-hot row, not by more streaming. Prefetching
+// their next kStreamAhead bytes inside the reading loop issued 64 prefetches at
+// loop speed, which waited on the core's few line-fill buffers at the memory
+// rate: the float16 layer_norm's f16 -> f32 Cast spent 80 % of its samples on
+// that prefetch (docs/performance.md "Layer_norm float16 (wave 11)"). Reads up
+// to kDripMaxBytes instead leave a cursor over their next kStreamAhead bytes,
+// and every vector op (dispatch.cc table()) prefetches kDripLines lines of it,
+// so the next row arrives while this one computes. 16 lines: a float32
+// layer_norm row has four vector ops per 4 KiB row before the next row's read
+// (8 lines left half of it unfetched: float32 3 % slower).
+constexpr uint64_t kDripMaxBytes = 8192;
+constexpr int kDripLines = 16;
 
 struct StreamWindows {
   const uint8_t* lo[kStreamWindows] = {};
   const uint8_t* hi[kStreamWindows] = {};
   int next = 0;
+  const uint8_t* drip = nullptr;      // next line to prefetch
+  const uint8_t* drip_end = nullptr;  // end of the look-ahead range
+  const uint8_t* drip_from = nullptr; // its start (a re-read of the same row keeps the progress)
 };
 
 // initial-exec TLS: the default model of -fPIC code calls __tls_get_addr on
 // every vector op's window test (~0.7 % of a float16 layer_norm profile). The
-// 40 bytes join libnpurt's static TLS block, like tls_core (core_context.h).
+// 64 bytes join libnpurt's static TLS block, like tls_core (core_context.h).
 inline thread_local StreamWindows t_stream_windows __attribute__((tls_model("initial-exec")));
 
 inline void note_stream_read(const uint8_t* p, uint64_t bytes) {
   StreamWindows& w = t_stream_windows;
+  if (bytes <= kDripMaxBytes) {
+    if (p + bytes != w.drip_from) w.drip = w.drip_from = p + bytes, w.drip_end = p + bytes + kStreamAhead;
+    return;
+  }
   w.lo[w.next] = p;
   w.hi[w.next] = p + bytes;
   w.next = (w.next + 1) % kStreamWindows;
+}
+
+// Issues up to kDripLines prefetches of the pending look-ahead (one call per vector op).
+inline void drip_prefetch() {
+  StreamWindows& w = t_stream_windows;
+  const uint8_t* d = w.drip;
+  if (d >= w.drip_end) return;
+  for (int k = 0; k < kDripLines && d < w.drip_end; ++k, d += 64) __builtin_prefetch(d, 0, 3);
+  w.drip = d;
 }
 
 // True when p lies inside a recorded mirror read (a GM source being streamed).

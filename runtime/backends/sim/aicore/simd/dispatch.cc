@@ -10,6 +10,7 @@
 #include "aicore/vec_raw.h"
 #include "aicore/vec_cast_pairs.h"
 #include "backends/sim/aicore/simd/kernel_table.h"
+#include "backends/sim/aicore/stream_window.h"
 
 namespace npurt::aicore::vec {
 namespace {
@@ -53,6 +54,7 @@ const simd::KernelTable* best_table() {
 std::atomic<const simd::KernelTable*> g_table{nullptr};
 
 const simd::KernelTable& table() {
+  npurt::sim::drip_prefetch();  // every vector op advances the short reads' look-ahead (stream_window.h)
   const simd::KernelTable* t = g_table.load(std::memory_order_acquire);
   if (t == nullptr) {
     t = best_table();
