@@ -1,5 +1,5 @@
-"""Kernels whose output is a large GM allocation (>= 16 MiB): the sim writes those
-with streaming stores (runtime/backends/sim/aicore/stream_copy.h) instead of memcpy.
+"""Kernels whose output is a large GM allocation (>= 40 MiB, SWITCH_MIB): the sim writes
+those with streaming stores (runtime/backends/sim/aicore/stream_copy.h) instead of memcpy.
 Results must be exactly what the small-output path gives; checked against numpy:
 
   - copies and casts (a + 0 via astype round trip, astype): exact;
@@ -9,7 +9,7 @@ Results must be exactly what the small-output path gives; checked against numpy:
   - layer_norm rows: |y - ref| <= 1e-4 (float32) / 4e-3 (float16) absolute on unit-scale
     outputs, ref in float64;
   - chains (the next kernel reads a streamed output): exp(exp(a) * 0.01 + b).
-Sizes straddle the 16 MiB switch and use odd lengths (the per-core shares then
+Sizes straddle the 40 MiB switch and use odd lengths (the per-core shares then
 start at GM addresses that are not 64-byte aligned) and strided views.
 """
 import numpy as np
@@ -18,6 +18,7 @@ import pytest
 import npurt as nr
 
 MIB = 1 << 20
+SWITCH_MIB = 40  # kStreamRegionBytes of stream_copy.h
 RTOL = {np.float32: 2.0**-21, np.float16: 2.0**-10}
 
 
@@ -26,7 +27,7 @@ def elements(dtype, mib, extra):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])
-@pytest.mark.parametrize("mib,extra", [(15, 1023), (16, 0), (16, 33), (17, 15)])
+@pytest.mark.parametrize("mib,extra", [(SWITCH_MIB - 1, 1023), (SWITCH_MIB, 0), (SWITCH_MIB, 33)])
 def test_binary_and_copy_are_exact(dtype, mib, extra):
     n = elements(dtype, mib, extra)
     rng = np.random.default_rng(n)
@@ -42,7 +43,7 @@ def test_binary_and_copy_are_exact(dtype, mib, extra):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])
 def test_exp_and_chain_within_rounding(dtype):
-    n = elements(dtype, 16, 1023)
+    n = elements(dtype, SWITCH_MIB, 1023)
     a = np.random.default_rng(1).standard_normal(n).astype(dtype)
     b = np.random.default_rng(2).standard_normal(n).astype(dtype)
     x, y = nr.asarray(a), nr.asarray(b)
@@ -58,7 +59,7 @@ def test_exp_and_chain_within_rounding(dtype):
 
 
 def test_strided_input_large_output():
-    n = elements(np.float32, 16, 33)
+    n = elements(np.float32, SWITCH_MIB, 33)
     a = np.random.default_rng(3).standard_normal(2 * n).astype(np.float32)
     x = nr.asarray(a)[::2]
     np.testing.assert_array_equal((x + x).numpy(), a[::2] + a[::2])
@@ -66,7 +67,7 @@ def test_strided_input_large_output():
 
 @pytest.mark.parametrize("dtype,atol", [(np.float32, 1e-4), (np.float16, 4e-3)])
 def test_layer_norm_rows(dtype, atol):
-    rows, cols = 16 * MIB // (np.dtype(dtype).itemsize * 1024) + 3, 1024
+    rows, cols = SWITCH_MIB * MIB // (np.dtype(dtype).itemsize * 1024) + 3, 1024
     a = np.random.default_rng(4).standard_normal((rows, cols)).astype(dtype)
     w, bias = np.ones(cols, dtype), np.zeros(cols, dtype)
     y, _, _ = nr.ops.layer_norm(nr.asarray(a), nr.asarray(w), nr.asarray(bias))

@@ -9,7 +9,15 @@
 // memcpy, and reading it back afterwards costs no more than after memcpy.
 // Smaller outputs keep memcpy: a chain like exp(exp(a) + b) on 4 or 8 MiB
 // float32 arrays was 10-30 % slower with streaming stores (the next kernel
-// finds its input in cache), on 16 MiB and above 10-20 % faster.
+// finds its input in cache). Wave 11 moved the switch from 16 to 40 MiB
+// (docs/performance.md, "Softmax (wave 11)"): on this host (480 MiB L3) an
+// output that a loop rewrites is still in L3, so memcpy's read for ownership
+// hits there, while streaming stores send every line to DRAM. Per call, in
+// steady state: 16 MiB outputs (softmax [4096, 1024] float32, a + b on 4 Mi
+// float32, layer_norm float16 [32, 256, 1024]) 4-10 % faster with memcpy,
+// the 16 MiB exp chain 23 %; 32 MiB ones 0-6 % (the chain 14 %); at 40 MiB
+// a + b was 7 % faster streamed (the chain still 11 % slower), at 48 and
+// 64 MiB 29 %, and softmax [32, 8, 512, 512] (256 MiB) 23 %.
 // The launch's workspace never gets streaming stores although it is large (the
 // 16 MiB system workspace sits in front of every op workspace): a kernel reads
 // its own scratch back soon (attention's P tiles: 10-20 % less CPU, wave 5).
@@ -22,8 +30,8 @@
 namespace npurt::sim {
 
 // Destination allocations at least this large use streaming stores (the
-// measured crossover, see above; 4x the L2 of both cores together).
-constexpr uint64_t kStreamRegionBytes = uint64_t{16} << 20;
+// measured crossover of a + b, see above).
+constexpr uint64_t kStreamRegionBytes = uint64_t{40} << 20;
 // Copies below this size stay memcpy (the head/tail alignment and the sfence
 // are not worth it, and short rows would write partial lines).
 constexpr uint64_t kStreamMinBytes = 4096;
