@@ -220,9 +220,9 @@ void fixpipe_rows(const GmRef& dst, const float* src, const AscendC::FixpipePara
 // whole, aligned 64-B lines gets streaming stores (fix_f32_stream). The
 // threshold is lower than DataCopy's: a 4 MiB matmul C (1024^3) took 5 %
 // less CPU with streaming stores, and 7 % less with an elementwise op
-// reading C right after it (wave 9; DataCopy's 16 MiB rule comes from
-// chains of cheap elementwise kernels, where finding the input in cache
-// matters more than for the cube's tiles).
+// reading C right after it (wave 9). DataCopy's 40 MiB rule comes from
+// chains of cheap elementwise kernels and pool-reused outputs, where finding
+// the input or output in cache matters more than for the cube's tiles.
 constexpr uint64_t kFixpipeStreamRegionBytes = uint64_t{4} << 20;
 bool fixpipe_fast(CoreContext* c, const GmRef& dst, const float* src, CubeType out,
                   const AscendC::FixpipeParamsV220& p, uint32_t es) {
