@@ -72,6 +72,28 @@ Tensor contiguous(const Tensor& x, const Stream& stream) {
 Tensor fill(const Dims& shape, DType dtype, double value, const Stream& stream, const Tensor& out) {
   return run1(builtin_fill(), {}, {AttrValue(shape), AttrValue(dtype), AttrValue(value)}, stream, out);
 }
+void fill_into(const Tensor& dst, double value, const Stream& stream, double value_imag) {
+  const AttrValue none{};
+  if (dst.is_contiguous()) {
+    run1(builtin_fill(), {}, {AttrValue(dst.shape()), AttrValue(dst.dtype()), AttrValue(value), AttrValue(value_imag)},
+         stream, dst);
+    return;
+  }
+  // The window: from the lowest element dst reaches to its highest (an empty dst: no elements).
+  const int64_t item = static_cast<int64_t>(dst.itemsize());
+  int64_t low = dst.byte_offset(), extent = 1;
+  for (size_t d = 0; d < dst.ndim(); ++d) {
+    const int64_t n = dst.shape()[d], s = dst.strides()[d];
+    if (n == 0) return;
+    if (s < 0) low += s * (n - 1) * item;
+    extent += (n - 1) * (s < 0 ? -s : s);
+  }
+  const Tensor window = dst.view(Dims{extent}, Dims{1}, low);
+  run1(builtin_fill(), {},
+       {AttrValue(dst.shape()), AttrValue(dst.dtype()), AttrValue(value), AttrValue(value_imag), none, none,
+        AttrValue(dst.strides())},
+       stream, window);
+}
 Tensor cast(const Tensor& x, DType dtype, const Stream& stream, const Tensor& out) {
   return run1(builtin_cast(), {x}, {AttrValue(dtype)}, stream, out);
 }
