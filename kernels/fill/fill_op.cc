@@ -80,16 +80,6 @@ void encode(const OpContext& ctx, DType dt, double v, double imag, uint8_t* p) {
   }
 }
 
-// Elements from the lowest to the highest element of the view (0 when it is empty).
-int64_t strided_window(const Dims& shape, const Dims& strides) {
-  int64_t extent = 1;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 0) return 0;
-    extent += (shape[d] - 1) * (strides[d] < 0 ? -strides[d] : strides[d]);
-  }
-  return extent;
-}
-
 void fill_infer(const OpContext& ctx) {
   const Dims& shape = ctx.attr("shape").as_ints();
   for (int64_t d : shape)

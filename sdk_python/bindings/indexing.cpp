@@ -339,13 +339,56 @@ bool fast_fill(PyObject* self, PyObject* key, PyObject* value) {
   return true;
 }
 
+// src broadcast to shape as numpy (and the Python path's broadcast_to) does:
+// trailing dims aligned, size-1 dims stretched by a zero stride; an undefined
+// Tensor when it does not broadcast (or has more dims: the Python path refuses).
+Tensor broadcast_view(const Tensor& src, const Dims& shape) {
+  if (src.ndim() > shape.size()) return Tensor();
+  Dims strides(shape.size(), 0);
+  const size_t lead = shape.size() - src.ndim();
+  for (size_t d = 0; d < src.ndim(); ++d) {
+    const int64_t n = src.shape()[d];
+    if (n == shape[lead + d]) strides[lead + d] = src.strides()[d];
+    else if (n != 1) return Tensor();
+  }
+  return src.view(shape, strides, src.byte_offset());
+}
+
+// self[key] = value for an nr.ndarray value on the array's (current) device:
+// cast to the array's dtype (the `astype` kernel, as nr.astype), broadcast,
+// copied first when it shares the target's storage, then one `copy` kernel
+// into the view (npurt::ops::copy_into); false when the fast path does not apply.
+bool fast_copy(PyObject* self, PyObject* key, PyObject* value) {
+  if (Py_TYPE(self) != g_type || Py_TYPE(value) != g_type) return false;
+  const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
+  Tensor src = *nb::inst_ptr<Tensor>(nb::handle(value));
+  if (!(x.device() == current_device()) || !(src.device() == x.device())) return false;
+  Tensor view = fast_view(self, key, "npurt.ndarray.__setitem__");
+  if (!view.defined()) return false;
+  for (size_t d = 0; d < view.ndim(); ++d)  // a broadcast (read-only) target is the Python path's to refuse
+    if (view.shape()[d] > 1 && view.strides()[d] == 0) return false;
+  if (!broadcast_view(src, view.shape()).defined()) return false;  // the Python path raises
+  if (src.dtype() != x.dtype()) {
+    try {
+      src = ops::call("astype", {src}, {{"dtype", AttrValue(x.dtype())}})[0];
+    } catch (const Error&) {
+      return false;  // a pair astype refuses: the Python path raises its TypeError
+    }
+  }
+  src = broadcast_view(src, view.shape());
+  if (view.numel() == 0) return true;
+  if (src.storage() == view.storage()) src = ops::copy(src);  // read everything before anything is overwritten
+  ops::copy_into(view, src);
+  return true;
+}
+
 int setitem_slot(PyObject* self, PyObject* key, PyObject* value) {
   PyObject* r = nullptr;
   if (!value) {
     r = call_python(self, g_delitem, key, nullptr);
   } else {
     try {
-      if (fast_fill(self, key, value)) return 0;
+      if (fast_fill(self, key, value) || fast_copy(self, key, value)) return 0;
     } catch (...) {
       raise_current();
       return -1;
@@ -411,6 +454,9 @@ IndexItem item_arg(nb::handle k) {
 void bind_indexing(nb::module_& m) {
   m.def("_install_index_slots", [m]() { install_index_slots(m.attr("ndarray")); },
         "Points ndarray's x[key] and x[key] = v at the C++ fast path (call after setting __getitem__).");
+  m.def("_copy_into", [](const Tensor& dst, const Tensor& src) { ops::copy_into(dst, src); }, nb::arg("dst"),
+        nb::arg("src"),
+        "npurt::ops::copy_into: src (dst's shape and dtype) written into the view dst by one copy launch.");
   m.def(
       "basic_index",
       [](const Tensor& x, nb::handle key) {
