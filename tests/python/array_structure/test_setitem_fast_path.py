@@ -265,3 +265,97 @@ def test_fill_op_strides_attribute():
         nr.ops.fill(shape=[3], strides=[2], out=base)  # the window is 5 elements
     nr.ops.fill(shape=[0, 4], strides=[4, 2], out=base[:0])
     np.testing.assert_array_equal(base.numpy(), [0, 2, 2, 0, 2, 2, 0, 2, 2, 0])
+
+
+ARRAY_KEYS = [slice(None, None, 2), slice(5, 15), slice(None, None, -3), slice(3, 3), 4]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_array_values_cast_like_the_python_path(monkeypatch, dtype):
+    """x[key] = y for y of every dtype: astype on the device, then one copy; bit-identical."""
+    base = host((20,), dtype, 3)
+    for src_dtype in DTYPES:
+        for key in ARRAY_KEYS:
+            n = len(range(20)[key]) if isinstance(key, slice) else 1
+            val = host((n,) if isinstance(key, slice) else (), src_dtype, 4)
+            fast, slow = nr.asarray(base), nr.asarray(base)
+            v = nr.asarray(val)
+            if assign_both(fast, slow, key, v) is None:
+                assert fast.numpy().tobytes() == slow.numpy().tobytes(), (dtype, src_dtype, key)
+                expected = base.copy()
+                if src_dtype != "bfloat16" and dtype != "bfloat16" and not (
+                        np.dtype(src_dtype).kind == "c" and np.dtype(dtype).kind != "c"):
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        expected[key] = val.astype(np_dtype(dtype))
+                    if np.dtype(src_dtype).kind == "f" and np.dtype(dtype).kind in "iub":
+                        continue  # float -> int of out-of-range values is implementation-defined in C
+                    assert fast.numpy().tobytes() == expected.tobytes(), (dtype, src_dtype, key)
+
+
+@pytest.mark.parametrize("shape,key,vshape", [((6, 10), (slice(None, None, -2), slice(1, None, 3)), (3,)),
+                                              ((6, 10), (slice(None, None, 2), slice(None)), (1, 10)),
+                                              ((6, 10), (slice(1, 5), slice(2, 4)), (4, 1)),
+                                              ((4, 5, 6), (slice(None), 2, slice(None, None, -2)), ()),
+                                              ((4, 5, 6), (Ellipsis, slice(1, None, 2)), (5, 3)),
+                                              ((1023,), slice(None, None, 3), (341,)),
+                                              ((33,), slice(None, None, -1), (33,)),
+                                              ((15,), slice(0, 0), (0,))])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int64", "complex128", "bool"])
+def test_array_values_broadcast_into_strided_views(monkeypatch, shape, key, vshape, dtype):
+    base = host(shape, dtype, 5)
+    val = host(vshape, dtype, 6)
+    x = nr.asarray(base)
+    v = nr.asarray(val)
+    with monkeypatch.context() as m:
+        no_python_path(m)
+        assert launches(lambda: x.__setitem__(key, v)) == (["copy"] if base[key].size else [])
+    expected = base.copy()
+    expected[key] = val
+    assert x.numpy().tobytes() == expected.tobytes()
+
+
+def test_array_values_overlapping_the_target():
+    base = np.arange(60, dtype=np.float32).reshape(6, 10)
+    x = nr.asarray(base)
+    with nr.debug.sim_check_level("full"):
+        x[1:3] = x[2:4]
+        base[1:3] = base[2:4].copy()
+        x[::2] = x[::-2]
+        base[::2] = base[::-2].copy()
+        x[:, ::-1] = x
+        base[:, ::-1] = base.copy()
+    np.testing.assert_array_equal(x.numpy(), base)
+
+
+def test_large_array_value_one_launch_under_full_checks():
+    n = 1 << 20
+    a = np.arange(n, dtype=np.float32)
+    b = -np.arange(n // 2, dtype=np.float32)
+    x, y = nr.asarray(a), nr.asarray(b)
+    x.numpy()
+    with nr.debug.sim_check_level("full"):
+        assert launches(lambda: x.__setitem__(slice(None, None, 2), y)) == ["copy"]
+        x[1:-1] = x[2:]
+    a[::2] = b
+    a[1:-1] = a[2:].copy()
+    np.testing.assert_array_equal(x.numpy(), a)
+
+
+def test_array_value_errors_are_the_python_layers():
+    x = nr.asarray(np.zeros((4, 5), np.float32))
+    for key, value in [(slice(None), nr.asarray(np.zeros(3, np.float32))),
+                       (slice(0, 2), nr.asarray(np.zeros((2, 2, 5), np.float32))),
+                       (0, nr.asarray(np.zeros(4, np.float32)))]:
+        fast, slow = nr.asarray(x.numpy()), nr.asarray(x.numpy())
+        error = assign_both(fast, slow, key, value)
+        assert error is not None and "could not broadcast" in error[1], error
+    x[0] = nr.asarray(np.ones(5, np.float32))  # usable after the errors
+    assert x.numpy()[0].tolist() == [1] * 5
+
+
+def test_python_assign_writes_broadcast_targets_once():
+    """The Python path's assign (one copy_into): a broadcast target's zero-stride dims get the value's last entry."""
+    x = nr.broadcast_to(nr.asarray(np.zeros(3, np.float32)), (2, 3))
+    ndarray._py___setitem__(x, slice(None), nr.asarray(np.array([[1, 2, 3], [4, 5, 6]], np.float32)))
+    np.testing.assert_array_equal(x.numpy(), [[4, 5, 6], [4, 5, 6]])

@@ -1,10 +1,13 @@
-// npurt::ops::fill_into and the fill op's `strides` attribute (kernels/fill/):
-// one launch writes every element of a strided view (steps, negative and zero
-// strides, transposes, long rows, 1- to 16-byte dtypes) and no other byte of
-// the storage, checked byte for byte against a host reference under the
-// simulator's full checks (bounds, multi-core write overlap).
+// Kernels with a strided output: npurt::ops::fill_into (the fill op's
+// `strides`, kernels/fill/) and npurt::ops::copy_into (the copy op's
+// `out_strides`, kernels/copy/): one launch writes every element of a strided
+// view (steps, negative and zero strides, transposes, long rows, 1- to 16-byte
+// dtypes) and no other byte of the storage, checked byte for byte against a
+// host reference under the simulator's full checks (bounds, multi-core write
+// overlap).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -42,14 +45,16 @@ const ViewCase kViews[] = {
     {"empty", 7, {0, 3}, {3, 1}, 0},
 };
 
-// The storage bytes after writing `pattern` to every element of the view.
-std::vector<uint8_t> reference(std::vector<uint8_t> base, size_t item, const ViewCase& v, const uint8_t* pattern) {
+// The storage bytes after writing element k of `values` (or `pattern` when
+// values is null) to element k (C order) of the view.
+std::vector<uint8_t> reference(std::vector<uint8_t> base, size_t item, const ViewCase& v, const uint8_t* pattern,
+                               const uint8_t* values = nullptr) {
   const int64_t n = shape_numel(v.shape);
   std::vector<int64_t> idx(v.shape.size(), 0);
   for (int64_t k = 0; k < n; ++k) {
     int64_t off = v.offset;
     for (size_t d = 0; d < v.shape.size(); ++d) off += idx[d] * v.strides[d];
-    std::memcpy(&base[static_cast<size_t>(off) * item], pattern, item);
+    std::memcpy(&base[static_cast<size_t>(off) * item], values ? values + k * item : pattern, item);
     for (int d = static_cast<int>(v.shape.size()) - 1; d >= 0; --d) {
       if (++idx[d] < v.shape[d]) break;
       idx[d] = 0;
@@ -101,6 +106,47 @@ TEST_F(FullChecks, FillIntoStridedViewsEveryItemsize) {
   }
 }
 
+TEST_F(FullChecks, CopyIntoStridedViewsEveryUnit) {
+  const DType dtypes[] = {DType::kUInt8, DType::kFloat16, DType::kInt32, DType::kFloat64, DType::kComplex128};
+  for (DType dt : dtypes) {
+    const size_t item = itemsize(dt);
+    for (const ViewCase& v : kViews) {
+      if (shape_numel(v.shape) > 100000 && item > 2) continue;  // the scattered case once per small unit is enough
+      auto base = random_bytes(static_cast<size_t>(v.base_elems) * item, 11);
+      const int64_t n = shape_numel(v.shape);
+      auto src_bytes = random_bytes(static_cast<size_t>(n) * item, 12);
+      Tensor b = upload(base, {v.base_elems}, dt);
+      Tensor view = b.view(v.shape, v.strides, v.offset * static_cast<int64_t>(item));
+      if (std::find(v.strides.begin(), v.strides.end(), 0) != v.strides.end()) {
+        EXPECT_THROW(ops::copy_into(view, upload(src_bytes, v.shape, dt), npurt_test::stream0()), InvalidArgument)
+            << v.name;  // a broadcast output writes one element twice
+        continue;
+      }
+      ops::copy_into(view, upload(src_bytes, v.shape, dt), npurt_test::stream0());
+      EXPECT_EQ(download<uint8_t>(b), reference(base, item, v, nullptr, src_bytes.data())) << v.name << " "
+                                                                                             << dtype_name(dt);
+    }
+  }
+}
+
+TEST_F(FullChecks, CopyIntoFromBroadcastAndReversedSources) {
+  // dst: rows 0, 2, 4 of a 6 x 8 float32 array, columns 7, 5, 3, 1; src: a broadcast row, then a reversed view.
+  std::vector<float> host(48, -1.f);
+  Tensor b = upload(host, {48}, DType::kFloat32);
+  Tensor dst = b.view({3, 4}, {16, -2}, 7 * 4);
+  Tensor row = upload(std::vector<float>{1, 2, 3, 4}, {4}, DType::kFloat32);
+  ops::copy_into(dst, row.view({3, 4}, {0, 1}, 0), npurt_test::stream0());
+  std::vector<float> want = host;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c) want[static_cast<size_t>(r * 16 + 7 - 2 * c)] = static_cast<float>(c + 1);
+  EXPECT_EQ(download<float>(b), want);
+  Tensor src = upload(std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, {12}, DType::kFloat32);
+  ops::copy_into(dst, src.view({3, 4}, {-4, -1}, 11 * 4), npurt_test::stream0());  // src[::-1, ::-1] of a 3 x 4
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c) want[static_cast<size_t>(r * 16 + 7 - 2 * c)] = static_cast<float>(11 - (r * 4 + c));
+  EXPECT_EQ(download<float>(b), want);
+}
+
 TEST_F(FullChecks, FillIntoContiguousViewIsThePlainFill) {
   Tensor b = upload(std::vector<int32_t>(20, 1), {20}, DType::kInt32);
   ops::fill_into(b.view({4, 3}, {3, 1}, 8), -7, npurt_test::stream0());
@@ -130,4 +176,27 @@ TEST(FillStrides, BadStridesAreInvalidArguments) {
   EXPECT_THROW(fill({3}, {2}, b), InvalidArgument);  // the window of 3 elements at stride 2 is 5 long
   fill({3}, {-2}, b.view({5}, {1}, 4));               // usable after the errors
   EXPECT_EQ(download<float>(b), (std::vector<float>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
+}
+
+TEST(CopyOutStrides, BadOutStridesAreInvalidArguments) {
+  Tensor b = upload(std::vector<float>(10, 0.f), {10}, DType::kFloat32);
+  Tensor x = upload(std::vector<float>(6, 1.f), {3, 2}, DType::kFloat32);
+  auto copy = [&](Dims out_strides, const Tensor& out) {
+    ops::call("copy", {x}, {{"out_strides", AttrValue(out_strides)}}, npurt_test::stream0(), {out});
+  };
+  try {
+    copy({2}, b);
+    FAIL() << "no error";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("npurt.ops.copy: argument 'out_strides': has 1 entries for x of 2 dims"),
+              std::string::npos) << e.what();
+  }
+  try {
+    copy({1, 1}, b.view({4}, {1}, 0));
+    FAIL() << "no error";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("elements of the output view overlap"), std::string::npos) << e.what();
+  }
+  copy({-3, 1}, b.view({8}, {1}, 4));  // rows at window offsets 6, 3, 0 (elements 1.. of b)
+  EXPECT_EQ(download<float>(b), (std::vector<float>{0, 1, 1, 0, 1, 1, 0, 1, 1, 0}));
 }
