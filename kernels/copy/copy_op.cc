@@ -93,6 +93,18 @@ std::vector<Dim> copy_dims(const OpContext& ctx, CopyTiling& t, bool split) {
   if (ctx.attr("out_strides").as_ints().empty()) return collapse(x.shape, x.strides, split ? 2 : 1, split);
   std::vector<Dim2> d2 = strided_out_dims(ctx, split ? 2 : 1, split, &t.src_base);
   if (d2.size() > kCopyMaxDims) return std::vector<Dim>(d2.size());  // refused by the caller
+  // Cores get whole rows: a long innermost dim is cut into rows of c units
+  // (c a power of two dividing it, 4096..16384 units) so x[::2] = y spreads
+  // over the cores too.
+  if (d2.size() < kCopyMaxDims && d2.back().size > 2 * 16384) {
+    int64_t c = 16384;
+    while (c >= 4096 && d2.back().size % c != 0) c /= 2;
+    if (c >= 4096) {
+      const Dim2 inner = d2.back();
+      d2.back() = {inner.size / c, inner.src * c, inner.dst * c};
+      d2.push_back({c, inner.src, inner.dst});
+    }
+  }
   std::vector<Dim> dims;
   for (size_t i = 0; i < d2.size(); ++i) {
     dims.push_back({d2[i].size, d2[i].src});
