@@ -72,6 +72,23 @@ bool is_numpy_integer(PyObject* k) {
 
 PyTypeObject* g_type = nullptr;  // nr.ndarray (exact type only: subclasses take the Python path)
 
+// o's __index__ as a long long; false (no error left set) when o has none or it overflows.
+bool index_value(PyObject* o, long long* v) {
+  PyObject* i = PyNumber_Index(o);
+  if (!i) {
+    PyErr_Clear();
+    return false;
+  }
+  int overflow = 0;
+  *v = PyLong_AsLongLongAndOverflow(i, &overflow);
+  Py_DECREF(i);
+  if (overflow || (*v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return false;
+  }
+  return true;
+}
+
 // A 0-d integer nr.ndarray key's value (x.item(): one blocking read of the
 // element, what the Python path's operator.index does through x.numpy()).
 bool read_array_index(PyObject* k, long long* v) {
@@ -102,18 +119,8 @@ bool read_item(PyObject* k, IndexItem* out) {
     *out = IndexItem::integer(v);
   } else if (is_numpy_integer(k)) {
     // np.int64(1) etc.: an integer for the Python path too (operator.index).
-    PyObject* i = PyNumber_Index(k);
-    if (!i) {
-      PyErr_Clear();
-      return false;
-    }
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
-    Py_DECREF(i);
-    if (overflow || (v == -1 && PyErr_Occurred())) {
-      PyErr_Clear();
-      return false;
-    }
+    long long v = 0;
+    if (!index_value(k, &v)) return false;
     *out = IndexItem::integer(v);
   } else if (g_type && Py_TYPE(k) == g_type) {
     long long v = 0;
@@ -211,18 +218,8 @@ struct Scalar {
 
 // An integer |v| <= 2^53 (exact as a double) from o's __index__; false otherwise (no error left set).
 bool read_index_value(PyObject* o, double* re) {
-  PyObject* i = PyNumber_Index(o);
-  if (!i) {
-    PyErr_Clear();
-    return false;
-  }
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
-  Py_DECREF(i);
-  if (overflow || (v == -1 && PyErr_Occurred()) || v > (1LL << 53) || v < -(1LL << 53)) {
-    PyErr_Clear();
-    return false;
-  }
+  long long v = 0;
+  if (!index_value(o, &v) || v > (1LL << 53) || v < -(1LL << 53)) return false;
   *re = static_cast<double>(v);
   return true;
 }

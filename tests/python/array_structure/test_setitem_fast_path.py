@@ -12,6 +12,7 @@ import pytest
 
 import npurt as nr
 from npurt import _npurt
+from test_indexing_fast_path import assign_both, get_both  # the same outcome from both paths
 
 ndarray = _npurt.ndarray
 DTYPES = ["bool", "int8", "uint8", "int16", "int32", "uint32", "int64", "uint64", "float16", "bfloat16", "float32",
@@ -157,22 +158,6 @@ VALUES = [np.float32(2.5), np.float32(-0.1), np.float16(0.1), np.float64(1e-3), 
           2 ** 53 + 1, np.float32(np.nan), np.float32(1e10), np.float64(3e38), np.longdouble(0.5), True]
 
 
-def assign_both(fast, slow, key, value):
-    """fast[key] = value and the Python path on slow: the same warnings, or the same error."""
-    outcomes = []
-    for assign in (lambda: fast.__setitem__(key, value), lambda: ndarray._py___setitem__(slow, key, value)):
-        with warnings.catch_warnings(record=True) as warned:
-            warnings.simplefilter("always")
-            try:
-                assign()
-                error = None
-            except Exception as e:  # noqa: BLE001 - compared below
-                error = (type(e), str(e))
-        outcomes.append((error, sorted(str(w.message) for w in warned)))
-    assert outcomes[0] == outcomes[1], (key, value)
-    return outcomes[0][0]
-
-
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_numpy_complex_and_bool_values_match_the_python_path(dtype):
     base = host((12,), dtype, 5)
@@ -227,15 +212,8 @@ def test_zero_d_integer_array_keys(monkeypatch):
     np.testing.assert_array_equal(x.numpy(), base)
     for key, exc in [(nr.asarray(np.int64(4)), IndexError), (nr.asarray(np.float32(1)), IndexError),
                      (nr.asarray(np.array([1, 2])), None)]:
-        outcomes = []
-        for get in (lambda: x[key], lambda: ndarray._py___getitem__(x, key)):
-            try:
-                outcomes.append(get().numpy().tobytes())
-            except Exception as e:  # noqa: BLE001 - compared below
-                outcomes.append((type(e), str(e)))
-        assert outcomes[0] == outcomes[1], key
-        if exc is not None:
-            assert outcomes[0][0] is exc
+        error = get_both(x, key)
+        assert (error and error[0]) is exc or (exc is None and error is None), (key, error)
 
 
 def test_errors_leave_the_runtime_usable():
