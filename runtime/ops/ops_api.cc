@@ -91,8 +91,11 @@ Tensor window_of(const Tensor& view) {
 void fill_into(const Tensor& dst, double value, const Stream& stream, double value_imag) {
   const AttrValue none{};
   if (dst.is_contiguous()) {
-    run1(builtin_fill(), {}, {AttrValue(dst.shape()), AttrValue(dst.dtype()), AttrValue(value), AttrValue(value_imag)},
-         stream, dst);
+    if (value_imag == 0.0)  // fewer attributes to check and key (the tiny-fill hot path)
+      run1(builtin_fill(), {}, {AttrValue(dst.shape()), AttrValue(dst.dtype()), AttrValue(value)}, stream, dst);
+    else
+      run1(builtin_fill(), {}, {AttrValue(dst.shape()), AttrValue(dst.dtype()), AttrValue(value), AttrValue(value_imag)},
+           stream, dst);
     return;
   }
   const Tensor window = window_of(dst);

@@ -242,6 +242,12 @@ bool read_scalar(PyObject* o, Scalar* s) {
     *s = {Scalar::kComplex, PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)};
     return true;
   }
+  if (PyLong_CheckExact(o)) {  // the common case, without __index__'s new reference
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    *s = {Scalar::kInt, static_cast<double>(v), 0.0};
+    return !overflow && v <= (1LL << 53) && v >= -(1LL << 53);
+  }
   if (PyLong_Check(o) || is_numpy_integer(o)) {
     s->kind = Scalar::kInt;
     return read_index_value(o, &s->re);
