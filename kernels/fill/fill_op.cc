@@ -192,7 +192,9 @@ NPURT_REGISTER_OP("fill")
     .attr("strides", AttrType::kIntList, AttrValue(Dims{}))
     .infer(fill_infer)
     .tiling(fill_tiling)
-    .cost([](const OpContext& ctx, OpCost& c) { c.bytes = static_cast<double>(ctx.output(0).numel()) * itemsize(ctx.output(0).dtype); })
+    .cost([](const OpContext& ctx, OpCost& c) {  // the elements written (a strided y's window holds more)
+      c.bytes = static_cast<double>(shape_numel(ctx.attr("shape").as_ints())) * itemsize(ctx.output(0).dtype);
+    })
     .sim_kernel("npurt_fill_kernel", kFillKernelEntry);
 
 }  // namespace npurt::kernels
