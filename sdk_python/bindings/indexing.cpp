@@ -30,6 +30,7 @@
 #include <limits>
 
 #include "bindings.h"
+#include "host_transfer.h"
 #include "npurt/basic_index.h"
 #include "npurt/ops.h"
 #include "npurt/runtime.h"
@@ -342,46 +343,85 @@ bool fast_fill(PyObject* self, PyObject* key, PyObject* value) {
   return true;
 }
 
-// src broadcast to shape as numpy (and the Python path's broadcast_to) does:
-// trailing dims aligned, size-1 dims stretched by a zero stride; an undefined
-// Tensor when it does not broadcast (or has more dims: the Python path refuses).
+// Whether `from` broadcasts to `to` as numpy (and the Python path's
+// broadcast_to) does: trailing dims aligned, size-1 dims stretched; a value
+// with more dims is refused (as by the Python path).
+bool broadcasts(const Dims& from, const Dims& to) {
+  if (from.size() > to.size()) return false;
+  const size_t lead = to.size() - from.size();
+  for (size_t d = 0; d < from.size(); ++d)
+    if (from[d] != to[lead + d] && from[d] != 1) return false;
+  return true;
+}
+
+// src broadcast to shape (broadcasts(src.shape(), shape) holds): size-1 dims get stride 0.
 Tensor broadcast_view(const Tensor& src, const Dims& shape) {
-  if (src.ndim() > shape.size()) return Tensor();
   Dims strides(shape.size(), 0);
   const size_t lead = shape.size() - src.ndim();
-  for (size_t d = 0; d < src.ndim(); ++d) {
-    const int64_t n = src.shape()[d];
-    if (n == shape[lead + d]) strides[lead + d] = src.strides()[d];
-    else if (n != 1) return Tensor();
-  }
+  for (size_t d = 0; d < src.ndim(); ++d)
+    if (src.shape()[d] == shape[lead + d]) strides[lead + d] = src.strides()[d];
   return src.view(shape, strides, src.byte_offset());
 }
 
-// self[key] = value for an nr.ndarray value on the array's (current) device:
-// cast to the array's dtype (the `astype` kernel, as nr.astype), broadcast,
-// copied first when it shares the target's storage, then one `copy` kernel
-// into the view (npurt::ops::copy_into); false when the fast path does not apply.
-bool fast_copy(PyObject* self, PyObject* key, PyObject* value) {
-  if (Py_TYPE(self) != g_type || Py_TYPE(value) != g_type) return false;
+// The view self[key] an array value is written into, or an undefined Tensor
+// when the fast path does not take it: not an array on the current device, a
+// key it does not read, a broadcast (read-only) target, or a value of
+// `value_shape` that does not broadcast to the view (the Python path raises).
+Tensor assignable_view(PyObject* self, PyObject* key, const Dims& value_shape) {
+  if (Py_TYPE(self) != g_type) return Tensor();
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
-  Tensor src = *nb::inst_ptr<Tensor>(nb::handle(value));
-  if (!(x.device() == current_device()) || !(src.device() == x.device())) return false;
+  if (!(x.device() == current_device())) return Tensor();
   Tensor view = fast_view(self, key, "npurt.ndarray.__setitem__");
-  if (!view.defined()) return false;
-  for (size_t d = 0; d < view.ndim(); ++d)  // a broadcast (read-only) target is the Python path's to refuse
-    if (view.shape()[d] > 1 && view.strides()[d] == 0) return false;
-  if (!broadcast_view(src, view.shape()).defined()) return false;  // the Python path raises
-  if (src.dtype() != x.dtype()) {
+  if (!view.defined()) return Tensor();
+  for (size_t d = 0; d < view.ndim(); ++d)
+    if (view.shape()[d] > 1 && view.strides()[d] == 0) return Tensor();
+  return broadcasts(value_shape, view.shape()) ? view : Tensor();
+}
+
+// src (the view's dtype) broadcast and written into view by one `copy`
+// (npurt::ops::copy_into), copied first when it shares the view's storage.
+void write_array(const Tensor& view, const Tensor& value) {
+  if (view.numel() == 0) return;
+  Tensor src = broadcast_view(value, view.shape());
+  if (src.storage() == view.storage()) src = ops::copy(src);  // read everything before anything is overwritten
+  ops::copy_into(view, src);
+}
+
+// self[key] = value for an nr.ndarray value on the array's (current) device:
+// cast to the array's dtype (the `astype` kernel, as nr.astype), then
+// write_array; false when the fast path does not apply.
+bool fast_copy(PyObject* self, PyObject* key, PyObject* value) {
+  if (Py_TYPE(value) != g_type) return false;
+  Tensor src = *nb::inst_ptr<Tensor>(nb::handle(value));
+  const Tensor view = assignable_view(self, key, src.shape());
+  if (!view.defined() || !(src.device() == view.device())) return false;
+  if (src.dtype() != view.dtype()) {
     try {
-      src = ops::call("astype", {src}, {{"dtype", AttrValue(x.dtype())}})[0];
+      src = ops::call("astype", {src}, {{"dtype", AttrValue(view.dtype())}})[0];
     } catch (const Error&) {
       return false;  // a pair astype refuses: the Python path raises its TypeError
     }
   }
-  src = broadcast_view(src, view.shape());
-  if (view.numel() == 0) return true;
-  if (src.storage() == view.storage()) src = ops::copy(src);  // read everything before anything is overwritten
-  ops::copy_into(view, src);
+  write_array(view, src);
+  return true;
+}
+
+// self[key] = value for a numpy.ndarray (exact type) of the array's very
+// dtype (native byte order): uploaded on the array's stream as the Python
+// path's asarray does (host_transfer.h), then write_array. Other dtypes need
+// numpy's host-side cast (and its warnings): the Python path.
+bool fast_upload(PyObject* self, PyObject* key, PyObject* value) {
+  static PyTypeObject* np_ndarray = nullptr;
+  if (Py_TYPE(self) != g_type || !is_numpy(value, "ndarray", &np_ndarray) || Py_TYPE(value) != np_ndarray)
+    return false;
+  const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
+  const nb::handle v(value);
+  if (!v.attr("dtype").equal(numpy_dtype(x.dtype()))) return false;
+  Dims shape;
+  for (nb::handle d : v.attr("shape")) shape.push_back(nb::cast<int64_t>(d));
+  const Tensor view = assignable_view(self, key, shape);
+  if (!view.defined()) return false;
+  if (view.numel() > 0) write_array(view, tensor_from_numpy(v, x.dtype(), x.stream()));
   return true;
 }
 
@@ -391,7 +431,7 @@ int setitem_slot(PyObject* self, PyObject* key, PyObject* value) {
     r = call_python(self, g_delitem, key, nullptr);
   } else {
     try {
-      if (fast_fill(self, key, value) || fast_copy(self, key, value)) return 0;
+      if (fast_fill(self, key, value) || fast_copy(self, key, value) || fast_upload(self, key, value)) return 0;
     } catch (...) {
       raise_current();
       return -1;

@@ -337,3 +337,34 @@ def test_python_assign_writes_broadcast_targets_once():
     x = nr.broadcast_to(nr.asarray(np.zeros(3, np.float32)), (2, 3))
     ndarray._py___setitem__(x, slice(None), nr.asarray(np.array([[1, 2, 3], [4, 5, 6]], np.float32)))
     np.testing.assert_array_equal(x.numpy(), [[4, 5, 6], [4, 5, 6]])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_numpy_array_values_match_the_python_path(monkeypatch, dtype):
+    """numpy arrays of x's dtype are uploaded on x's stream and copied in C++ (one copy launch);
+    other dtypes (numpy's host cast and its warnings), non-native byte order and subclasses
+    take the Python path: the same values either way."""
+    base = host((6, 8), dtype, 8)
+    same = host((8,), dtype, 9)
+    cases = [((slice(None, None, -2), slice(None)), same, True), ((1, slice(None, None, 3)), same[:3], True),
+             ((slice(None), slice(2, 3)), host((6, 1), dtype, 10), True), (Ellipsis, host((1,), dtype, 11).reshape(()), True),
+             ((slice(None), 1), same[::-1][:6], True), ((slice(0, 0),), same, True),
+             ((slice(1, 3),), host((8,), "float64" if dtype != "float64" else "int32", 12), False),
+             ((slice(1, 3),), same.astype(same.dtype.newbyteorder(">")), False),
+             ((slice(1, 3),), np.ma.masked_array(same), False)]
+    for key, value, fast_path in cases:
+        fast, slow = nr.asarray(base), nr.asarray(base)
+        if fast_path:
+            with monkeypatch.context() as m:
+                no_python_path(m)
+                fast[key] = value
+            ndarray._py___setitem__(slow, key, value)
+        elif assign_both(fast, slow, key, value) is not None:
+            continue
+        assert fast.numpy().tobytes() == slow.numpy().tobytes(), (key, value.dtype)
+    x = nr.asarray(base)
+    x.numpy()
+    assert launches(lambda: x.__setitem__((slice(None, None, 2), slice(1, None, 2)), host((3, 4), dtype, 13))) == \
+        ["copy H2D", "copy"]  # the upload, then one kernel
+    with pytest.raises(ValueError, match="could not broadcast"):
+        x[::2] = host((4, 8), dtype, 14)
