@@ -15,9 +15,12 @@
 //     floating and complexfloating scalars) that fill writes exactly as numpy
 //     converts it into the array's dtype (fill_value: every dtype, under
 //     numpy's rounding, truncation and range rules): one `fill` kernel writes
-//     it into the view, contiguous or strided (npurt::ops::fill_into).
-// Everything else (integer arrays and masks, array values, values numpy warns
-// about or refuses, other devices, broadcast targets) and every error calls
+//     it into the view, contiguous or strided (npurt::ops::fill_into); an
+//     nr.ndarray value (cast by `astype` when its dtype differs) or a numpy
+//     array of the array's dtype (uploaded) is broadcast and written by one
+//     `copy` kernel (npurt::ops::copy_into).
+// Everything else (integer arrays and masks, numpy arrays of other dtypes,
+// values numpy warns about or refuses, other devices, broadcast targets) and every error calls
 // the Python layer's getitem / setitem (kept on the type as _py___getitem__ /
 // _py___setitem__, see install_index_slots), so advanced indexing and the
 // exact error text stay that layer's.

@@ -19,11 +19,11 @@ Invariants:
   * The ndarray type's x[key] / x[key] = v slots run in C++ first
     (sdk_python/bindings/indexing.cpp): plain basic keys are answered there by
     npurt::basic_index (npurt/basic_index.h) with the same view as
-    basic_view, and assignments of Python / numpy scalars and nr.ndarrays to
-    them by one fill / copy launch. What comes here: advanced keys, values
-    that are not scalars or nr.ndarrays (numpy arrays, lists), values numpy
-    warns about or refuses, arrays on other devices, broadcast targets,
-    subclasses, and every error.
+    basic_view, and assignments of Python / numpy scalars, nr.ndarrays and
+    numpy arrays of x's dtype to them by one fill / copy launch. What comes
+    here: advanced keys, other values (numpy arrays of another dtype, lists),
+    values numpy warns about or refuses, arrays on other devices, broadcast
+    targets, subclasses, and every error.
 """
 import builtins
 import operator
