@@ -7,6 +7,8 @@
     a + b, a * 2 + b, exp, sum, astype, a broadcast add (N, 1) + (1, M), a
     transpose copy; a * x + y and a GELU-tanh polynomial fused by nr.fuse
     next to their unfused forms; npurt time includes synchronize;
+  - strided assignment on --large elements: x[::2] = 1.0 (one strided fill
+    launch) and x[1:-1] = y (one copy launch), into arrays of their own;
   - a STREAM triad a = b + s*c on both cores measured in the same run, and
     each bandwidth-bound row's GB/s as a fraction of it;
   - the chained expression sqrt(sum(a**2, axis=-1)) on 256 x 1024 float32.
@@ -90,6 +92,9 @@ def large_cases(n, dt, a, b, x, y):
                        if torch else (None, None, None))
     tother = {np.float16: torch.float16, np.float32: torch.float32}[other] if torch else None
     two = dt(2)
+    dst_np, dst = np.zeros(n, dt), nr.asarray(np.zeros(n, dt))
+    tdst = torch.zeros(n, dtype={np.float16: torch.float16, np.float32: torch.float32}[dt]) if torch else None
+    step, inner = slice(None, None, 2), slice(1, -1)
     return [
         ("a + b", 3 * n * item, lambda: x + y, lambda: a + b, (lambda: ta + tb) if torch else None),
         ("a * 2 + b", 3 * n * item, lambda: x * 2.0 + y, lambda: a * two + b,
@@ -102,6 +107,10 @@ def large_cases(n, dt, a, b, x, y):
          (lambda: tcol + trow) if torch else None),
         ("transpose copy (4096,M).T", 2 * n * item, lambda: nr.permute_dims(sq, (1, 0)).copy(),
          lambda: np.ascontiguousarray(sq_np.T), (lambda: tsq.T.contiguous()) if torch else None),
+        ("x[::2] = 1.0", n // 2 * item, lambda: dst.__setitem__(step, 1.0), lambda: dst_np.__setitem__(step, 1.0),
+         (lambda: tdst.__setitem__(step, 1.0)) if torch else None),
+        ("x[1:-1] = y", 2 * (n - 2) * item, lambda: dst.__setitem__(inner, y[: n - 2]),
+         lambda: dst_np.__setitem__(inner, b[: n - 2]), (lambda: tdst.__setitem__(inner, tb[: n - 2])) if torch else None),
     ]
 
 

@@ -1,4 +1,5 @@
-// kernels/copy/copy_kernel.cc: strided view -> contiguous tensor, any dtype (device code).
+// kernels/copy/copy_kernel.cc: strided view -> contiguous tensor (or into a
+// strided output view's window, copy_tiling.h), any dtype (device code).
 #include "common/kernel_util.h"
 #include "copy/copy_tiling.h"
 #include "copy/ub_transpose.h"
@@ -8,16 +9,19 @@
 namespace npurt::kernels {
 namespace {
 
-// Source offset (units) of the first element of `row`.
-__aicore__ inline int64_t RowOffset(const CopyTiling& t, uint64_t row) {
+// Offset (units) of the first element of `row` along `stride` (the source's or the output's).
+__aicore__ inline int64_t RowOffset(const CopyTiling& t, const int64_t* stride, uint64_t row) {
   int64_t off = 0;
   for (int d = static_cast<int>(t.ndim) - 2; d >= 0; --d) {
     uint64_t extent = static_cast<uint64_t>(t.shape[d]);
-    off += static_cast<int64_t>(row % extent) * t.stride[d];
+    off += static_cast<int64_t>(row % extent) * stride[d];
     row /= extent;
   }
   return off;
 }
+
+// Source offset (units) of the first element of `row`.
+__aicore__ inline int64_t RowOffset(const CopyTiling& t, uint64_t row) { return t.src_base + RowOffset(t, t.stride, row); }
 
 // How many rows from `row` on are evenly spaced by stride[ndim-2] in the source.
 __aicore__ inline uint64_t RunOfRows(const CopyTiling& t, uint64_t row) {
@@ -35,8 +39,13 @@ class CopyKernel {
     uint64_t r0 = static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.rows_per_core;
     if (r0 >= t.rows) return;
     uint64_t r1 = t.rows - r0 < t.rows_per_core ? t.rows : r0 + t.rows_per_core;
-    out_.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(y) + r0 * t.row_len, (r1 - r0) * t.row_len);
-    out_base_ = r0 * t.row_len;
+    if (t.out_mode == 0) {
+      out_.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(y) + r0 * t.row_len, (r1 - r0) * t.row_len);
+      out_base_ = r0 * t.row_len;
+    } else {  // the output view's window: rows land anywhere in it
+      out_.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(y), t.out_len);
+    }
+    if (t.out_mode == 2) pipe_.InitBuffer(spread_q_, 1, t.tile_bytes);
     if (t.mode == 2) {  // MTE2 -> V -> MTE3: one VECIN and one VECOUT buffer
       pipe_.InitBuffer(in_q_, 1, t.tile_bytes);
       pipe_.InitBuffer(out_q_, 1, t.tile_bytes);
@@ -58,7 +67,8 @@ class CopyKernel {
     const uint64_t row_bytes = len * sizeof(U);
     const int64_t outer = t_.ndim >= 2 ? t_.stride[t_.ndim - 2] : 0;
     uint64_t k = 1;
-    if (row_bytes <= 32 * 1024 && outer >= static_cast<int64_t>(len)) {
+    if (row_bytes <= 32 * 1024 && outer >= static_cast<int64_t>(len) && t_.out_mode != 2 &&
+        (t_.out_mode == 0 || OutGap() < (uint64_t{1} << 32))) {
       uint64_t fit = t_.tile_bytes / ((row_bytes + 31) / 32 * 32);
       uint64_t run = RunOfRows(t_, row);
       k = fit < run ? fit : run;
@@ -75,8 +85,13 @@ class CopyKernel {
       AscendC::DataCopyPad(b, src, in, AscendC::DataCopyPadExtParams<U>(false, 0, 0, U{}));
       q_.EnQue(b);
       b = q_.template DeQue<U>();
-      AscendC::DataCopyExtParams out(static_cast<uint16_t>(k), static_cast<uint32_t>(row_bytes), 0, 0, 0);
-      AscendC::DataCopyPad(out_[row * len - out_base_], b, out);
+      if (t_.out_mode == 2) {  // k == 1: the row's units are scattered
+        Store(row, 0, b, static_cast<uint32_t>(len));
+      } else {
+        const uint32_t out_gap = t_.out_mode == 0 ? 0 : static_cast<uint32_t>(OutGap());
+        AscendC::DataCopyExtParams out(static_cast<uint16_t>(k), static_cast<uint32_t>(row_bytes), 0, out_gap, 0);
+        AscendC::DataCopyPad(out_[OutRow(row)], b, out);
+      }
       q_.FreeTensor(b);
       return k;
     }
@@ -88,7 +103,7 @@ class CopyKernel {
       CopyIn(b, src, n);
       q_.EnQue(b);
       b = q_.template DeQue<U>();
-      CopyOut(out_[row * len + c - out_base_], b, n);
+      Store(row, c, b, n);
       q_.FreeTensor(b);
     }
     return 1;
@@ -164,10 +179,55 @@ class CopyKernel {
       }
       q_.EnQue(b);
       b = q_.template DeQue<U>();
-      CopyOut(out_[row * len + c - out_base_], b, n);
+      Store(row, c, b, n);
       q_.FreeTensor(b);
     }
     return 1;
+  }
+
+  // Output offset (units in out_) of the first element of `row`.
+  __aicore__ inline uint64_t OutRow(uint64_t row) const {
+    if (t_.out_mode == 0) return row * t_.row_len - out_base_;
+    return static_cast<uint64_t>(RowOffset(t_, t_.out_stride, row));
+  }
+
+  // GM bytes between consecutive rows of the next-outer dim in a strided output (unit inner stride).
+  __aicore__ inline uint64_t OutGap() const {
+    const int64_t outer = t_.ndim >= 2 ? t_.out_stride[t_.ndim - 2] : 0;
+    return static_cast<uint64_t>(outer - static_cast<int64_t>(t_.row_len)) * sizeof(U);
+  }
+
+  // Units [c, c + n) of `row`, held in b[0, n), to the output.
+  __aicore__ inline void Store(uint64_t row, uint64_t c, const AscendC::LocalTensor<U>& b, uint32_t n) {
+    if (t_.out_mode == 0) {
+      CopyOut(out_[row * t_.row_len + c - out_base_], b, n);
+    } else if (t_.out_mode == 1) {  // exact bytes: the window's rows need not be 32-byte aligned
+      AscendC::DataCopyPad(out_[OutRow(row) + c], b, AscendC::DataCopyExtParams(1, n * static_cast<uint32_t>(sizeof(U)), 0, 0, 0));
+    } else {
+      Scatter(OutRow(row) + c * static_cast<uint64_t>(t_.out_stride[t_.ndim - 1]), b, n);
+    }
+  }
+
+  // out_mode 2: b[0, n) to the output at stride out_stride[ndim-1], each unit
+  // spread to its own 32-byte UB block so one DataCopyPad writes a batch.
+  __aicore__ inline void Scatter(uint64_t at, const AscendC::LocalTensor<U>& b, uint32_t n) {
+    const uint64_t s = static_cast<uint64_t>(t_.out_stride[t_.ndim - 1]);
+    const uint32_t per_block = 32 / static_cast<uint32_t>(sizeof(U));
+    uint32_t batch = t_.tile_bytes / 32;
+    if (batch > 4095) batch = 4095;
+    const uint64_t gap = (s - 1) * sizeof(U);
+    if (gap >= (uint64_t{1} << 32)) batch = 1;  // DataCopyPad's GM gap is 32-bit
+    for (uint32_t j = 0; j < n; j += batch) {
+      const uint32_t m = n - j < batch ? n - j : batch;
+      AscendC::LocalTensor<U> sp = spread_q_.template AllocTensor<U>();
+      for (uint32_t i = 0; i < m; ++i) sp.SetValue(i * per_block, b.GetValue(j + i));
+      spread_q_.EnQue(sp);
+      sp = spread_q_.template DeQue<U>();
+      AscendC::DataCopyExtParams p(static_cast<uint16_t>(m), static_cast<uint32_t>(sizeof(U)), 0,
+                                   m > 1 ? static_cast<uint32_t>(gap) : 0, 0);
+      AscendC::DataCopyPad(out_[at + static_cast<uint64_t>(j) * s], sp, p);
+      spread_q_.FreeTensor(sp);
+    }
   }
 
   CopyTiling t_;
@@ -179,6 +239,7 @@ class CopyKernel {
   AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1> q_;  // kRows, kGather
   AscendC::TQue<AscendC::TPosition::VECIN, 1> in_q_;                                 // kTranspose
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> out_q_;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 1> spread_q_;                            // out_mode 2
 };
 
 }  // namespace

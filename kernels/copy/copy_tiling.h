@@ -10,6 +10,17 @@
 // next-outer one is 1 (a transposed view); blocks of up to block_rows rows
 // are moved with strided DataCopyPad and transposed inside UB with the vector
 // TransDataTo5HD (1/2/4-byte units) or scalar moves (8-byte units).
+//
+// Strided output (out_mode > 0, the op's `out_strides`): y is the window of a
+// strided view (x[::2] = y in one launch), every dim has an output stride too
+// (out_stride, non-negative: the host flips dims whose output stride is
+// negative, moving the source origin by src_base units, and sorts dims by
+// decreasing output stride before merging dims contiguous on both sides).
+// Rows are written with exact-byte DataCopyPad: out_mode 1 when the output's
+// innermost stride is 1 (several rows per transfer at their output gap),
+// out_mode 2 otherwise: the scalar unit spreads a row's units to one 32-byte
+// UB block each and one DataCopyPad writes them at their output stride (no
+// scalar GM write). Modes kRows and kGather only.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +41,10 @@ struct CopyTiling {
   uint32_t tile_bytes = 0;             // UB tile, multiple of 32
   uint32_t mode = 0;                   // 0: kRows, 1: kGather, 2: kTranspose
   uint32_t block_rows = 0;             // kTranspose: output rows per block (<= kTransposeRowsMax)
+  uint32_t out_mode = 0;               // 0: dense y; 1: strided, unit inner stride; 2: strided, scattered units
+  int64_t out_stride[kCopyMaxDims] = {};  // units in y's window (out_mode > 0)
+  int64_t src_base = 0;                // units added to every source offset (out_mode > 0)
+  uint64_t out_len = 0;                // units of y's window (out_mode > 0)
 };
 
 }  // namespace npurt::kernels

@@ -72,6 +72,52 @@ Tensor contiguous(const Tensor& x, const Stream& stream) {
 Tensor fill(const Dims& shape, DType dtype, double value, const Stream& stream, const Tensor& out) {
   return run1(builtin_fill(), {}, {AttrValue(shape), AttrValue(dtype), AttrValue(value)}, stream, out);
 }
+namespace {
+// The window of a non-contiguous view: its storage from the lowest element it
+// reaches to the highest, as a 1-D contiguous tensor (undefined when the view is empty).
+Tensor window_of(const Tensor& view) {
+  const int64_t item = static_cast<int64_t>(view.itemsize());
+  int64_t low = view.byte_offset(), extent = 1;
+  for (size_t d = 0; d < view.ndim(); ++d) {
+    const int64_t n = view.shape()[d], s = view.strides()[d];
+    if (n == 0) return Tensor();
+    if (s < 0) low += s * (n - 1) * item;
+    extent += (n - 1) * (s < 0 ? -s : s);
+  }
+  return view.view(Dims{extent}, Dims{1}, low);
+}
+}  // namespace
+
+void fill_into(const Tensor& dst, double value, const Stream& stream, double value_imag) {
+  const AttrValue none{};
+  if (dst.is_contiguous()) {
+    if (value_imag == 0.0)  // fewer attributes to check and key (the tiny-fill hot path)
+      run1(builtin_fill(), {}, {AttrValue(dst.shape()), AttrValue(dst.dtype()), AttrValue(value)}, stream, dst);
+    else
+      run1(builtin_fill(), {}, {AttrValue(dst.shape()), AttrValue(dst.dtype()), AttrValue(value), AttrValue(value_imag)},
+           stream, dst);
+    return;
+  }
+  const Tensor window = window_of(dst);
+  if (!window.defined()) return;
+  run1(builtin_fill(), {},
+       {AttrValue(dst.shape()), AttrValue(dst.dtype()), AttrValue(value), AttrValue(value_imag), none, none,
+        AttrValue(dst.strides())},
+       stream, window);
+}
+
+void copy_into(const Tensor& dst, const Tensor& src, const Stream& stream) {
+  if (dst.is_contiguous()) {
+    run1(builtin_copy(), {src}, {}, stream, dst);
+    return;
+  }
+  if (src.shape() != dst.shape())
+    throw_invalid_argument("npurt::ops::copy_into", "src", "shape does not match dst's");
+  const Tensor window = window_of(dst);
+  if (!window.defined()) return;
+  run1(builtin_copy(), {src}, {AttrValue(dst.strides())}, stream, window);
+}
+
 Tensor cast(const Tensor& x, DType dtype, const Stream& stream, const Tensor& out) {
   return run1(builtin_cast(), {x}, {AttrValue(dtype)}, stream, out);
 }

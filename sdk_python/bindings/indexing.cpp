@@ -5,31 +5,35 @@
 // key expansion, slice.indices, _view) for ~31k instructions, 40x an `x + y`.
 // install_index_slots() points the ndarray type's mp_subscript and
 // mp_ass_subscript at the functions below:
-//   - x[key]: a key of Python ints, slices of ints (any step), None, Ellipsis
-//     and bools, alone or in a tuple, is read into npurt::IndexItems and
-//     answered by npurt::basic_index (npurt/basic_index.h), the public C++
-//     helper;
-//   - x[key] = v: the same keys (numpy integer scalars too), for an array on
-//     the current device, and a value fill writes exactly as numpy converts
-//     it (fill_value: Python floats, ints and bools into float16 / float32 /
-//     float64, integer dtypes and bool under numpy's rounding, truncation and
-//     range rules): one `fill` kernel writes it into a contiguous view, one
-//     per contiguous block into a strided one (fill_blocks), what the Python
-//     path's upload + broadcast `copy` per block writes.
-// Everything else (integer arrays and masks, 0-d array indices, other
-// values, dtypes or devices, broadcast targets) and every error
-// calls the Python layer's getitem / setitem (kept on the type as
-// _py___getitem__ / _py___setitem__, see install_index_slots), so
-// advanced indexing and the exact error text stay that layer's.
+//   - x[key]: a key of Python ints, numpy integer scalars, 0-d integer
+//     nr.ndarrays (read with x.item()), slices of ints (any step), None,
+//     Ellipsis and bools, alone or in a tuple, is read into npurt::IndexItems
+//     and answered by npurt::basic_index (npurt/basic_index.h), the public
+//     C++ helper;
+//   - x[key] = v: the same keys, for an array on the current device, and a
+//     scalar value (Python bool / int / float / complex, numpy bool_, integer,
+//     floating and complexfloating scalars) that fill writes exactly as numpy
+//     converts it into the array's dtype (fill_value: every dtype, under
+//     numpy's rounding, truncation and range rules): one `fill` kernel writes
+//     it into the view, contiguous or strided (npurt::ops::fill_into); an
+//     nr.ndarray value (cast by `astype` when its dtype differs) or a numpy
+//     array of the array's dtype (uploaded) is broadcast and written by one
+//     `copy` kernel (npurt::ops::copy_into).
+// Everything else (integer arrays and masks, numpy arrays of other dtypes,
+// values numpy warns about or refuses, other devices, broadcast targets) and every error calls
+// the Python layer's getitem / setitem (kept on the type as _py___getitem__ /
+// _py___setitem__, see install_index_slots), so advanced indexing and the
+// exact error text stay that layer's.
 // Invariant: the fast path returns the very view (shape, strides, offset) and
 // writes the very values of the Python path; tests/python/array_structure/
-// test_indexing_fast_path.py compares the two over random keys.
+// test_indexing_fast_path.py and test_setitem_fast_path.py compare the two.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 
 #include "bindings.h"
+#include "host_transfer.h"
 #include "npurt/basic_index.h"
 #include "npurt/ops.h"
 #include "npurt/runtime.h"
@@ -41,32 +45,67 @@ namespace {
 
 constexpr Py_ssize_t kMaxItems = 32;  // longer keys take the Python path
 
-// numpy.integer, looked up once numpy is imported (a numpy scalar cannot
-// exist before); null while it is not. Kept alive for the process.
-PyObject* numpy_integer_type() {
-  static PyObject* type = nullptr;
-  if (type) return type;
-  PyObject* np = PyImport_GetModule(interned("numpy"));  // no import, a new reference or null
+// numpy's scalar base types, looked up once numpy is imported (null before).
+PyTypeObject* numpy_scalar_type(const char* name) {
+  PyObject* np = PyImport_GetModule(interned("numpy"));
   if (!np) {
     PyErr_Clear();
     return nullptr;
   }
-  PyObject* t = PyObject_GetAttrString(np, "integer");
+  PyObject* t = PyObject_GetAttrString(np, name);
   Py_DECREF(np);
   if (!t || !PyType_Check(t)) {
     Py_XDECREF(t);
     PyErr_Clear();
     return nullptr;
   }
-  type = t;
-  return type;
+  return reinterpret_cast<PyTypeObject*>(t);  // kept for the process
+}
+
+bool is_numpy(PyObject* o, const char* name, PyTypeObject** cache) {
+  if (!*cache) *cache = numpy_scalar_type(name);
+  return *cache && PyType_IsSubtype(Py_TYPE(o), *cache);
 }
 
 // A numpy integer scalar (np.int64(1), np.uint8(3)); np.bool_ is not one.
 bool is_numpy_integer(PyObject* k) {
+  static PyTypeObject* np_integer = nullptr;
   if (!Py_TYPE(k)->tp_as_number || !Py_TYPE(k)->tp_as_number->nb_index || PyLong_Check(k)) return false;
-  PyObject* t = numpy_integer_type();
-  return t && PyType_IsSubtype(Py_TYPE(k), reinterpret_cast<PyTypeObject*>(t));
+  return is_numpy(k, "integer", &np_integer);
+}
+
+PyTypeObject* g_type = nullptr;  // nr.ndarray (exact type only: subclasses take the Python path)
+
+// o's __index__ as a long long; false (no error left set) when o has none or it overflows.
+bool index_value(PyObject* o, long long* v) {
+  PyObject* i = PyNumber_Index(o);
+  if (!i) {
+    PyErr_Clear();
+    return false;
+  }
+  int overflow = 0;
+  *v = PyLong_AsLongLongAndOverflow(i, &overflow);
+  Py_DECREF(i);
+  if (overflow || (*v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return false;
+  }
+  return true;
+}
+
+// A 0-d integer nr.ndarray key's value (x.item(): one blocking read of the
+// element, what the Python path's operator.index does through x.numpy()).
+bool read_array_index(PyObject* k, long long* v) {
+  const Tensor& t = *nb::inst_ptr<Tensor>(nb::handle(k));
+  const DTypeKind kind = dtype_info(t.dtype()).kind;
+  if (t.ndim() != 0 || (kind != DTypeKind::kSignedInt && kind != DTypeKind::kUnsignedInt)) return false;
+  PyObject* i = PyObject_CallMethodNoArgs(k, interned("item"));
+  int overflow = 0;
+  *v = i && PyLong_CheckExact(i) ? PyLong_AsLongLongAndOverflow(i, &overflow) : 0;
+  const bool ok = i && PyLong_CheckExact(i) && !overflow && !PyErr_Occurred();
+  Py_XDECREF(i);
+  if (!ok) PyErr_Clear();
+  return ok;
 }
 
 // One key entry as an IndexItem; false for anything else (no error left set).
@@ -84,18 +123,12 @@ bool read_item(PyObject* k, IndexItem* out) {
     *out = IndexItem::integer(v);
   } else if (is_numpy_integer(k)) {
     // np.int64(1) etc.: an integer for the Python path too (operator.index).
-    PyObject* i = PyNumber_Index(k);
-    if (!i) {
-      PyErr_Clear();
-      return false;
-    }
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
-    Py_DECREF(i);
-    if (overflow || (v == -1 && PyErr_Occurred())) {
-      PyErr_Clear();
-      return false;
-    }
+    long long v = 0;
+    if (!index_value(k, &v)) return false;
+    *out = IndexItem::integer(v);
+  } else if (g_type && Py_TYPE(k) == g_type) {
+    long long v = 0;
+    if (!read_array_index(k, &v)) return false;
     *out = IndexItem::integer(v);
   } else if (PySlice_Check(k)) {
     // Bounds are None or have __index__ (as for slice.indices); step 0 and
@@ -129,7 +162,6 @@ bool read_key(PyObject* key, IndexItem* items, size_t* n) {
 }
 
 #if !defined(Py_LIMITED_API)
-PyTypeObject* g_type = nullptr;  // nr.ndarray (exact type only: subclasses take the Python path)
 PyObject* g_getitem = nullptr;   // interned "_py___getitem__", ...
 PyObject* g_setitem = nullptr;
 PyObject* g_delitem = nullptr;
@@ -182,13 +214,79 @@ double round_to_half(double v) {
   return std::ldexp(std::nearbyint(std::ldexp(v, -s)), s);
 }
 
-// A double into float16 / float32 / float64 as numpy casts it, or false where
-// numpy warns (a finite value that overflows the dtype).
+// A Python or numpy scalar as read from the value: its kind and exact value.
+struct Scalar {
+  enum Kind { kBool, kInt, kFloat, kComplex } kind = kBool;
+  double re = 0, im = 0;  // kInt: |value| <= 2^53, so re is exact
+};
+
+// An integer |v| <= 2^53 (exact as a double) from o's __index__; false otherwise (no error left set).
+bool read_index_value(PyObject* o, double* re) {
+  long long v = 0;
+  if (!index_value(o, &v) || v > (1LL << 53) || v < -(1LL << 53)) return false;
+  *re = static_cast<double>(v);
+  return true;
+}
+
+// value as a Scalar: Python bool / int / float / complex (np.float64 and
+// np.complex128 are subclasses of the last two), numpy bool_, integer,
+// float16 / float32 and complex64 scalars; false for anything else (long
+// doubles, arrays, other objects) or an integer beyond 2^53.
+bool read_scalar(PyObject* o, Scalar* s) {
+  static PyTypeObject *np_bool = nullptr, *np_floating = nullptr, *np_complex = nullptr;
+  if (o == Py_True || o == Py_False) {
+    *s = {Scalar::kBool, o == Py_True ? 1.0 : 0.0, 0.0};
+    return true;
+  }
+  if (PyFloat_Check(o)) {
+    *s = {Scalar::kFloat, PyFloat_AS_DOUBLE(o), 0.0};
+    return true;
+  }
+  if (PyComplex_Check(o)) {
+    *s = {Scalar::kComplex, PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)};
+    return true;
+  }
+  if (PyLong_CheckExact(o)) {  // the common case, without __index__'s new reference
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    *s = {Scalar::kInt, static_cast<double>(v), 0.0};
+    return !overflow && v <= (1LL << 53) && v >= -(1LL << 53);
+  }
+  if (PyLong_Check(o) || is_numpy_integer(o)) {
+    s->kind = Scalar::kInt;
+    return read_index_value(o, &s->re);
+  }
+  if (is_numpy(o, "bool_", &np_bool)) {
+    const int t = PyObject_IsTrue(o);
+    if (t < 0) return PyErr_Clear(), false;
+    *s = {Scalar::kBool, t ? 1.0 : 0.0, 0.0};
+    return true;
+  }
+  const bool np_c = is_numpy(o, "complexfloating", &np_complex);
+  if (np_c || is_numpy(o, "floating", &np_floating)) {
+    // float16 / float32 / complex64 are exact as doubles; long doubles are
+    // not (float64 / complex128 took the branches above).
+    PyObject* itemsize = PyObject_GetAttrString(o, "itemsize");
+    const long n = itemsize ? PyLong_AsLong(itemsize) : -1;
+    Py_XDECREF(itemsize);
+    if (n < 0 || n > (np_c ? 8 : 4)) return PyErr_Clear(), false;
+    const Py_complex c = PyComplex_AsCComplex(o);
+    if (c.real == -1.0 && PyErr_Occurred()) return PyErr_Clear(), false;
+    *s = {np_c ? Scalar::kComplex : Scalar::kFloat, c.real, c.imag};
+    return true;
+  }
+  return false;
+}
+
+// d into a float dtype as numpy casts it (one rounding; bfloat16 through
+// float32 as ml_dtypes does, and fill does), or false where numpy warns: a
+// finite value beyond the dtype's range.
 bool float_fill_value(double d, DType dtype, double* value) {
   if (dtype == DType::kFloat16) d = round_to_half(d);
-  const double max = dtype == DType::kFloat16   ? 65504.0
-                     : dtype == DType::kFloat32 ? static_cast<double>(std::numeric_limits<float>::max())
-                                                : std::numeric_limits<double>::max();
+  const double max = dtype == DType::kFloat16    ? 65504.0
+                     : dtype == DType::kBFloat16 ? 3.3895313892515355e38  // bfloat16's largest finite
+                     : dtype == DType::kFloat64  ? std::numeric_limits<double>::max()
+                                                 : static_cast<double>(std::numeric_limits<float>::max());
   *value = d;
   return !(std::isfinite(d) && std::fabs(d) > max);
 }
@@ -201,92 +299,133 @@ bool int_in_range(long long v, const DTypeInfo& info) {
   return false;
 }
 
-// The value fill writes exactly as numpy's asarray(value, dtype) converts it,
-// or false (the Python path then converts, warns or raises):
-//  - a Python float into float16 / float32 / float64: one rounding, no finite
-//    value beyond the dtype's range (numpy warns there); into an integer
-//    dtype: truncated toward zero (numpy's int(v)) when that is within the
-//    dtype's range and |v| <= 2^53;
-//  - an int |v| <= 2^53 into a float dtype; into an integer dtype within its range;
-//  - True / False into any of these dtypes and bool (1 / 0).
-// complex, bfloat16, other values: false.
-bool fill_value(PyObject* o, DType dtype, double* value) {
+// The value fill writes exactly as numpy's asarray(value).astype(dtype)
+// converts it (re + i*im), or false (the Python path then converts, warns or
+// raises):
+//  - into float16 / bfloat16 / float32 / float64: bools, ints and floats, one
+//    rounding (bfloat16 through float32), no finite value beyond the range;
+//  - into complex64 / complex128: the same per part, complex values too;
+//  - into an integer dtype: bools, ints within range, floats truncated toward
+//    zero when finite and the result is within range;
+//  - into bool: any bool, int or float (v != 0; NaN is True).
+// Complex values into real dtypes (numpy warns) and everything else: false.
+bool fill_value(const Scalar& v, DType dtype, double* re, double* im) {
   const DTypeInfo& info = dtype_info(dtype);
-  const bool is_float = dtype == DType::kFloat16 || dtype == DType::kFloat32 || dtype == DType::kFloat64;
-  const bool is_int = info.kind == DTypeKind::kUnsignedInt || info.kind == DTypeKind::kSignedInt;
-  if (o == Py_True || o == Py_False) {
-    *value = o == Py_True ? 1.0 : 0.0;
-    return is_float || is_int || dtype == DType::kBool;
+  *im = 0;
+  if (dtype == DType::kBool) {
+    *re = v.re != 0 ? 1.0 : 0.0;
+    return v.kind != Scalar::kComplex;
   }
-  if (PyFloat_CheckExact(o)) {
-    const double d = PyFloat_AS_DOUBLE(o);
-    if (is_float) return float_fill_value(d, dtype, value);
-    if (!is_int || !std::isfinite(d) || std::fabs(d) > 9007199254740992.0) return false;
-    *value = std::trunc(d) + 0.0;  // -0.5 -> 0, not -0
-    return int_in_range(static_cast<long long>(*value), info);
+  if (info.kind == DTypeKind::kComplex) {
+    const DType part = dtype == DType::kComplex64 ? DType::kFloat32 : DType::kFloat64;
+    return float_fill_value(v.re, part, re) && float_fill_value(v.im, part, im);
   }
-  if (!PyLong_CheckExact(o)) return false;
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-  if (overflow || v > (1LL << 53) || v < -(1LL << 53)) return false;
-  if (is_float) return float_fill_value(static_cast<double>(v), dtype, value);
-  *value = static_cast<double>(v);
-  return is_int && int_in_range(v, info);
+  if (v.kind == Scalar::kComplex) return false;
+  if (info.kind == DTypeKind::kUnsignedInt || info.kind == DTypeKind::kSignedInt) {
+    if (!std::isfinite(v.re) || std::fabs(v.re) > 9007199254740992.0) return false;
+    *re = std::trunc(v.re) + 0.0;  // -0.5 -> 0, not -0
+    return int_in_range(static_cast<long long>(*re), info);
+  }
+  return float_fill_value(v.re, dtype, re);
 }
 
-// Fills a non-contiguous view with v the way the Python path's assign does
-// (_canonical_order + _copy_blocks): negative strides flipped, dims ordered by
-// decreasing stride, one `fill` per C-contiguous block. False (nothing
-// written) for a view with a zero stride: a broadcast target is the Python
-// path's to handle.
-bool fill_blocks(const Tensor& view, double v) {
-  struct Dim {
-    int64_t n, s;
-  };
-  Dim dims[kMaxItems * 2];  // basic_index views have at most ndim + newaxes dims
-  size_t nd = 0;
-  const int64_t item = static_cast<int64_t>(view.itemsize());
-  int64_t off = view.byte_offset();
-  for (size_t d = 0; d < view.ndim(); ++d) {
-    int64_t n = view.shape()[d], s = view.strides()[d];
-    if (n == 1) continue;
-    if (s == 0 || nd == kMaxItems * 2) return false;
-    if (s < 0) {
-      off += s * (n - 1) * item;
-      s = -s;
-    }
-    dims[nd++] = {n, s};
-  }
-  std::stable_sort(dims, dims + nd, [](const Dim& a, const Dim& b) { return a.s > b.s; });
-  int64_t block = 1;  // elements of the contiguous suffix dims[k..]
-  size_t k = nd;
-  while (k > 0 && dims[k - 1].s == block) block *= dims[--k].n;
-  int64_t index[kMaxItems * 2] = {};
-  const Dims shape{block}, strides{1};
-  for (;;) {
-    int64_t e = 0;
-    for (size_t d = 0; d < k; ++d) e += index[d] * dims[d].s;
-    ops::fill(shape, view.dtype(), v, Stream(), view.view(shape, strides, off + e * item));
-    size_t d = k;
-    while (d > 0 && ++index[d - 1] == dims[d - 1].n) index[--d] = 0;
-    if (d == 0) return true;
-  }
-}
-
-// self[key] = value by `fill` kernels (one for a contiguous view); false when the fast path does not apply.
+// self[key] = value by one `fill` kernel into the view (any strides); false when the fast path does not apply.
 bool fast_fill(PyObject* self, PyObject* key, PyObject* value) {
   if (Py_TYPE(self) != g_type) return false;
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
-  double v = 0;
-  if (!fill_value(value, x.dtype(), &v) || !(x.device() == current_device())) return false;
+  Scalar s;
+  double re = 0, im = 0;
+  if (!read_scalar(value, &s) || !fill_value(s, x.dtype(), &re, &im) || !(x.device() == current_device()))
+    return false;
   Tensor view = fast_view(self, key, "npurt.ndarray.__setitem__");
   if (!view.defined()) return false;
   if (view.numel() == 0) return true;
-  if (view.is_contiguous()) {
-    ops::fill(view.shape(), view.dtype(), v, Stream(), view);
-    return true;
+  for (size_t d = 0; d < view.ndim(); ++d)  // a broadcast (read-only) target is the Python path's to refuse
+    if (view.shape()[d] > 1 && view.strides()[d] == 0) return false;
+  ops::fill_into(view, re, Stream(), im);
+  return true;
+}
+
+// Whether `from` broadcasts to `to` as numpy (and the Python path's
+// broadcast_to) does: trailing dims aligned, size-1 dims stretched; a value
+// with more dims is refused (as by the Python path).
+bool broadcasts(const Dims& from, const Dims& to) {
+  if (from.size() > to.size()) return false;
+  const size_t lead = to.size() - from.size();
+  for (size_t d = 0; d < from.size(); ++d)
+    if (from[d] != to[lead + d] && from[d] != 1) return false;
+  return true;
+}
+
+// src broadcast to shape (broadcasts(src.shape(), shape) holds): size-1 dims get stride 0.
+Tensor broadcast_view(const Tensor& src, const Dims& shape) {
+  Dims strides(shape.size(), 0);
+  const size_t lead = shape.size() - src.ndim();
+  for (size_t d = 0; d < src.ndim(); ++d)
+    if (src.shape()[d] == shape[lead + d]) strides[lead + d] = src.strides()[d];
+  return src.view(shape, strides, src.byte_offset());
+}
+
+// The view self[key] an array value is written into, or an undefined Tensor
+// when the fast path does not take it: not an array on the current device, a
+// key it does not read, a broadcast (read-only) target, or a value of
+// `value_shape` that does not broadcast to the view (the Python path raises).
+Tensor assignable_view(PyObject* self, PyObject* key, const Dims& value_shape) {
+  if (Py_TYPE(self) != g_type) return Tensor();
+  const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
+  if (!(x.device() == current_device())) return Tensor();
+  Tensor view = fast_view(self, key, "npurt.ndarray.__setitem__");
+  if (!view.defined()) return Tensor();
+  for (size_t d = 0; d < view.ndim(); ++d)
+    if (view.shape()[d] > 1 && view.strides()[d] == 0) return Tensor();
+  return broadcasts(value_shape, view.shape()) ? view : Tensor();
+}
+
+// src (the view's dtype) broadcast and written into view by one `copy`
+// (npurt::ops::copy_into), copied first when it shares the view's storage.
+void write_array(const Tensor& view, const Tensor& value) {
+  if (view.numel() == 0) return;
+  Tensor src = broadcast_view(value, view.shape());
+  if (src.storage() == view.storage()) src = ops::copy(src);  // read everything before anything is overwritten
+  ops::copy_into(view, src);
+}
+
+// self[key] = value for an nr.ndarray value on the array's (current) device:
+// cast to the array's dtype (the `astype` kernel, as nr.astype), then
+// write_array; false when the fast path does not apply.
+bool fast_copy(PyObject* self, PyObject* key, PyObject* value) {
+  if (Py_TYPE(value) != g_type) return false;
+  Tensor src = *nb::inst_ptr<Tensor>(nb::handle(value));
+  const Tensor view = assignable_view(self, key, src.shape());
+  if (!view.defined() || !(src.device() == view.device())) return false;
+  if (src.dtype() != view.dtype()) {
+    try {
+      src = ops::call("astype", {src}, {{"dtype", AttrValue(view.dtype())}})[0];
+    } catch (const Error&) {
+      return false;  // a pair astype refuses: the Python path raises its TypeError
+    }
   }
-  return fill_blocks(view, v);
+  write_array(view, src);
+  return true;
+}
+
+// self[key] = value for a numpy.ndarray (exact type) of the array's very
+// dtype (native byte order): uploaded on the array's stream as the Python
+// path's asarray does (host_transfer.h), then write_array. Other dtypes need
+// numpy's host-side cast (and its warnings): the Python path.
+bool fast_upload(PyObject* self, PyObject* key, PyObject* value) {
+  static PyTypeObject* np_ndarray = nullptr;
+  if (Py_TYPE(self) != g_type || !is_numpy(value, "ndarray", &np_ndarray) || Py_TYPE(value) != np_ndarray)
+    return false;
+  const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
+  const nb::handle v(value);
+  if (!v.attr("dtype").equal(numpy_dtype(x.dtype()))) return false;
+  Dims shape;
+  for (nb::handle d : v.attr("shape")) shape.push_back(nb::cast<int64_t>(d));
+  const Tensor view = assignable_view(self, key, shape);
+  if (!view.defined()) return false;
+  if (view.numel() > 0) write_array(view, tensor_from_numpy(v, x.dtype(), x.stream()));
+  return true;
 }
 
 int setitem_slot(PyObject* self, PyObject* key, PyObject* value) {
@@ -295,7 +434,7 @@ int setitem_slot(PyObject* self, PyObject* key, PyObject* value) {
     r = call_python(self, g_delitem, key, nullptr);
   } else {
     try {
-      if (fast_fill(self, key, value)) return 0;
+      if (fast_fill(self, key, value) || fast_copy(self, key, value) || fast_upload(self, key, value)) return 0;
     } catch (...) {
       raise_current();
       return -1;
@@ -361,6 +500,9 @@ IndexItem item_arg(nb::handle k) {
 void bind_indexing(nb::module_& m) {
   m.def("_install_index_slots", [m]() { install_index_slots(m.attr("ndarray")); },
         "Points ndarray's x[key] and x[key] = v at the C++ fast path (call after setting __getitem__).");
+  m.def("_copy_into", [](const Tensor& dst, const Tensor& src) { ops::copy_into(dst, src); }, nb::arg("dst"),
+        nb::arg("src"),
+        "npurt::ops::copy_into: src (dst's shape and dtype) written into the view dst by one copy launch.");
   m.def(
       "basic_index",
       [](const Tensor& x, nb::handle key) {

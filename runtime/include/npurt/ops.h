@@ -43,6 +43,16 @@ Tensor copy(const Tensor& x, const Stream& stream = Stream(), const Tensor& out 
 Tensor contiguous(const Tensor& x, const Stream& stream = Stream());
 Tensor fill(const Dims& shape, DType dtype, double value, const Stream& stream,
             const Tensor& out = Tensor());
+// Writes value (+ i*value_imag for complex dtypes) into every element of the
+// view dst, whatever its strides (negative, zero), with one `fill` launch: a
+// non-contiguous dst is passed as the window of its storage between its
+// lowest and highest element with fill's `strides` (kernels/fill/fill_op.cc),
+// and only dst's elements are written. Conversion rules are fill's.
+void fill_into(const Tensor& dst, double value, const Stream& stream = Stream(), double value_imag = 0.0);
+// Writes src (dst's shape and dtype; any strides, broadcast ones too) into the
+// view dst with one `copy` launch, the same way (copy's `out_strides`). src
+// must not overlap dst's storage (copy it first).
+void copy_into(const Tensor& dst, const Tensor& src, const Stream& stream = Stream());
 Tensor cast(const Tensor& x, DType dtype, const Stream& stream = Stream(), const Tensor& out = Tensor());
 Tensor add(const Tensor& x, const Tensor& y, const Stream& stream = Stream(), const Tensor& out = Tensor());
 Tensor mul(const Tensor& x, const Tensor& y, const Stream& stream = Stream(), const Tensor& out = Tensor());

@@ -9,16 +9,21 @@ Invariants:
   * ``x[key]`` with integers, slices (any step, negative too), ``...``, ``None``
     and Python bools returns a view sharing x's storage; nothing runs on the
     device.
-  * ``x[key] = v`` writes only through registered kernels (``copy`` with a
-    broadcast (stride-0) source view); v may be a Python scalar, a numpy array
-    (uploaded, a data movement) or an nr.ndarray (cast on the device when its
-    dtype differs).
+  * ``x[key] = v`` writes only through registered kernels: one ``copy`` launch
+    (npurt::ops::copy_into: a strided target is written through the copy op's
+    ``out_strides``) from a broadcast (stride-0) source view; v may be a Python
+    scalar, a numpy array (uploaded, a data movement) or an nr.ndarray (cast on
+    the device when its dtype differs).
   * Keys holding integer arrays or a boolean mask go to _advanced.py (the
     gather/scatter kernel family): the result is a new array, never a view.
   * The ndarray type's x[key] / x[key] = v slots run in C++ first
     (sdk_python/bindings/indexing.cpp): plain basic keys are answered there by
     npurt::basic_index (npurt/basic_index.h) with the same view as
-    basic_view; everything else, and every error, comes here.
+    basic_view, and assignments of Python / numpy scalars, nr.ndarrays and
+    numpy arrays of x's dtype to them by one fill / copy launch. What comes
+    here: advanced keys, other values (numpy arrays of another dtype, lists),
+    values numpy warns about or refuses, arrays on other devices, broadcast
+    targets, subclasses, and every error.
 """
 import builtins
 import operator
@@ -172,62 +177,14 @@ def _broadcast_view(src, shape, where):
                          f"{tuple(src.shape)} into shape {tuple(shape)}") from None
 
 
-def _canonical_order(dst, src):
-    """Permutes and flips both views alike so that dst's strides are positive and
-    decreasing: a dst that covers a dense block (a transposed or reversed
-    contiguous array) becomes contiguous, so one kernel writes it."""
-    shape, ds, ss = list(dst.shape), list(_npurt._elem_strides(dst)), list(_npurt._elem_strides(src))
-    doff = soff = 0
-    for d in range(len(shape)):
-        if ds[d] < 0 and shape[d] > 0:
-            doff += ds[d] * (shape[d] - 1)
-            soff += ss[d] * (shape[d] - 1)
-            ds[d], ss[d] = -ds[d], -ss[d]
-    order = sorted(range(len(shape)), key=lambda d: -ds[d])
-    shape = [shape[d] for d in order]
-    return (view_of(dst, shape, [ds[d] for d in order], doff),
-            view_of(src, shape, [ss[d] for d in order], soff))
-
-
-def _contiguous_suffix(shape, strides):
-    """The first dim k such that dims k.. form a C-contiguous block."""
-    expected = 1
-    k = len(shape)
-    while k > 0:
-        n, s = shape[k - 1], strides[k - 1]
-        if n != 1 and s != expected:
-            break
-        expected *= n
-        k -= 1
-    return k
-
-
-def _copy_blocks(dst, src):
-    """copy kernel per contiguous block of dst (one launch when dst is contiguous)."""
-    from .. import ops
-    if dst.is_contiguous:
-        ops.copy(src, out=dst)
-        return
-    shape, ds, ss = tuple(dst.shape), _npurt._elem_strides(dst), _npurt._elem_strides(src)
-    k = _contiguous_suffix(shape, ds)
-    outer = shape[:k]
-    index = [0] * k
-    for _ in range(_npurt_prod(outer)):
-        doff = sum(i * s for i, s in zip(index, ds))
-        soff = sum(i * s for i, s in zip(index, ss))
-        ops.copy(view_of(src, shape[k:], ss[k:], soff), out=view_of(dst, shape[k:], ds[k:], doff))
-        for d in reversed(range(k)):
-            index[d] += 1
-            if index[d] < outer[d]:
-                break
-            index[d] = 0
-
-
-def _npurt_prod(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
+def _drop_broadcast_dims(dst, src):
+    """A dst with zero-stride dims (a broadcast view) writes each of their elements once: the
+    value src holds at the last index of those dims, what writing them in order leaves."""
+    dims = [d for d, (n, s) in enumerate(zip(dst.shape, _npurt._elem_strides(dst))) if s == 0 and n > 1]
+    if not dims:
+        return dst, src
+    return (basic_view(dst, tuple(0 if d in dims else slice(None) for d in range(dst.ndim))),
+            basic_view(src, tuple(-1 if d in dims else slice(None) for d in range(dst.ndim))))
 
 
 def assign(dst, value, where="npurt.assign"):
@@ -239,8 +196,8 @@ def assign(dst, value, where="npurt.assign"):
     if _npurt._shares_storage(src, dst):
         from .. import ops
         src = ops.copy(src)  # the copy kernel reads everything before anything is overwritten
-    dst, src = _canonical_order(dst, src)
-    _copy_blocks(dst, src)
+    dst, src = _drop_broadcast_dims(dst, src)
+    _npurt._copy_into(dst, src)  # one copy kernel into the view, whatever its strides
 
 
 # ---- Python scalar conversions and iteration ---------------------------------------

@@ -226,6 +226,18 @@ def test_other_dtypes_and_values_still_assign(dtype):
     np.testing.assert_array_equal(y.numpy(), np.array([7, 5, 7, 9], np.float32))
 
 
+def get_both(x, key):
+    """x[key] and the Python path's: the same values, or the same error (returned)."""
+    outcomes = []
+    for get in (lambda: x[key], lambda: ndarray._py___getitem__(x, key)):
+        try:
+            outcomes.append(get().numpy().tobytes())
+        except Exception as e:  # noqa: BLE001 - compared below
+            outcomes.append((type(e), str(e)))
+    assert outcomes[0] == outcomes[1], key
+    return outcomes[0] if isinstance(outcomes[0], tuple) else None
+
+
 def test_numpy_integer_keys_take_the_fast_path(monkeypatch):
     host = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
     x = nr.asarray(host)
@@ -238,14 +250,8 @@ def test_numpy_integer_keys_take_the_fast_path(monkeypatch):
             fast = x[key]
         same_view(fast, slow)
         np.testing.assert_array_equal(fast.numpy(), host[key])
-    for key, exc in [(np.int64(2), IndexError), ((np.int64(0), np.int64(5)), IndexError), (np.bool_(True), None)]:
-        outcomes = []
-        for get in (lambda: x[key], lambda: ndarray._py___getitem__(x, key)):
-            try:
-                outcomes.append(get().numpy().tobytes())
-            except Exception as e:  # noqa: BLE001 - compared below
-                outcomes.append((type(e), str(e)))
-        assert outcomes[0] == outcomes[1], key
+    for key in [np.int64(2), (np.int64(0), np.int64(5)), np.bool_(True)]:
+        get_both(x, key)
     y = nr.asarray(np.zeros(4, np.float16))
     with monkeypatch.context() as m:
         m.setattr(ndarray, "_py___setitem__", None)
