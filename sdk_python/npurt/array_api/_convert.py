@@ -28,29 +28,10 @@ def cast(x, dt):
     return _ops.astype(x, dtype=dt)
 
 
-def _check_range(value, dt, where):
-    if isinstance(value, builtins.bool) or not isinstance(value, int):
-        return
-    k = _dtypes.kind(dt)
-    if k in "iu":
-        info = _dtypes.iinfo(dt)
-        if not info.min <= value <= info.max:
-            raise OverflowError(f"{where}: Python int {value} is out of range for {dt}")
-
-
-def fill_attrs(value, dt):
-    """The fill op's value attributes for a Python scalar in dt: integers exactly, complex with its imaginary part."""
-    if _dtypes.kind(dt) in "iu" and isinstance(value, int) and not isinstance(value, builtins.bool):
-        return {"value": float(value), "use_int": True, "value_int": value - (1 << 64) if value >= (1 << 63) else value}
-    if isinstance(value, complex):
-        return {"value": value.real, "value_imag": value.imag}
-    return {"value": float(value)}
-
-
 def constant(value, dt, where):
     """A cached 0-d device array holding `value` converted to dt on the current device: the one C++
-    cache the operators' fast path shares (sdk_python/bindings/scalar_constants.cpp; same fill
-    attributes and range check as fill_attrs / _check_range)."""
+    cache the operators' fast path shares (sdk_python/bindings/scalar_constants.cpp), converted by
+    the one C++ rule nr.full takes too (npurt/fill_value.h)."""
     return _npurt._scalar_constant(value, dt, where)
 
 

@@ -43,8 +43,8 @@ def full(shape, fill_value, *, dtype=None, device=None):
     dt = _fill_dtype(fill_value, dtype)
     if isinstance(fill_value, complex) and _dtypes.kind(dt) != "c":
         raise TypeError(f"npurt.full: argument 'fill_value': a complex value needs a complex dtype, got {dt}")
-    _convert._check_range(fill_value, dt, "npurt.full")
-    return _ops.fill(shape=shape, dtype=dt, **_convert.fill_attrs(fill_value, dt))
+    # the C++ rule of npurt/fill_value.h: exact ints (OverflowError out of range), complex parts, else float
+    return _ops.fill(shape=shape, dtype=dt, **_npurt._fill_attrs(fill_value, dt, "npurt.full"))
 
 
 # The bound C++ constructors, given Python signatures (inspect.signature cannot read nanobind functions).
@@ -153,7 +153,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     exact = integral and _dtypes.kind(dt) in "iu"
     if exact and n > 0:
         for v in (start, start + (n - 1) * step):
-            _convert._check_range(v, dt, where)
+            _npurt._check_fill_range(v, dt, where)
     if exact:
         return _ops.arange(num=n, dtype=dt, integral=True, int_start=start, int_step=step)
     return _ops.arange(num=n, dtype=dt, start=float(start), step=float(step))
