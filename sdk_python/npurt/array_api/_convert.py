@@ -7,6 +7,7 @@ import builtins
 import functools
 
 from .. import _npurt
+from .._npurt import ArgumentTypeError
 from .. import ops as _ops
 from . import _dtypes
 
@@ -51,15 +52,15 @@ def operands(where, x1, x2):
         return constant(x1, dt, where), cast(x2, dt)
     bad, arg = (x1, "x1") if not a_arr else (x2, "x2")
     if not (a_arr or b_arr):
-        raise TypeError(f"{where}: at least one argument must be an npurt.ndarray, got "
-                        f"{type(x1).__name__} and {type(x2).__name__}")
-    raise TypeError(f"{where}: argument '{arg}': expected an npurt.ndarray or a Python scalar, got "
-                    f"{type(bad).__name__}")
+        raise ArgumentTypeError(f"{where}: at least one argument must be an npurt.ndarray, got "
+                                f"{type(x1).__name__} and {type(x2).__name__}")
+    raise ArgumentTypeError(f"{where}: argument '{arg}': expected an npurt.ndarray or a Python scalar, got "
+                            f"{type(bad).__name__}")
 
 
 def array(where, x, arg="x"):
     if not isinstance(x, ndarray):
-        raise TypeError(f"{where}: argument '{arg}': expected an npurt.ndarray, got {type(x).__name__}")
+        raise ArgumentTypeError(f"{where}: argument '{arg}': expected an npurt.ndarray, got {type(x).__name__}")
     return x
 
 
@@ -69,6 +70,6 @@ def checks_array(fn, where):
     @functools.wraps(fn)
     def checked(x, /, *args, **kwargs):
         if not isinstance(x, ndarray):
-            raise TypeError(f"{where}: argument 'x': expected an npurt.ndarray, got {type(x).__name__}")
+            raise ArgumentTypeError(f"{where}: argument 'x': expected an npurt.ndarray, got {type(x).__name__}")
         return fn(x, *args, **kwargs)
     return checked

@@ -11,6 +11,7 @@ and shape must be the array's own, as the standard requires).
 import builtins
 
 from .. import _npurt
+from .._npurt import ArgumentTypeError
 from .. import ops as _ops
 from . import _convert, _elementwise
 
@@ -67,8 +68,9 @@ def store_inplace(where, target, r):
     r is a fresh array, so it never overlaps target.
     """
     if r.dtype != target.dtype or tuple(r.shape) != tuple(target.shape):
-        raise TypeError(f"{where}: the result ({r.dtype}{list(r.shape)}) cannot be stored in the left operand "
-                        f"({target.dtype}{list(target.shape)}): in-place operators keep the array's dtype and shape")
+        raise ArgumentTypeError(f"{where}: the result ({r.dtype}{list(r.shape)}) cannot be stored in the left "
+                                f"operand ({target.dtype}{list(target.shape)}): in-place operators keep the array's "
+                                "dtype and shape")
     if target.is_contiguous:
         _ops.copy(r, out=target)
     else:
