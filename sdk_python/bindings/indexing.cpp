@@ -278,7 +278,7 @@ bool fast_fill(PyObject* self, PyObject* key, PyObject* value) {
   if (Py_TYPE(self) != g_type) return false;
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
   double v = 0;
-  if (!fill_value(value, x.dtype(), &v) || !(x.device() == current_device())) return false;
+  if (x.read_only() || !fill_value(value, x.dtype(), &v) || !(x.device() == current_device())) return false;
   Tensor view = fast_view(self, key, "npurt.ndarray.__setitem__");
   if (!view.defined()) return false;
   if (view.numel() == 0) return true;

@@ -3,7 +3,8 @@
 Invariants:
   * reshape, permute_dims, matrix_transpose, expand_dims, squeeze,
     broadcast_to, broadcast_arrays, flip, moveaxis and unstack return views
-    (metadata only). reshape copies (the ``copy`` kernel) only when no view
+    (metadata only); broadcast_to's and broadcast_arrays' are read-only, as
+    numpy's (their elements may alias: writes raise, DLPack exports flag them). reshape copies (the ``copy`` kernel) only when no view
     exists, like numpy; ``copy=False`` then raises.
   * concat, stack, tile, repeat and roll write into a new array through
     views of it and the ``copy`` kernel (indexing.assign): no host round trip.
@@ -214,7 +215,7 @@ def broadcast_to(x, /, shape):
             strides.append(0)
         else:
             raise InvalidArgumentError(f"{where}: argument 'shape': cannot broadcast shape {tuple(x.shape)} to {shape}")
-    return view_of(x, shape, strides)
+    return _npurt._read_only_view(view_of(x, shape, strides))  # read-only as numpy's: elements may alias
 
 
 def broadcast_arrays(*arrays):
