@@ -93,7 +93,9 @@ DType dtype_from_name(const std::string& name, const char* where) {
     if (key == a.name) return a.dtype;
   std::string known;
   for (const DTypeInfo& d : kTable) known += (known.empty() ? "" : ", ") + std::string(d.name);
-  throw_invalid_argument(where, "dtype", "unknown dtype '" + name + "' (known: " + known + ")");
+  // An unknown name is a dtype refusal: UnsupportedDtype (an InvalidArgument), Python's TypeError
+  // like numpy's "data type not understood".
+  throw_unsupported_dtype(where, "dtype", "unknown dtype '" + name + "' (known: " + known + ")");
 }
 
 uint16_t float_to_half_bits(float f) {

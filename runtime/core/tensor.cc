@@ -173,7 +173,9 @@ bool Tensor::is_contiguous() const {
 
 Tensor Tensor::view(const Dims& shape, const Dims& strides, int64_t byte_offset) const {
   if (!storage_) throw_invalid_argument("npurt.Tensor.view", "self", "undefined tensor");
-  return Tensor(storage_, byte_offset, shape, strides, dtype_);
+  Tensor v(storage_, byte_offset, shape, strides, dtype_);
+  v.read_only_ = read_only_;
+  return v;
 }
 
 std::string Tensor::describe() const {

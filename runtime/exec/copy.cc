@@ -30,6 +30,12 @@ void check_device_tensor(const Tensor& t, const Stream& stream, const char* wher
                                                 " is on " + t.device().str());
 }
 
+// A copy's destination: a read-only view (nr.broadcast_to's) is never written.
+void check_writable(const Tensor& t, const char* where, const char* arg) {
+  if (t.read_only())
+    throw_invalid_argument(where, arg, "tensor " + t.describe() + " is a read-only view (its elements may alias)");
+}
+
 void check_bytes(size_t bytes, const Tensor& t, const void* host, const char* where, const char* host_arg) {
   if (bytes > t.nbytes())
     throw_invalid_argument(where, "bytes", std::to_string(bytes) + " bytes exceed tensor " + t.describe() + " (" +
@@ -42,6 +48,7 @@ void check_bytes(size_t bytes, const Tensor& t, const void* host, const char* wh
 void copy_from_host(const Tensor& dst, const void* src, size_t bytes, const Stream& stream, bool blocking) {
   const char* where = "npurt.copy_from_host";
   check_device_tensor(dst, stream, where, "dst");
+  check_writable(dst, where, "dst");
   check_bytes(bytes, dst, src, where, "src");
   if (bytes == 0) return;
   if (blocking || bytes > kStageBytes) capture_check_sync(where, stream.impl());  // it waits: illegal in capture
@@ -87,6 +94,7 @@ void copy_to_host(void* dst, const Tensor& src, size_t bytes, const Stream& stre
 void copy_device_to_device(const Tensor& dst, const Tensor& src, const Stream& stream) {
   const char* where = "npurt.copy_device_to_device";
   check_device_tensor(dst, stream, where, "dst");
+  check_writable(dst, where, "dst");
   check_device_tensor(src, stream, where, "src");
   if (dst.nbytes() != src.nbytes())
     throw_invalid_argument(where, "src", "size " + std::to_string(src.nbytes()) + " bytes differs from dst " +
@@ -96,6 +104,7 @@ void copy_device_to_device(const Tensor& dst, const Tensor& src, const Stream& s
 
 void fill_bytes(const Tensor& dst, int value, const Stream& stream) {
   check_device_tensor(dst, stream, "npurt.fill_bytes", "dst");
+  check_writable(dst, "npurt.fill_bytes", "dst");
   if (dst.nbytes()) stream.memset_async(dst.data(), value, dst.nbytes());
 }
 

@@ -204,6 +204,9 @@ void check_output(const RegisteredOp& op, size_t i, const Tensor& out, const Ten
     fail(op, name(), "shape " + shape_str(out.shape()) + " does not match the result shape " + shape_str(spec.shape));
   if (out.device() != device)
     fail(op, name(), "is on " + out.device().str() + " but the op runs on " + device.str());
+  if (out.read_only())  // numpy: "output array is read-only" (a ValueError)
+    fail(op, name(), "is a read-only view (nr.broadcast_to / broadcast_arrays: its elements may alias); write to a "
+                     "copy");
   if (!out.is_contiguous()) fail(op, name(), "must be contiguous (kernels write dense outputs)");
 }
 

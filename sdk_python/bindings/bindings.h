@@ -16,6 +16,7 @@
 
 #include "npurt/device.h"
 #include "npurt/dtype.h"
+#include "npurt/fill_value.h"
 #include "npurt/small_vector.h"
 #include "npurt/stream.h"
 #include "npurt/tensor.h"
@@ -40,6 +41,7 @@ void bind_sort(nb::module_& m);       // sort_bindings.cpp: the sort driver (npu
 void bind_indexing(nb::module_& m);   // indexing.cpp: x[key] / x[key] = v fast path (npurt/basic_index.h)
 void bind_scalar_conversion(nb::module_& m);  // scalar_conversion.cpp: x.item() / float(x) / int(x) / bool(x) fast path
 void bind_scalar_constants(nb::module_& m);  // scalar_constants.cpp: the 0-d constant cache
+void bind_fill_values(nb::module_& m);       // fill_values.cpp: _fill_attrs / _check_fill_range
 
 // ---- hot-path results and errors (operators.cpp) ---------------------------
 // A new Python ndarray owning t (the bound type is looked up once, not per call).
@@ -49,6 +51,13 @@ nb::object new_ndarray(Tensor&& t);
 PyObject* raise_current();
 // The interned str s, kept for the process (a new reference never released).
 PyObject* interned(const std::string& s);
+
+// ---- fill values (fill_values.cpp) ------------------------------------------
+// The Python scalar o (bool, int, float, complex) as an npurt::FillValue for
+// dtype (npurt/fill_value.h's rule); OverflowError "<where>: Python int <v> is
+// out of range for <dtype>" for an int outside an integral dtype's range,
+// TypeError for another type.
+FillValue fill_value_arg(PyObject* o, DType dtype, const char* where);
 
 // ---- scalar constants (scalar_constants.cpp) --------------------------------
 // The cached 0-d array of the Python scalar `value` (bool, int, float,

@@ -5,6 +5,10 @@
 // numpy's protocol for "usable where a dtype is expected": np.zeros(3, nr.float32)
 // works. Comparisons accept anything dtype_arg accepts (x.dtype == np.float32,
 // x.dtype == "float32"). bfloat16 maps to ml_dtypes.bfloat16 on the numpy side.
+// Every refusal of a dtype argument (not a dtype: "foo", 3, None; a dtype npurt
+// lacks: object, big-endian) throws UnsupportedDtype: nr.UnsupportedDtypeError,
+// a TypeError as numpy's "data type not understood" and the array API's, and
+// still an nr.InvalidArgumentError / ValueError as before wave 11.
 //
 // Invariant: the singletons are kept alive by the module (attributes), and the
 // numpy dtype table by the module attribute `_numpy_dtypes`; the tables here
@@ -63,7 +67,7 @@ DType dtype_via_numpy(nb::handle h, const char* where, const char* arg) {
   try {
     d = g_numpy_module.attr("dtype")(h);
   } catch (nb::python_error&) {  // numpy's TypeError: not something it reads as a dtype
-    throw_invalid_argument(where, arg, "not a dtype: " + py_repr(h));
+    throw_unsupported_dtype(where, arg, "not a dtype: " + py_repr(h));
   }
   return dtype_from_numpy(d, where, arg);
 }
@@ -104,7 +108,7 @@ DType dtype_from_numpy(nb::handle d, const char* where, const char* arg) {
   std::string kind = nb::cast<std::string>(d.attr("kind"));
   size_t size = nb::cast<size_t>(d.attr("itemsize"));
   if (byteorder == ">") {
-    throw_invalid_argument(where, arg, "big-endian dtype " + py_repr(d) + " is not supported");
+    throw_unsupported_dtype(where, arg, "big-endian dtype " + py_repr(d) + " is not supported");
   }
   if (kind.size() == 1 && std::string("biufc").find(kind[0]) != std::string::npos) {
     for (int i = 0; i < kNumDTypes; ++i) {
@@ -115,14 +119,14 @@ DType dtype_from_numpy(nb::handle d, const char* where, const char* arg) {
         return info.dtype;
     }
   }
-  throw_invalid_argument(where, arg,
+  throw_unsupported_dtype(where, arg,
                          "unsupported dtype " + py_repr(d) + " (supported: " + supported_names() + ")");
 }
 
 DType dtype_arg(nb::handle h, const char* where, const char* arg) {
   if (nb::isinstance<DTypeObject>(h)) return nb::cast<const DTypeObject&>(h).value;
   if (nb::isinstance<nb::str>(h)) return dtype_from_name(nb::cast<std::string>(h), where);
-  if (h.is_none()) throw_invalid_argument(where, arg, "expected a dtype, got None");
+  if (h.is_none()) throw_unsupported_dtype(where, arg, "expected a dtype, got None");
   return dtype_via_numpy(h, where, arg);
 }
 
@@ -133,7 +137,7 @@ void bind_dtypes(nb::module_& m) {
                           "nr.float32; nr.dtype(x) accepts names, numpy dtypes and scalar types.")
       .def("__init__",
            [](DTypeObject* self, nb::handle spec) { new (self) DTypeObject{dtype_arg(spec, "npurt.dtype", "dtype")}; },
-           nb::arg("dtype"))
+           nb::arg("dtype").none())  // None reaches dtype_arg: UnsupportedDtypeError, not nanobind's TypeError
       .def_prop_ro("name", [](const DTypeObject& d) { return dtype_name(d.value); })
       .def_prop_ro("itemsize", [](const DTypeObject& d) { return itemsize(d.value); })
       .def_prop_ro("kind",

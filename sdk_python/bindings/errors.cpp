@@ -6,9 +6,13 @@
 // NotImplementedError), so `except ValueError` works for bad arguments.
 // UnsupportedDtypeError (a dtype refusal) derives from InvalidArgumentError and
 // TypeError, as numpy's UFuncTypeError is a TypeError: `except TypeError`,
-// `except ValueError` and `except nr.InvalidArgumentError` all catch it. The
-// message is the runtime's unchanged; the exception also carries `.code`, the
-// StatusCode name ("OUT_OF_MEMORY").
+// `except ValueError` and `except nr.InvalidArgumentError` all catch it.
+// ArgumentTypeError (an argument of the wrong type: a list where an array is
+// needed) has the same bases and no StatusCode of its own (C++ is typed): only
+// the Python layer raises it, with code INVALID_ARGUMENT. The message is the
+// runtime's unchanged; the exception also carries `.code`, the StatusCode name
+// ("OUT_OF_MEMORY"), also as a class attribute, so an instance the Python layer
+// raises itself (`raise nr.InvalidArgumentError(msg)`) has it too.
 #include <exception>
 
 #include "bindings.h"
@@ -29,11 +33,12 @@ constexpr int kNumCodes = static_cast<int>(StatusCode::kUnsupportedDtype) + 1;
 PyObject* g_classes[kNumCodes] = {};  // owned by the module (borrowed here)
 PyObject* g_base = nullptr;
 
-PyObject* make_class(nb::module_& m, const char* name, PyObject* bases, const char* doc) {
+PyObject* make_class(nb::module_& m, const char* name, PyObject* bases, const char* doc, StatusCode code) {
   std::string qualified = std::string("npurt.") + name;
   PyObject* cls = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases, nullptr);
   if (!cls) throw nb::python_error();
   m.attr(name) = nb::steal(cls);  // the module owns the class
+  if (code != StatusCode::kOk) nb::handle(cls).attr("code") = status_code_name(code);
   return cls;
 }
 
@@ -57,7 +62,7 @@ void raise_error(StatusCode code, const char* message) {
 void bind_errors(nb::module_& m) {
   PyObject* runtime_base = PyTuple_Pack(1, PyExc_RuntimeError);
   g_base = make_class(m, "NpurtError", runtime_base,
-                      "Base of every error the npurt runtime raises; `.code` names the status.");
+                      "Base of every error the npurt runtime raises; `.code` names the status.", StatusCode::kOk);
   Py_DECREF(runtime_base);
 
   const ErrorClass table[] = {
@@ -86,9 +91,15 @@ void bind_errors(nb::module_& m) {
   for (const ErrorClass& e : table) {
     PyObject* parent = e.parent == StatusCode::kOk ? g_base : g_classes[static_cast<int>(e.parent)];
     PyObject* bases = e.extra_base ? PyTuple_Pack(2, parent, e.extra_base) : PyTuple_Pack(1, parent);
-    g_classes[static_cast<int>(e.code)] = make_class(m, e.name, bases, e.doc);
+    g_classes[static_cast<int>(e.code)] = make_class(m, e.name, bases, e.doc, e.code);
     Py_DECREF(bases);
   }
+  PyObject* type_bases = PyTuple_Pack(2, g_classes[static_cast<int>(StatusCode::kInvalidArgument)], PyExc_TypeError);
+  make_class(m, "ArgumentTypeError", type_bases,
+             "An argument of the wrong type (an InvalidArgumentError and a TypeError, like "
+             "UnsupportedDtypeError): raised by the Python layer.",
+             StatusCode::kInvalidArgument);
+  Py_DECREF(type_bases);
 
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {

@@ -335,7 +335,8 @@ bool fast_fill(PyObject* self, PyObject* key, PyObject* value) {
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
   Scalar s;
   double re = 0, im = 0;
-  if (!read_scalar(value, &s) || !fill_value(s, x.dtype(), &re, &im) || !(x.device() == current_device()))
+  if (x.read_only() || !read_scalar(value, &s) || !fill_value(s, x.dtype(), &re, &im) ||
+      !(x.device() == current_device()))
     return false;
   Tensor view = fast_view(self, key, "npurt.ndarray.__setitem__");
   if (!view.defined()) return false;
@@ -367,13 +368,13 @@ Tensor broadcast_view(const Tensor& src, const Dims& shape) {
 }
 
 // The view self[key] an array value is written into, or an undefined Tensor
-// when the fast path does not take it: not an array on the current device, a
+// when the fast path does not take it: a read-only array, not one on the current device, a
 // key it does not read, a broadcast (read-only) target, or a value of
 // `value_shape` that does not broadcast to the view (the Python path raises).
 Tensor assignable_view(PyObject* self, PyObject* key, const Dims& value_shape) {
   if (Py_TYPE(self) != g_type) return Tensor();
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
-  if (!(x.device() == current_device())) return Tensor();
+  if (x.read_only() || !(x.device() == current_device())) return Tensor();  // read-only: Python raises
   Tensor view = fast_view(self, key, "npurt.ndarray.__setitem__");
   if (!view.defined()) return Tensor();
   for (size_t d = 0; d < view.ndim(); ++d)

@@ -25,5 +25,6 @@ NB_MODULE(_npurt, m) {
   bind_indexing(m);
   bind_scalar_conversion(m);
   bind_scalar_constants(m);
+  bind_fill_values(m);
   m.attr("__runtime_version__") = npurt::version();
 }

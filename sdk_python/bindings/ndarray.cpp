@@ -73,6 +73,8 @@ void bind_ndarray(nb::module_& m) {
       .def_prop_ro("device", &Tensor::device)
       .def_prop_ro("stream", [](const Tensor& t) { return t.stream(); }, "the stream the array was allocated on")
       .def_prop_ro("is_contiguous", &Tensor::is_contiguous)
+      .def_prop_ro("read_only", &Tensor::read_only,
+                   "True for a read-only view (nr.broadcast_to / broadcast_arrays: numpy's writeable=False)")
       .def("numpy", &tensor_to_numpy, "A numpy copy, after the array's pending work (errors raise here).")
       .def("__array__", &array_protocol, nb::arg("dtype") = nb::none(), nb::arg("copy") = nb::none())
       .def("copy", &tensor_copy, "A new array with the same values, on the same stream.")

@@ -5,10 +5,11 @@
 //
 // A constant is made once by the `fill` kernel on the current device's
 // current stream, which is then synchronized, so any stream may read it.
-// fill's attributes are _convert.fill_attrs' (integral dtypes take Python
-// ints exactly through use_int/value_int, complex values their imaginary part,
-// everything else float(value)). An int outside an integral dtype's range
-// raises OverflowError "<where>: Python int <v> is out of range for <dtype>".
+// The value is converted by the one rule of npurt/fill_value.h, read by
+// fill_value_arg (fill_values.cpp), the same as nr.full's: integral dtypes take
+// Python ints exactly, complex values their imaginary part, everything else
+// float(value); an int outside an integral dtype's range raises OverflowError
+// "<where>: Python int <v> is out of range for <dtype>".
 // Invariants: keyed by (device, dtype, kind of scalar, value bits), so
 // signed zeros and NaN payloads stay apart and True, 1 and 1.0 are distinct
 // entries; bounded (cleared when it holds kMaxConstants); a mutex makes it
@@ -19,10 +20,9 @@
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
-#include <vector>
 
 #include "bindings.h"
-#include "npurt/ops.h"
+#include "npurt/fill_value.h"
 #include "npurt/runtime.h"
 #include "npurt/status.h"
 
@@ -30,17 +30,6 @@ namespace npurt::python {
 namespace {
 
 constexpr size_t kMaxConstants = 1024;
-
-enum class Kind : uint8_t { kBool, kInt, kFloat, kComplex };
-
-// A Python scalar as fill reads it; `bits` is the int64 (or two's-complement
-// uint64) of an int that fits, `exact_int` says it does.
-struct Scalar {
-  Kind kind = Kind::kFloat;
-  double real = 0, imag = 0;
-  int64_t bits = 0;
-  bool exact_int = false, negative = false;
-};
 
 struct Key {
   uint64_t a, b;
@@ -77,102 +66,22 @@ uint64_t bits_of(double v) {
   return b;
 }
 
-// An int: its int64 / uint64 bits when it fits, else float(value) (which
-// raises OverflowError beyond the double range, as float() does).
-void read_int(PyObject* o, Scalar* s) {
-  s->kind = Kind::kInt;
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-  if (!overflow) {
-    if (v == -1 && PyErr_Occurred()) throw nb::python_error();
-    s->bits = v;
-    s->real = static_cast<double>(v);
-    s->exact_int = true;
-    s->negative = v < 0;
-    return;
-  }
-  s->negative = overflow < 0;
-  if (overflow > 0) {
-    const unsigned long long u = PyLong_AsUnsignedLongLong(o);
-    if (!PyErr_Occurred()) {
-      s->bits = static_cast<int64_t>(u);  // two's complement, as fill's value_int takes it
-      s->real = static_cast<double>(u);
-      s->exact_int = true;
-      return;
-    }
-    PyErr_Clear();
-  }
-  s->real = PyLong_AsDouble(o);
-  if (s->real == -1.0 && PyErr_Occurred()) throw nb::python_error();
-  s->kind = Kind::kFloat;  // fill takes float(value): the same constant as that float
-}
-
-Scalar read_scalar(PyObject* o, const char* where) {
-  Scalar s;
-  if (o == Py_True || o == Py_False) {
-    s.kind = Kind::kBool;
-    s.real = o == Py_True ? 1.0 : 0.0;
-  } else if (PyLong_Check(o)) {
-    read_int(o, &s);
-  } else if (PyFloat_Check(o)) {
-    s.real = PyFloat_AS_DOUBLE(o);
-  } else if (PyComplex_Check(o)) {
-    s.kind = Kind::kComplex;
-    s.real = PyComplex_RealAsDouble(o);
-    s.imag = PyComplex_ImagAsDouble(o);
-  } else {
-    PyErr_Format(PyExc_TypeError, "%s: expected a Python bool, int, float or complex scalar, got %s", where,
-                 Py_TYPE(o)->tp_name);
-    throw nb::python_error();
-  }
-  return s;
-}
-
-// OverflowError for a Python int outside an integral dtype's range.
-void check_range(PyObject* o, const Scalar& s, DType dtype, const char* where) {
-  if (s.kind != Kind::kInt && !(s.kind == Kind::kFloat && PyLong_Check(o))) return;
-  const DTypeInfo& info = dtype_info(dtype);
-  if (info.kind != DTypeKind::kSignedInt && info.kind != DTypeKind::kUnsignedInt) return;
-  const int bits = info.itemsize * 8;
-  bool ok = s.exact_int;
-  if (ok && info.kind == DTypeKind::kUnsignedInt) {
-    ok = !s.negative && (bits == 64 || static_cast<uint64_t>(s.bits) < (uint64_t{1} << bits));
-  } else if (ok) {
-    const bool from_uint64 = !s.negative && s.bits < 0;  // above INT64_MAX
-    ok = !from_uint64 && (bits == 64 || (s.bits >= -(int64_t{1} << (bits - 1)) && s.bits < (int64_t{1} << (bits - 1))));
-  }
-  if (ok) return;
-  PyErr_Format(PyExc_OverflowError, "%s: Python int %S is out of range for %s", where, o, dtype_name(dtype));
-  throw nb::python_error();
-}
-
-Tensor make_constant(const Scalar& s, DType dtype, const Stream& stream) {
-  std::vector<NamedAttr> attrs = {{"shape", AttrValue(Dims{})}, {"dtype", AttrValue(dtype)},
-                                  {"value", AttrValue(s.real)}, {"value_imag", AttrValue(s.imag)}};
-  if (s.kind == Kind::kInt && s.exact_int && is_integral(dtype)) {
-    attrs.push_back({"use_int", AttrValue(true)});
-    attrs.push_back({"value_int", AttrValue(s.bits)});
-  }
-  Tensor c = ops::call("fill", {}, attrs, stream)[0];
-  stream.synchronize();  // usable from any stream from now on
-  return c;
-}
-
 }  // namespace
 
 Tensor scalar_constant(nb::handle value, DType dtype, const char* where) {
-  const Scalar s = read_scalar(value.ptr(), where);
-  check_range(value.ptr(), s, dtype, where);
+  const FillValue v = fill_value_arg(value.ptr(), dtype, where);
   const Device d = current_device();
-  const uint64_t a = s.kind == Kind::kInt && s.exact_int ? static_cast<uint64_t>(s.bits) : bits_of(s.real);
-  const Key key{a, bits_of(s.imag), d.index, static_cast<uint8_t>(d.type), static_cast<uint8_t>(dtype),
-                static_cast<uint8_t>(s.kind)};
+  const uint64_t a = v.kind == FillValue::Kind::kInt ? static_cast<uint64_t>(v.int_bits) : bits_of(v.real);
+  const Key key{a, bits_of(v.imag), d.index, static_cast<uint8_t>(d.type), static_cast<uint8_t>(dtype),
+                static_cast<uint8_t>(v.kind)};
   Cache& c = cache();
   std::lock_guard<std::mutex> lock(c.mu);
   auto it = c.map.find(key);
   if (it != c.map.end()) return it->second;
   if (c.map.size() >= kMaxConstants) c.map.clear();
-  Tensor t = make_constant(s, dtype, Stream::current(d));
+  const Stream stream = Stream::current(d);
+  Tensor t = ops::fill(Dims{}, dtype, v, stream);
+  stream.synchronize();  // usable from any stream from now on
   c.map.emplace(key, t);
   return t;
 }

@@ -199,12 +199,17 @@ nb::object dlpack_export(const Tensor& t, nb::handle max_version, nb::handle dl_
   }
   bool versioned = false;
   if (!max_version.is_none()) versioned = nb::cast<int>(nb::cast<nb::tuple>(max_version)[0]) >= 1;
+  if (t.read_only() && !versioned) {  // numpy refuses the same way: only DLPack >= 1.0 can say read-only
+    throw nb::buffer_error("npurt.ndarray.__dlpack__: argument 'max_version': a read-only view (nr.broadcast_to) "
+                           "needs DLPack >= 1.0 to be exported read-only; pass max_version=(1, 0) or export a copy");
+  }
   auto ctx = std::make_unique<ExportCtx>();
   ctx->tensor = t;
   PyObject* cap = nullptr;
   if (versioned) {
     auto* m = new DLManagedTensorVersioned{};
     m->version = {1, 0};
+    m->flags = t.read_only() ? kDLFlagReadOnly : 0;
     fill_dl(m->dl_tensor, *ctx);
     m->manager_ctx = ctx.release();
     m->deleter = &delete_managed<DLManagedTensorVersioned>;
@@ -318,6 +323,8 @@ Tensor dlpack_import(nb::handle capsule, nb::handle copy, nb::handle stream_h) {
 void bind_views(nb::module_& m) {
   m.def("_view", &make_view, nb::arg("x"), nb::arg("shape"), nb::arg("strides"), nb::arg("offset"),
         "A view of x's storage: strides and offset in elements, offset relative to x's first element.");
+  m.def("_read_only_view", [](const Tensor& t) { return t.as_read_only(); },
+        "x as a read-only view (nr.broadcast_to's: writes raise, DLPack exports flag it)");
   m.def("_elem_strides", [](const Tensor& t) { return dims_tuple(t.strides()); }, "strides in elements");
   m.def("_elem_offset", [](const Tensor& t) { return t.byte_offset() / static_cast<int64_t>(t.itemsize()); },
         "offset of element [0, ..., 0] in elements from the start of the storage");

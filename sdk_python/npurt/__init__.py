@@ -18,6 +18,7 @@ from ._npurt import (
     NpurtError,
     InvalidArgumentError,
     UnsupportedDtypeError,
+    ArgumentTypeError,
     OutOfMemoryError,
     KernelFault,
     NotFoundError,

@@ -9,6 +9,10 @@
 //   - A Storage remembers the stream it was allocated on ("the array's stream");
 //     freeing it is ordered after that stream's queued work (memory_pool.h).
 //   - Zero-byte tensors have a null data pointer.
+//   - A read-only Tensor (numpy's writeable=False; nr.broadcast_to's views,
+//     whose elements alias each other) is never written: ops refuse it as an
+//     output, host copies as a destination, DLPack exports flag it. Views of
+//     it are read-only too; a copy of it is not.
 #pragma once
 
 #include <cstddef>
@@ -96,8 +100,14 @@ class Tensor {
   void* data() const;                // device address of element [0,...,0]
   bool is_contiguous() const;        // C order
 
-  // A view over the same storage; validated against the storage bounds.
+  // A view over the same storage (read-only when this is); validated against the storage bounds.
   Tensor view(const Dims& shape, const Dims& strides, int64_t byte_offset) const;
+  bool read_only() const { return read_only_; }
+  Tensor as_read_only() const {  // this view, marked read-only
+    Tensor t = *this;
+    t.read_only_ = true;
+    return t;
+  }
   std::string describe() const;      // "float32[2, 3] sim:0"
 
  private:
@@ -106,6 +116,7 @@ class Tensor {
   Dims shape_;
   Dims strides_;
   DType dtype_ = DType::kFloat32;
+  bool read_only_ = false;
 };
 
 // Shape helpers.

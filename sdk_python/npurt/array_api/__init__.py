@@ -3,6 +3,7 @@ kernels: dtype functions and promotion, elementwise functions, operators on
 nr.ndarray, creation. Everything it exports is re-exported by `npurt`, so
 `import npurt as np`-style code finds the standard's names on the package.
 """
+from .._npurt import InvalidArgumentError
 from . import _operators
 from ._creation import asarray, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like
 from ._creation import arange, eye, linspace, meshgrid, tril, triu
@@ -43,7 +44,8 @@ __all__ += searching.__all__ + sets.__all__
 
 def _array_namespace(self, /, *, api_version=None):
     if api_version not in (None, "2024.12", "2023.12", "2022.12"):
-        raise ValueError(f"npurt.ndarray.__array_namespace__: argument 'api_version': {api_version!r} is not supported")
+        raise InvalidArgumentError(f"npurt.ndarray.__array_namespace__: argument 'api_version': {api_version!r} "
+                                   "is not supported")
     import npurt
     return npurt
 

@@ -22,6 +22,7 @@ import builtins
 import operator
 
 from .. import _npurt
+from .._npurt import ArgumentTypeError, InvalidArgumentError
 from .. import ops as _ops
 from . import _dtypes
 
@@ -97,12 +98,12 @@ def take(x, indices, /, *, axis=None):
     """Elements of x at `indices` along axis (optional for 1-d x), gathered on the device."""
     where = "npurt.take"
     if not isinstance(x, _npurt.ndarray) or not isinstance(indices, _npurt.ndarray):
-        raise TypeError(f"{where}: arguments 'x' and 'indices' must be npurt.ndarray")
+        raise ArgumentTypeError(f"{where}: arguments 'x' and 'indices' must be npurt.ndarray")
     if x.ndim == 0:
-        raise ValueError(f"{where}: argument 'x': needs at least 1 dimension")
+        raise InvalidArgumentError(f"{where}: argument 'x': needs at least 1 dimension")
     if axis is None:
         if x.ndim > 1:
-            raise ValueError(f"{where}: argument 'axis': required for a {x.ndim}-d array (None only for 1-d)")
+            raise InvalidArgumentError(f"{where}: argument 'axis': required for a {x.ndim}-d array (None only for 1-d)")
         axis = 0
     axis = _axis(axis, x.ndim, where)
     idx = check_indices(indices, x.shape[axis], axis, where)
@@ -114,9 +115,10 @@ def take_along_axis(x, indices, /, *, axis=-1):
     from .manipulation import broadcast_shapes, broadcast_to
     where = "npurt.take_along_axis"
     if not isinstance(x, _npurt.ndarray) or not isinstance(indices, _npurt.ndarray):
-        raise TypeError(f"{where}: arguments 'x' and 'indices' must be npurt.ndarray")
+        raise ArgumentTypeError(f"{where}: arguments 'x' and 'indices' must be npurt.ndarray")
     if x.ndim == 0 or indices.ndim != x.ndim:
-        raise ValueError(f"{where}: argument 'indices': must have the rank of x ({x.ndim} >= 1), got {indices.ndim}")
+        raise InvalidArgumentError(f"{where}: argument 'indices': must have the rank of x ({x.ndim} >= 1), got "
+                                   f"{indices.ndim}")
     axis = _axis(axis, x.ndim, where)
     xs, js = list(x.shape), list(indices.shape)
     xs1, js1 = list(xs), list(js)
@@ -124,8 +126,8 @@ def take_along_axis(x, indices, /, *, axis=-1):
     try:
         common = list(broadcast_shapes(tuple(xs1), tuple(js1), where=where))
     except ValueError:
-        raise ValueError(f"{where}: argument 'indices': shape {tuple(js)} does not broadcast with x's {tuple(xs)} "
-                         f"outside axis {axis}") from None
+        raise InvalidArgumentError(f"{where}: argument 'indices': shape {tuple(js)} does not broadcast with x's "
+                                   f"{tuple(xs)} outside axis {axis}") from None
     xb, jb = list(common), list(common)
     xb[axis], jb[axis] = xs[axis], js[axis]
     idx = check_indices(broadcast_to(indices, tuple(jb)), xs[axis], axis, where)
@@ -146,9 +148,9 @@ def nonzero(x, /):
     """Indices of the nonzero elements: a tuple of x.ndim int64 arrays (C order), found on the device."""
     where = "npurt.nonzero"
     if not isinstance(x, _npurt.ndarray):
-        raise TypeError(f"{where}: argument 'x': expected an npurt.ndarray, got {type(x).__name__}")
+        raise ArgumentTypeError(f"{where}: argument 'x': expected an npurt.ndarray, got {type(x).__name__}")
     if x.ndim == 0:
-        raise ValueError(f"{where}: argument 'x': nonzero of a 0-d array is not defined (use x[None])")
+        raise InvalidArgumentError(f"{where}: argument 'x': nonzero of a 0-d array is not defined (use x[None])")
     pos, _ = _mask_positions(x, True)  # the kernels test != 0 in x's own dtype
     return tuple(pos[d] for d in range(x.ndim))
 

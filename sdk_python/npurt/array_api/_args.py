@@ -2,13 +2,15 @@
 place that makes an error name the function the user called.
 
 Invariants: every error raised here reads "<where>: argument '<arg>': <reason>" (the
-format of npurt::throw_invalid_argument in C++), with TypeError for a wrong type and
-ValueError for a wrong value. `public` touches only the error path: a call that
+format of npurt::throw_invalid_argument in C++), with nr.ArgumentTypeError (a TypeError) for
+a wrong type and nr.InvalidArgumentError (a ValueError) for a wrong value. `public` touches only the error path: a call that
 succeeds pays one extra Python frame and nothing else, so it decorates composite
 functions (ones over full, std over var over mean, ...), never the operator hot path.
 """
 import functools
 import operator
+
+from .._npurt import ArgumentTypeError, InvalidArgumentError
 
 INT64_MAX = (1 << 63) - 1
 
@@ -22,14 +24,15 @@ def int_sequence(value, where, arg):
         pass
     if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) and \
             not hasattr(value, "__len__"):
-        raise TypeError(f"{where}: argument '{arg}': expected an int or a sequence of ints, got "
-                        f"{type(value).__name__}")
+        raise ArgumentTypeError(f"{where}: argument '{arg}': expected an int or a sequence of ints, got "
+                                f"{type(value).__name__}")
     out = []
     for i, v in enumerate(value):
         try:
             out.append(operator.index(v))
         except TypeError:
-            raise TypeError(f"{where}: argument '{arg}': element {i} is a {type(v).__name__}, not an int") from None
+            raise ArgumentTypeError(f"{where}: argument '{arg}': element {i} is a {type(v).__name__}, not an "
+                                    "int") from None
     return tuple(out)
 
 
@@ -39,20 +42,20 @@ def sizes(value, where, arg="shape"):
     total = 1
     for d in dims:
         if d < 0:
-            raise ValueError(f"{where}: argument '{arg}': {value!r} has a negative size {d}")
+            raise InvalidArgumentError(f"{where}: argument '{arg}': {value!r} has a negative size {d}")
         if d > INT64_MAX:
-            raise ValueError(f"{where}: argument '{arg}': size {d} does not fit in int64")
+            raise InvalidArgumentError(f"{where}: argument '{arg}': size {d} does not fit in int64")
         total *= d
     if total > INT64_MAX:
-        raise ValueError(f"{where}: argument '{arg}': {dims} has too many elements (int64 overflow)")
+        raise InvalidArgumentError(f"{where}: argument '{arg}': {dims} has too many elements (int64 overflow)")
     return dims
 
 
 def array_sequence(value, where, arg="arrays"):
     """A list of the items of a sequence of arrays (the items are checked by the caller)."""
     if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
-        raise TypeError(f"{where}: argument '{arg}': expected a sequence of npurt.ndarray, got "
-                        f"{type(value).__name__}")
+        raise ArgumentTypeError(f"{where}: argument '{arg}': expected a sequence of npurt.ndarray, got "
+                                f"{type(value).__name__}")
     return list(value)
 
 

@@ -7,6 +7,7 @@ import builtins
 import functools
 
 from .. import _npurt
+from .._npurt import ArgumentTypeError
 from .. import ops as _ops
 from . import _dtypes
 
@@ -28,29 +29,10 @@ def cast(x, dt):
     return _ops.astype(x, dtype=dt)
 
 
-def _check_range(value, dt, where):
-    if isinstance(value, builtins.bool) or not isinstance(value, int):
-        return
-    k = _dtypes.kind(dt)
-    if k in "iu":
-        info = _dtypes.iinfo(dt)
-        if not info.min <= value <= info.max:
-            raise OverflowError(f"{where}: Python int {value} is out of range for {dt}")
-
-
-def fill_attrs(value, dt):
-    """The fill op's value attributes for a Python scalar in dt: integers exactly, complex with its imaginary part."""
-    if _dtypes.kind(dt) in "iu" and isinstance(value, int) and not isinstance(value, builtins.bool):
-        return {"value": float(value), "use_int": True, "value_int": value - (1 << 64) if value >= (1 << 63) else value}
-    if isinstance(value, complex):
-        return {"value": value.real, "value_imag": value.imag}
-    return {"value": float(value)}
-
-
 def constant(value, dt, where):
     """A cached 0-d device array holding `value` converted to dt on the current device: the one C++
-    cache the operators' fast path shares (sdk_python/bindings/scalar_constants.cpp; same fill
-    attributes and range check as fill_attrs / _check_range)."""
+    cache the operators' fast path shares (sdk_python/bindings/scalar_constants.cpp), converted by
+    the one C++ rule nr.full takes too (npurt/fill_value.h)."""
     return _npurt._scalar_constant(value, dt, where)
 
 
@@ -70,15 +52,15 @@ def operands(where, x1, x2):
         return constant(x1, dt, where), cast(x2, dt)
     bad, arg = (x1, "x1") if not a_arr else (x2, "x2")
     if not (a_arr or b_arr):
-        raise TypeError(f"{where}: at least one argument must be an npurt.ndarray, got "
-                        f"{type(x1).__name__} and {type(x2).__name__}")
-    raise TypeError(f"{where}: argument '{arg}': expected an npurt.ndarray or a Python scalar, got "
-                    f"{type(bad).__name__}")
+        raise ArgumentTypeError(f"{where}: at least one argument must be an npurt.ndarray, got "
+                                f"{type(x1).__name__} and {type(x2).__name__}")
+    raise ArgumentTypeError(f"{where}: argument '{arg}': expected an npurt.ndarray or a Python scalar, got "
+                            f"{type(bad).__name__}")
 
 
 def array(where, x, arg="x"):
     if not isinstance(x, ndarray):
-        raise TypeError(f"{where}: argument '{arg}': expected an npurt.ndarray, got {type(x).__name__}")
+        raise ArgumentTypeError(f"{where}: argument '{arg}': expected an npurt.ndarray, got {type(x).__name__}")
     return x
 
 
@@ -88,6 +70,6 @@ def checks_array(fn, where):
     @functools.wraps(fn)
     def checked(x, /, *args, **kwargs):
         if not isinstance(x, ndarray):
-            raise TypeError(f"{where}: argument 'x': expected an npurt.ndarray, got {type(x).__name__}")
+            raise ArgumentTypeError(f"{where}: argument 'x': expected an npurt.ndarray, got {type(x).__name__}")
         return fn(x, *args, **kwargs)
     return checked

@@ -16,6 +16,7 @@ import numbers
 import operator
 
 from .. import _npurt
+from .._npurt import ArgumentTypeError, InvalidArgumentError, UnsupportedDtypeError
 from .. import ops as _ops
 from . import _args, _convert, _dtypes
 from ._args import public
@@ -24,7 +25,7 @@ from ._args import public
 def _dtype_arg(dtype, where):
     """dtype= must be an npurt.dtype or None (anything else failed later as an AttributeError)."""
     if dtype is not None and not isinstance(dtype, _npurt.dtype):
-        raise TypeError(f"{where}: argument 'dtype': expected an npurt.dtype, got {type(dtype).__name__}")
+        raise UnsupportedDtypeError(f"{where}: argument 'dtype': expected an npurt.dtype, got {type(dtype).__name__}")
     return dtype
 
 
@@ -38,13 +39,14 @@ def _fill_dtype(value, dtype):
 def full(shape, fill_value, *, dtype=None, device=None):
     shape = _args.sizes(shape, "npurt.full")
     if not isinstance(fill_value, (builtins.bool, int, float, complex)):
-        raise TypeError(f"npurt.full: argument 'fill_value': expected a Python bool, int, float or complex, got "
-                        f"{type(fill_value).__name__}")
+        raise ArgumentTypeError("npurt.full: argument 'fill_value': expected a Python bool, int, float or "
+                                f"complex, got {type(fill_value).__name__}")
     dt = _fill_dtype(fill_value, dtype)
     if isinstance(fill_value, complex) and _dtypes.kind(dt) != "c":
-        raise TypeError(f"npurt.full: argument 'fill_value': a complex value needs a complex dtype, got {dt}")
-    _convert._check_range(fill_value, dt, "npurt.full")
-    return _ops.fill(shape=shape, dtype=dt, **_convert.fill_attrs(fill_value, dt))
+        raise UnsupportedDtypeError("npurt.full: argument 'fill_value': a complex value needs a complex dtype, "
+                                    f"got {dt}")
+    # the C++ rule of npurt/fill_value.h: exact ints (OverflowError out of range), complex parts, else float
+    return _ops.fill(shape=shape, dtype=dt, **_npurt._fill_attrs(fill_value, dt, "npurt.full"))
 
 
 # The bound C++ constructors, given Python signatures (inspect.signature cannot read nanobind functions).
@@ -52,8 +54,8 @@ def asarray(obj, /, dtype=None, *, device=None, copy=None, stream=None):
     if isinstance(obj, _npurt.ndarray) and dtype is not None and dtype != obj.dtype:
         # An array converted to another dtype: a device cast, which always makes a new array.
         if copy is False:
-            raise ValueError(f"npurt.asarray: argument 'copy': copy=False, but converting {obj.dtype} "
-                             f"to {dtype} needs a copy")
+            raise InvalidArgumentError(f"npurt.asarray: argument 'copy': copy=False, but converting {obj.dtype} "
+                                       f"to {dtype} needs a copy")
         return _convert.cast(_npurt.asarray(obj, None, device=device, stream=stream), dtype)
     return _npurt.asarray(obj, dtype, device=device, stream=stream, copy=copy)
 
@@ -103,8 +105,8 @@ def full_like(x, /, fill_value, *, dtype=None, device=None):
 
 def _check_device(device, where):
     if device is not None and device != _npurt.current_device():
-        raise ValueError(f"{where}: argument 'device': {device} is not the current device "
-                         f"({_npurt.current_device()}); switch with npurt.set_device first")
+        raise InvalidArgumentError(f"{where}: argument 'device': {device} is not the current device "
+                                   f"({_npurt.current_device()}); switch with npurt.set_device first")
 
 
 def _real_scalar(v, where, arg):
@@ -119,19 +121,19 @@ def _real_scalar(v, where, arg):
         pass
     if isinstance(v, numbers.Real):
         return float(v)
-    raise TypeError(f"{where}: argument '{arg}': expected a real number, got {type(v).__name__}")
+    raise ArgumentTypeError(f"{where}: argument '{arg}': expected a real number, got {type(v).__name__}")
 
 
 def _arange_length(start, stop, step, where):
     if step == 0:
-        raise ValueError(f"{where}: argument 'step': must not be zero")
+        raise InvalidArgumentError(f"{where}: argument 'step': must not be zero")
     if all(isinstance(v, int) for v in (start, stop, step)):
         return len(range(start, stop, step))
     try:
         n = math.ceil((stop - start) / step)
     except (OverflowError, ValueError):  # inf or NaN bounds
-        raise ValueError(f"{where}: arguments 'start', 'stop', 'step': the range from {start} to {stop} by {step} "
-                         "has no finite length") from None
+        raise InvalidArgumentError(f"{where}: arguments 'start', 'stop', 'step': the range from {start} to {stop} "
+                                   f"by {step} has no finite length") from None
     return builtins.max(0, n)
 
 
@@ -149,11 +151,11 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     integral = all(isinstance(v, int) for v in (start, stop, step))
     dt = dtype if dtype is not None else (_dtypes.DEFAULT_INT if integral else _dtypes.DEFAULT_FLOAT)
     if _dtypes.kind(dt) == "c":
-        raise TypeError(f"{where}: argument 'dtype': complex dtypes are not supported")
+        raise UnsupportedDtypeError(f"{where}: argument 'dtype': complex dtypes are not supported")
     exact = integral and _dtypes.kind(dt) in "iu"
     if exact and n > 0:
         for v in (start, start + (n - 1) * step):
-            _convert._check_range(v, dt, where)
+            _npurt._check_fill_range(v, dt, where)
     if exact:
         return _ops.arange(num=n, dtype=dt, integral=True, int_start=start, int_step=step)
     return _ops.arange(num=n, dtype=dt, start=float(start), step=float(step))
@@ -183,7 +185,8 @@ def _complex_linspace(start, stop, num, dtype, endpoint):
     start, stop = _complex_scalar(start, where, "start"), _complex_scalar(stop, where, "stop")
     dt = dtype if dtype is not None else _dtypes._D["complex64"]
     if _dtypes.kind(dt) != "c":
-        raise TypeError(f"{where}: argument 'dtype': a complex start or stop needs a complex dtype, got {dt}")
+        raise UnsupportedDtypeError(f"{where}: argument 'dtype': a complex start or stop needs a complex dtype, "
+                                    f"got {dt}")
     part = _dtypes._D["float64" if dt == _dtypes._D["complex128"] else "float32"]
     re = _ops.linspace(num=num, dtype=part, start=start.real, stop=stop.real, endpoint=endpoint)
     im = _ops.linspace(num=num, dtype=part, start=start.imag, stop=stop.imag, endpoint=endpoint)
@@ -195,7 +198,7 @@ def _complex_scalar(v, where, arg):
         v = v.item()
     if isinstance(v, numbers.Complex):
         return complex(v)
-    raise TypeError(f"{where}: argument '{arg}': expected a number, got {type(v).__name__}")
+    raise ArgumentTypeError(f"{where}: argument '{arg}': expected a number, got {type(v).__name__}")
 
 
 def _count(v, where, arg):
@@ -204,9 +207,9 @@ def _count(v, where, arg):
     except TypeError:
         v = None
     if v is None:
-        raise TypeError(f"{where}: argument '{arg}': expected an int")
+        raise ArgumentTypeError(f"{where}: argument '{arg}': expected an int")
     if v < 0:
-        raise ValueError(f"{where}: argument '{arg}': must be >= 0, got {v}")
+        raise InvalidArgumentError(f"{where}: argument '{arg}': must be >= 0, got {v}")
     return v
 
 
@@ -218,10 +221,10 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
     n_rows = _count(n_rows, where, "n_rows")
     n_cols = n_rows if n_cols is None else _count(n_cols, where, "n_cols")
     if n_rows * n_cols > _args.INT64_MAX:
-        raise ValueError(f"{where}: arguments 'n_rows', 'n_cols': a {n_rows} x {n_cols} array has too many "
-                         "elements (int64 overflow)")
+        raise InvalidArgumentError(f"{where}: arguments 'n_rows', 'n_cols': a {n_rows} x {n_cols} array has too many "
+                                   "elements (int64 overflow)")
     if isinstance(k, builtins.bool) or not isinstance(k, int):
-        raise TypeError(f"{where}: argument 'k': expected an int, got {type(k).__name__}")
+        raise ArgumentTypeError(f"{where}: argument 'k': expected an int, got {type(k).__name__}")
     return _ops.eye(n_rows=n_rows, n_cols=n_cols, k=k, dtype=dtype or _dtypes.DEFAULT_FLOAT)
 
 
@@ -229,9 +232,10 @@ def _triangle(name, x, k):
     where = f"npurt.{name}"
     x = _convert.array(where, x)
     if isinstance(k, builtins.bool) or not isinstance(k, int):
-        raise TypeError(f"{where}: argument 'k': expected an int, got {type(k).__name__}")
+        raise ArgumentTypeError(f"{where}: argument 'k': expected an int, got {type(k).__name__}")
     if x.ndim < 2:
-        raise ValueError(f"{where}: argument 'x': needs at least 2 dimensions (a stack of matrices), got {x.ndim}")
+        raise InvalidArgumentError(f"{where}: argument 'x': needs at least 2 dimensions (a stack of matrices), got "
+                                   f"{x.ndim}")
     return getattr(_ops, name)(x, k=k)
 
 
@@ -251,11 +255,11 @@ def meshgrid(*arrays, indexing="xy"):
     from .manipulation import broadcast_to, reshape
     where = "npurt.meshgrid"
     if indexing not in ("xy", "ij"):
-        raise ValueError(f"{where}: argument 'indexing': must be 'xy' or 'ij', got {indexing!r}")
+        raise InvalidArgumentError(f"{where}: argument 'indexing': must be 'xy' or 'ij', got {indexing!r}")
     for i, a in enumerate(arrays):
         _convert.array(where, a, f"arrays[{i}]")
         if a.ndim != 1:
-            raise ValueError(f"{where}: argument 'arrays[{i}]': must be 1-D, got {a.ndim} dimensions")
+            raise InvalidArgumentError(f"{where}: argument 'arrays[{i}]': must be 1-D, got {a.ndim} dimensions")
     if not arrays:
         return []
     dt = _dtypes.result_type(*arrays)

@@ -16,6 +16,7 @@ float64 + complex64 -> complex128); integers with complex give complex128
 import builtins
 
 from .. import _npurt
+from .._npurt import ArgumentTypeError, InvalidArgumentError, UnsupportedDtypeError
 from . import _args
 
 _D = {n: getattr(_npurt, n) for n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
@@ -92,7 +93,7 @@ for _a in _D:
 def promote(a, b, where="npurt.result_type"):
     r = _TABLE.get((a, b))
     if r is None:
-        raise TypeError(f"{where}: dtypes {a} and {b} have no common type in the array API promotion table")
+        raise UnsupportedDtypeError(f"{where}: dtypes {a} and {b} have no common type in the array API promotion table")
     return r
 
 
@@ -106,7 +107,7 @@ def _as_dtype(x, where, arg):
             return _npurt.dtype(x)
         except ValueError as e:
             raise _args.blame(e, where, arg)
-    raise TypeError(f"{where}: argument '{arg}': expected an array or a dtype, got {type(x).__name__}")
+    raise ArgumentTypeError(f"{where}: argument '{arg}': expected an array or a dtype, got {type(x).__name__}")
 
 
 def result_type(*arrays_and_dtypes):
@@ -117,7 +118,7 @@ def result_type(*arrays_and_dtypes):
     scalars = [x for x in arrays_and_dtypes if isinstance(x, (builtins.bool, int, float, complex))]
     if not dts:
         if not scalars:
-            raise ValueError(f"{where}: at least one array or dtype is required")
+            raise InvalidArgumentError(f"{where}: at least one array or dtype is required")
         dts = [scalar_dtype(scalars[0])]
         scalars = scalars[1:]
     r = dts[0]
@@ -154,7 +155,7 @@ def scalar_result(dt, s, where):
         if k == "c":
             return dt
         return _D["complex128"] if dt.name == "float64" else _D["complex64"]
-    raise TypeError(f"{where}: unsupported scalar type {type(s).__name__}")
+    raise ArgumentTypeError(f"{where}: unsupported scalar type {type(s).__name__}")
 
 
 def can_cast(from_, to, /):
@@ -190,7 +191,7 @@ _FLOAT_FORMAT = {"float16": (16, 11, 15, -14), "bfloat16": (16, 8, 127, -126), "
 def finfo(type, /):  # noqa: A002  (the standard's parameter name)
     dt = _as_dtype(type, "npurt.finfo", "type")
     if dt.name not in _FLOAT_FORMAT:
-        raise TypeError(f"npurt.finfo: argument 'type': {dt} is not a floating-point dtype")
+        raise UnsupportedDtypeError(f"npurt.finfo: argument 'type': {dt} is not a floating-point dtype")
     bits, p, emax, emin = _FLOAT_FORMAT[dt.name]
     mx = (2.0 - 2.0 ** (1 - p)) * 2.0 ** emax
     real = {"complex64": _D["float32"], "complex128": _D["float64"]}.get(dt.name, dt)
@@ -200,7 +201,7 @@ def finfo(type, /):  # noqa: A002  (the standard's parameter name)
 def iinfo(type, /):  # noqa: A002
     dt = _as_dtype(type, "npurt.iinfo", "type")
     if dt.name not in _BITS:
-        raise TypeError(f"npurt.iinfo: argument 'type': {dt} is not an integer dtype")
+        raise UnsupportedDtypeError(f"npurt.iinfo: argument 'type': {dt} is not an integer dtype")
     b = _BITS[dt.name]
     if dt.name in _SIGNED:
         return iinfo_object(b, 2 ** (b - 1) - 1, -(2 ** (b - 1)), dt)
@@ -219,11 +220,12 @@ def isdtype(dtype, kind):
 
 def _isdtype(dtype, kind_):
     if not isinstance(dtype, _npurt.dtype):
-        raise TypeError(f"npurt.isdtype: argument 'dtype': expected an npurt.dtype, got {builtins.type(dtype).__name__}")
+        raise UnsupportedDtypeError("npurt.isdtype: argument 'dtype': expected an npurt.dtype, got "
+                                    f"{builtins.type(dtype).__name__}")
     if isinstance(kind_, tuple):
         return builtins.any(_isdtype(dtype, k) for k in kind_)
     if isinstance(kind_, _npurt.dtype):
         return dtype == kind_
     if isinstance(kind_, str) and kind_ in _KINDS:
         return kind(dtype) in _KINDS[kind_]
-    raise ValueError(f"npurt.isdtype: argument 'kind': unknown kind {kind_!r} (one of {sorted(_KINDS)})")
+    raise InvalidArgumentError(f"npurt.isdtype: argument 'kind': unknown kind {kind_!r} (one of {sorted(_KINDS)})")

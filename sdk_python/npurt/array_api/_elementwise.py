@@ -4,6 +4,7 @@ the kernel. Errors from the kernel's checks are re-raised under the public
 name ("npurt.add: argument 'x2': shapes (2,) and (3,) cannot be broadcast ...").
 """
 from .. import _npurt
+from .._npurt import ArgumentTypeError, UnsupportedDtypeError
 from .. import ops as _ops
 from . import _args, _convert, _dtypes
 
@@ -156,8 +157,8 @@ def clip(x, /, min=None, max=None):  # noqa: A002  (the standard's names)
     x = _convert.array("npurt.clip", x)
     for arg, bound in (("min", min), ("max", max)):
         if bound is not None and not isinstance(bound, (_convert.ndarray, bool, int, float, complex)):
-            raise TypeError(f"npurt.clip: argument '{arg}': expected an npurt.ndarray or a Python scalar, got "
-                            f"{type(bound).__name__}")
+            raise ArgumentTypeError(f"npurt.clip: argument '{arg}': expected an npurt.ndarray or a Python scalar, got "
+                                    f"{type(bound).__name__}")
     y = x
     if min is not None:
         y = maximum(y, min if not isinstance(min, _convert.ndarray) else _convert.cast(min, x.dtype))
@@ -169,7 +170,8 @@ def clip(x, /, min=None, max=None):  # noqa: A002  (the standard's names)
 def astype(x, dtype, /, *, copy=True, device=None):
     x = _convert.array("npurt.astype", x)
     if not isinstance(dtype, _convert._npurt.dtype):
-        raise TypeError(f"npurt.astype: argument 'dtype': expected an npurt.dtype, got {type(dtype).__name__}")
+        raise UnsupportedDtypeError("npurt.astype: argument 'dtype': expected an npurt.dtype, got "
+                                    f"{type(dtype).__name__}")
     if x.dtype == dtype:
         return x.copy() if copy else x
     return _convert.cast(x, dtype)

@@ -11,6 +11,7 @@ and shape must be the array's own, as the standard requires).
 import builtins
 
 from .. import _npurt
+from .._npurt import ArgumentTypeError, InvalidArgumentError
 from .. import ops as _ops
 from . import _convert, _elementwise
 
@@ -66,9 +67,13 @@ def store_inplace(where, target, r):
     strided scatter of basic-index assignment, so the write lands in the viewed base.
     r is a fresh array, so it never overlaps target.
     """
+    if target.read_only:  # numpy: "output array is read-only" (a ValueError)
+        raise InvalidArgumentError(f"{where}: argument 'self': output array is read-only (a view made by "
+                                   "nr.broadcast_to / broadcast_arrays, whose elements may alias)")
     if r.dtype != target.dtype or tuple(r.shape) != tuple(target.shape):
-        raise TypeError(f"{where}: the result ({r.dtype}{list(r.shape)}) cannot be stored in the left operand "
-                        f"({target.dtype}{list(target.shape)}): in-place operators keep the array's dtype and shape")
+        raise ArgumentTypeError(f"{where}: the result ({r.dtype}{list(r.shape)}) cannot be stored in the left "
+                                f"operand ({target.dtype}{list(target.shape)}): in-place operators keep the array's "
+                                "dtype and shape")
     if target.is_contiguous:
         _ops.copy(r, out=target)
     else:

@@ -16,6 +16,7 @@ sequential float32 scan by rounding only), so C++ callers get the same.
 import builtins
 
 from .. import _npurt
+from .._npurt import InvalidArgumentError, UnsupportedDtypeError
 from . import _convert, _dtypes
 
 __all__ = ["cumulative_sum", "cumulative_prod", "diff"]
@@ -37,13 +38,13 @@ def _scan(name, x, axis, dtype, include_initial):
         x = reshape(x, (1,))
     if axis is None:
         if x.ndim > 1:
-            raise ValueError(f"{where}: argument 'axis': required for a {x.ndim}-d array (None only for 1-d)")
+            raise InvalidArgumentError(f"{where}: argument 'axis': required for a {x.ndim}-d array (None only for 1-d)")
         axis = 0
     from .manipulation import normalize_axis
     axis = normalize_axis(axis, x.ndim, where)
     out = _default_dtype(x.dtype) if dtype is None else dtype
     if str(out) == "bool":
-        raise TypeError(f"{where}: argument 'dtype': bool cannot accumulate")
+        raise UnsupportedDtypeError(f"{where}: argument 'dtype': bool cannot accumulate")
     widening = _dtypes.kind(x.dtype) in "iub" and str(out) in ("int64", "uint64") and \
         str(out) == str(_default_dtype(x.dtype))
     if str(out) != str(x.dtype) and not widening:
@@ -70,9 +71,9 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
     where = "npurt.diff"
     x = _convert.array(where, x)
     if x.ndim == 0:
-        raise ValueError(f"{where}: argument 'x': needs at least 1 dimension")
+        raise InvalidArgumentError(f"{where}: argument 'x': needs at least 1 dimension")
     if isinstance(n, builtins.bool) or not isinstance(n, int) or n < 0:
-        raise ValueError(f"{where}: argument 'n': must be a non-negative int, got {n!r}")
+        raise InvalidArgumentError(f"{where}: argument 'n': must be a non-negative int, got {n!r}")
     axis = normalize_axis(axis, x.ndim, where)
     parts = [p for p in (prepend, x, append) if p is not None]
     if len(parts) > 1:

@@ -133,6 +133,10 @@ def getitem(x, key):
 
 def setitem(x, key, value):
     from . import _advanced
+    if x.read_only:  # numpy: "assignment destination is read-only" (a ValueError)
+        raise _npurt.InvalidArgumentError(f"{_SET}: argument 'self': assignment destination is read-only (a view "
+                                          "made by nr.broadcast_to / broadcast_arrays, whose elements may alias); "
+                                          "write to a copy")
     if _advanced.is_advanced(key):
         _advanced.advanced_setitem(x, key, value, _SET)
         return

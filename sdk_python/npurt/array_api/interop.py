@@ -14,6 +14,7 @@ Invariants:
 import builtins
 
 from .. import _npurt
+from .._npurt import ArgumentTypeError, UnsupportedDtypeError
 from . import _args, manipulation, reductions
 
 __all__ = ["from_dlpack", "install"]
@@ -49,7 +50,7 @@ def from_dlpack(x, /, *, device=None, copy=None, stream=None):
     if isinstance(x, _npurt.ndarray):
         return _npurt.asarray(x, device=device, copy=copy)
     if not hasattr(x, "__dlpack__"):
-        raise TypeError(f"{where}: argument 'x': {type(x).__name__} does not implement __dlpack__")
+        raise ArgumentTypeError(f"{where}: argument 'x': {type(x).__name__} does not implement __dlpack__")
     if device is not None:
         stream = stream if stream is not None else _npurt.current_stream(device)
     try:
@@ -81,8 +82,8 @@ def _check_operands(name, operands):
             continue
         if type(a).__module__ == "numpy" and getattr(a, "ndim", 1) == 0:
             continue  # numpy scalars act like Python scalars
-        raise TypeError(f"numpy.{name}: npurt does not mix {type(a).__name__} operands with nr.ndarray "
-                        "implicitly; convert with nr.asarray(...) (host -> device) or x.numpy()")
+        raise ArgumentTypeError(f"numpy.{name}: npurt does not mix {type(a).__name__} operands with nr.ndarray "
+                                "implicitly; convert with nr.asarray(...) (host -> device) or x.numpy()")
 
 
 def _npurt_dtype(where, dtype):
@@ -93,13 +94,13 @@ def _npurt_dtype(where, dtype):
     try:
         return _npurt.dtype(dtype)
     except ValueError:
-        raise TypeError(f"{where}: argument 'dtype': {dtype!r} is not an npurt dtype") from None
+        raise UnsupportedDtypeError(f"{where}: argument 'dtype': {dtype!r} is not an npurt dtype") from None
 
 
 def _unsupported(where, kwargs, allowed):
     bad = sorted(k for k, v in kwargs.items() if k not in allowed and not (k == "where" and v is True))
     if bad:
-        raise TypeError(f"{where}: argument(s) {bad} are not supported for npurt arrays")
+        raise ArgumentTypeError(f"{where}: argument(s) {bad} are not supported for npurt arrays")
 
 
 def _ufunc_reduce(name, x, axis=0, dtype=None, keepdims=False, **rest):
@@ -108,7 +109,7 @@ def _ufunc_reduce(name, x, axis=0, dtype=None, keepdims=False, **rest):
     where = f"numpy.{name}.reduce"
     _unsupported(where, rest, ())
     if not isinstance(x, _npurt.ndarray):
-        raise TypeError(f"{where}: argument 'array': expected an nr.ndarray, got {type(x).__name__}")
+        raise ArgumentTypeError(f"{where}: argument 'array': expected an nr.ndarray, got {type(x).__name__}")
     dtype = _npurt_dtype(where, dtype)
     kw = {"axis": axis, "keepdims": builtins.bool(keepdims)}
     if name in ("add", "multiply"):
@@ -116,7 +117,7 @@ def _ufunc_reduce(name, x, axis=0, dtype=None, keepdims=False, **rest):
     if dtype is not None and name in ("maximum", "minimum"):
         x = x.astype(dtype)  # numpy computes the reduction in dtype
     elif dtype is not None and str(dtype) != "bool":
-        raise TypeError(f"{where}: argument 'dtype': {name} reduces to bool, got {dtype}")
+        raise UnsupportedDtypeError(f"{where}: argument 'dtype': {name} reduces to bool, got {dtype}")
     return _UFUNC_REDUCE[name](x, **kw)
 
 
@@ -127,11 +128,11 @@ def _ufunc_accumulate(name, x, axis=0, dtype=None, **rest):
     where = f"numpy.{name}.accumulate"
     _unsupported(where, rest, ())
     if not isinstance(x, _npurt.ndarray):
-        raise TypeError(f"{where}: argument 'array': expected an nr.ndarray, got {type(x).__name__}")
+        raise ArgumentTypeError(f"{where}: argument 'array': expected an nr.ndarray, got {type(x).__name__}")
     if x.ndim == 0:
-        raise TypeError(f"{where}: argument 'array': a 0-d array has no axis to accumulate along")
+        raise ArgumentTypeError(f"{where}: argument 'array': a 0-d array has no axis to accumulate along")
     if not isinstance(axis, (builtins.int,)) or isinstance(axis, builtins.bool):
-        raise TypeError(f"{where}: argument 'axis': expected an int, got {axis!r}")
+        raise ArgumentTypeError(f"{where}: argument 'axis': expected an int, got {axis!r}")
     fn = getattr(npurt, _UFUNC_ACCUMULATE[name])
     dtype = _npurt_dtype(where, dtype)
     return fn(x, axis=axis, dtype=dtype)
@@ -141,7 +142,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     import npurt
     name = ufunc.__name__
     if kwargs.get("out") is not None:
-        raise TypeError(f"numpy.{name}: out= is not supported for npurt arrays")
+        raise ArgumentTypeError(f"numpy.{name}: out= is not supported for npurt arrays")
     kwargs.pop("out", None)
     if method in ("__call__", "reduce", "accumulate"):  # reduceat/outer/at: refused below, whatever the operands
         _check_operands(name, inputs)
@@ -158,8 +159,8 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             hint = f" (reduce is implemented for {', '.join(sorted(_UFUNC_REDUCE))})"
         elif method == "accumulate":
             hint = f" (accumulate is implemented for {', '.join(sorted(_UFUNC_ACCUMULATE))})"
-        raise TypeError(f"numpy.{what}{extra} is not implemented for npurt arrays{hint}; convert explicitly "
-                        "with x.numpy()")
+        raise ArgumentTypeError(f"numpy.{what}{extra} is not implemented for npurt arrays{hint}; convert explicitly "
+                                "with x.numpy()")
     return fn(*inputs)
 
 
@@ -177,7 +178,7 @@ def _stack(arrays, axis=0, out=None, dtype=None, casting=None):
 
 def _reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     if order != "C":
-        raise TypeError("numpy.reshape: npurt arrays support order='C' only")
+        raise ArgumentTypeError("numpy.reshape: npurt arrays support order='C' only")
     return manipulation.reshape(a, shape if shape is not None else newshape, copy=copy)
 
 
@@ -188,7 +189,7 @@ def _transpose(a, axes=None):
 def _no_extras(name, **given):
     bad = sorted(k for k, v in given.items() if v is not None)
     if bad:
-        raise TypeError(f"numpy.{name}: argument(s) {bad} are not supported for npurt arrays")
+        raise ArgumentTypeError(f"numpy.{name}: argument(s) {bad} are not supported for npurt arrays")
 
 
 def _reduction(fn, name):
@@ -238,12 +239,12 @@ def _array_function(self, func, types, args, kwargs):
         own = getattr(npurt, name, None)  # the namespace's own function of that name (elementwise, creation ...)
         impl = own if callable(own) and not isinstance(own, type) else None
     if impl is None:
-        raise TypeError(f"numpy.{name} is not implemented for npurt arrays; convert explicitly with x.numpy() "
-                        "or use the npurt namespace")
+        raise ArgumentTypeError(f"numpy.{name} is not implemented for npurt arrays; convert explicitly with x.numpy() "
+                                "or use the npurt namespace")
     for t in types:
         if not issubclass(t, _npurt.ndarray):
-            raise TypeError(f"numpy.{name}: npurt does not mix {t.__name__} arguments with nr.ndarray implicitly; "
-                            "convert with nr.asarray(...) or x.numpy()")
+            raise ArgumentTypeError(f"numpy.{name}: npurt does not mix {t.__name__} arguments with nr.ndarray "
+                                    "implicitly; convert with nr.asarray(...) or x.numpy()")
     return impl(*args, **kwargs)
 
 

@@ -18,6 +18,7 @@ Decisions:
 import builtins
 
 from .. import _npurt
+from .._npurt import ArgumentTypeError, InvalidArgumentError, UnsupportedDtypeError
 from .. import ops as _ops
 from ._operators import store_inplace
 from . import _convert, _dtypes, manipulation
@@ -33,11 +34,11 @@ _GENERIC = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uin
 def _operands(where, x1, x2):
     for arg, x in (("x1", x1), ("x2", x2)):
         if not isinstance(x, ndarray):
-            raise TypeError(f"{where}: argument '{arg}': expected an npurt.ndarray, got {type(x).__name__}")
+            raise ArgumentTypeError(f"{where}: argument '{arg}': expected an npurt.ndarray, got {type(x).__name__}")
     dt = x1.dtype if x1.dtype == x2.dtype else _dtypes.promote(x1.dtype, x2.dtype, where)
     if dt.name not in _FLOATS and dt.name not in _GENERIC:
-        raise TypeError(f"{where}: {dt.name} operands are not supported: matrix products need a numeric "
-                        f"dtype (convert with astype first)")
+        raise UnsupportedDtypeError(f"{where}: {dt.name} operands are not supported: matrix products need a numeric "
+                                    f"dtype (convert with astype first)")
     return _convert.cast(x1, dt), _convert.cast(x2, dt)
 
 
@@ -53,19 +54,20 @@ def _kernel_view(x):
 def _check_shapes(where, x1, x2):
     if x1.ndim == 0 or x2.ndim == 0:
         arg = "x1" if x1.ndim == 0 else "x2"
-        raise ValueError(f"{where}: argument '{arg}': 0-d arrays are not allowed (use multiply)")
+        raise InvalidArgumentError(f"{where}: argument '{arg}': 0-d arrays are not allowed (use multiply)")
     k1 = x1.shape[-1]
     k2 = x2.shape[0] if x2.ndim == 1 else x2.shape[-2]
     if k1 != k2:
         axis2 = "0" if x2.ndim == 1 else "-2"
-        raise ValueError(f"{where}: argument 'x2': contracted dimension {k2} (axis {axis2} of shape "
-                         f"{tuple(x2.shape)}) does not match {k1} (axis -1 of x1's shape {tuple(x1.shape)})")
+        raise InvalidArgumentError(f"{where}: argument 'x2': contracted dimension {k2} (axis {axis2} of shape "
+                                   f"{tuple(x2.shape)}) does not match {k1} (axis -1 of x1's shape {tuple(x1.shape)})")
     b1 = tuple(x1.shape[:-2]) if x1.ndim > 2 else ()
     b2 = tuple(x2.shape[:-2]) if x2.ndim > 2 else ()
     try:
         batch = manipulation.broadcast_shapes(b1, b2)
     except ValueError:
-        raise ValueError(f"{where}: argument 'x2': batch dims {b2} cannot be broadcast with x1's {b1}") from None
+        raise InvalidArgumentError(f"{where}: argument 'x2': batch dims {b2} cannot be broadcast with x1's "
+                                   f"{b1}") from None
     return tuple(batch) + ((x1.shape[-2],) if x1.ndim > 1 else ()) + ((x2.shape[-1],) if x2.ndim > 1 else ()), k1
 
 
@@ -117,21 +119,22 @@ def matmul(x1, x2, /):
 
 def _axes_pair(where, axes, n1, n2):
     if isinstance(axes, builtins.bool) or not isinstance(axes, (int, tuple, list)):
-        raise TypeError(f"{where}: argument 'axes': expected an int or a pair of sequences, got {type(axes).__name__}")
+        raise ArgumentTypeError(f"{where}: argument 'axes': expected an int or a pair of sequences, got "
+                                f"{type(axes).__name__}")
     if isinstance(axes, int):
         if axes < 0 or axes > min(n1, n2):
-            raise ValueError(f"{where}: argument 'axes': {axes} must be in [0, {min(n1, n2)}]")
+            raise InvalidArgumentError(f"{where}: argument 'axes': {axes} must be in [0, {min(n1, n2)}]")
         return list(range(n1 - axes, n1)), list(range(axes))
     if len(axes) != 2:
-        raise ValueError(f"{where}: argument 'axes': expected two sequences of axes, got {len(axes)} items")
+        raise InvalidArgumentError(f"{where}: argument 'axes': expected two sequences of axes, got {len(axes)} items")
     s1 = [axes[0]] if isinstance(axes[0], int) else list(axes[0])
     s2 = [axes[1]] if isinstance(axes[1], int) else list(axes[1])
     if len(s1) != len(s2):
-        raise ValueError(f"{where}: argument 'axes': {len(s1)} axes of x1 against {len(s2)} axes of x2")
+        raise InvalidArgumentError(f"{where}: argument 'axes': {len(s1)} axes of x1 against {len(s2)} axes of x2")
     a1 = [manipulation.normalize_axis(a, n1, where, "axes") for a in s1]
     a2 = [manipulation.normalize_axis(a, n2, where, "axes") for a in s2]
     if len(set(a1)) != len(a1) or len(set(a2)) != len(a2):
-        raise ValueError(f"{where}: argument 'axes': repeated axis")
+        raise InvalidArgumentError(f"{where}: argument 'axes': repeated axis")
     return a1, a2
 
 
@@ -150,8 +153,8 @@ def tensordot(x1, x2, /, *, axes=2):
     c1, c2 = _axes_pair(where, axes, a.ndim, b.ndim)
     for i, j in zip(c1, c2):
         if a.shape[i] != b.shape[j]:
-            raise ValueError(f"{where}: argument 'axes': x1 axis {i} has size {a.shape[i]} but x2 axis {j} has "
-                             f"size {b.shape[j]}")
+            raise InvalidArgumentError(f"{where}: argument 'axes': x1 axis {i} has size {a.shape[i]} but x2 axis "
+                                       f"{j} has size {b.shape[j]}")
     f1 = [i for i in range(a.ndim) if i not in c1]
     f2 = [j for j in range(b.ndim) if j not in c2]
     k = _prod(a.shape[i] for i in c1)
@@ -169,15 +172,15 @@ def vecdot(x1, x2, /, *, axis=-1):
     where = "npurt.vecdot"
     a, b = _operands(where, x1, x2)
     if a.ndim == 0 or b.ndim == 0:
-        raise ValueError(f"{where}: argument '{'x1' if a.ndim == 0 else 'x2'}': 0-d arrays are not allowed")
+        raise InvalidArgumentError(f"{where}: argument '{'x1' if a.ndim == 0 else 'x2'}': 0-d arrays are not allowed")
     try:
         shape = tuple(manipulation.broadcast_shapes(tuple(a.shape), tuple(b.shape)))
     except ValueError:
-        raise ValueError(f"{where}: argument 'x2': shape {tuple(b.shape)} cannot be broadcast with x1's "
-                         f"{tuple(a.shape)}") from None
+        raise InvalidArgumentError(f"{where}: argument 'x2': shape {tuple(b.shape)} cannot be broadcast with x1's "
+                                   f"{tuple(a.shape)}") from None
     ax = manipulation.normalize_axis(axis, len(shape), where)
     if ax - len(shape) < -min(a.ndim, b.ndim):
-        raise ValueError(f"{where}: argument 'axis': {axis} must index a dimension of both x1 and x2")
+        raise InvalidArgumentError(f"{where}: argument 'axis': {axis} must index a dimension of both x1 and x2")
     if a.shape[ax - len(shape)] != b.shape[ax - len(shape)]:  # one is 1: broadcast along the axis too
         a, b = manipulation.broadcast_arrays(a, b)
     if _dtypes.kind(a.dtype) == "c":

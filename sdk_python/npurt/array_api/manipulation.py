@@ -3,7 +3,8 @@
 Invariants:
   * reshape, permute_dims, matrix_transpose, expand_dims, squeeze,
     broadcast_to, broadcast_arrays, flip, moveaxis and unstack return views
-    (metadata only). reshape copies (the ``copy`` kernel) only when no view
+    (metadata only); broadcast_to's and broadcast_arrays' are read-only, as
+    numpy's (their elements may alias: writes raise, DLPack exports flag them). reshape copies (the ``copy`` kernel) only when no view
     exists, like numpy; ``copy=False`` then raises.
   * concat, stack, tile, repeat and roll write into a new array through
     views of it and the ``copy`` kernel (indexing.assign): no host round trip.
@@ -14,6 +15,7 @@ import builtins
 import operator
 
 from .. import _npurt
+from .._npurt import ArgumentTypeError, InvalidArgumentError, UnsupportedDtypeError
 from .indexing import assign, basic_view, view_of
 from . import _args, _convert
 
@@ -34,7 +36,7 @@ def normalize_axis(axis, ndim, where, arg="axis"):
     except TypeError:
         a = None
     if a is None:
-        raise TypeError(f"{where}: argument '{arg}': expected an integer, got {type(axis).__name__}")
+        raise ArgumentTypeError(f"{where}: argument '{arg}': expected an integer, got {type(axis).__name__}")
     if not -ndim <= a < ndim:
         raise AxisError(f"{where}: argument '{arg}': axis {a} is out of bounds for array of dimension {ndim}")
     return a + ndim if a < 0 else a
@@ -47,7 +49,7 @@ def normalize_axes(axis, ndim, where, arg="axis"):
     seq = axis if isinstance(axis, (tuple, list)) else (axis,)
     out = tuple(normalize_axis(a, ndim, where, arg) for a in seq)
     if len(set(out)) != len(out):
-        raise ValueError(f"{where}: argument '{arg}': repeated axis in {tuple(seq)}")
+        raise InvalidArgumentError(f"{where}: argument '{arg}': repeated axis in {tuple(seq)}")
     return tuple(sorted(out))
 
 
@@ -74,7 +76,7 @@ def _integer(v, where, arg):
     try:
         return operator.index(v)
     except TypeError:
-        raise TypeError(f"{where}: argument '{arg}': expected integers, got {type(v).__name__}") from None
+        raise ArgumentTypeError(f"{where}: argument '{arg}': expected integers, got {type(v).__name__}") from None
 
 
 def _resolve_shape(shape, size, where):
@@ -82,14 +84,15 @@ def _resolve_shape(shape, size, where):
     shape = tuple(_integer(s, where, "shape") for s in shape)
     unknown = [i for i, s in enumerate(shape) if s == -1]
     if len(unknown) > 1 or any(s < -1 for s in shape):
-        raise ValueError(f"{where}: argument 'shape': {shape} may hold one -1 and otherwise sizes >= 0")
+        raise InvalidArgumentError(f"{where}: argument 'shape': {shape} may hold one -1 and otherwise sizes >= 0")
     if unknown:
         known = _prod(s for s in shape if s != -1)
         if known == 0 or size % known:
-            raise ValueError(f"{where}: argument 'shape': cannot reshape array of size {size} into shape {shape}")
+            raise InvalidArgumentError(f"{where}: argument 'shape': cannot reshape array of size {size} into shape "
+                                       f"{shape}")
         shape = tuple(size // known if s == -1 else s for s in shape)
     if _prod(shape) != size:
-        raise ValueError(f"{where}: argument 'shape': cannot reshape array of size {size} into shape {shape}")
+        raise InvalidArgumentError(f"{where}: argument 'shape': cannot reshape array of size {size} into shape {shape}")
     return shape
 
 
@@ -137,8 +140,8 @@ def reshape(x, /, shape, *, copy=None):
     strides = _nocopy_strides(tuple(x.shape), _strides(x), new)
     if strides is None:
         if copy is False:
-            raise ValueError(f"{where}: argument 'copy': copy=False but this reshape of a non-contiguous view "
-                             "needs a copy")
+            raise InvalidArgumentError(f"{where}: argument 'copy': copy=False but this reshape of a non-contiguous "
+                                       "view needs a copy")
         x = _copy(x)
         strides = _contiguous(new)
     return view_of(x, new, strides)
@@ -149,14 +152,14 @@ def permute_dims(x, /, axes):
     axes = _args.int_sequence(axes, where, "axes")
     norm = tuple(normalize_axis(a, x.ndim, where, "axes") for a in axes)
     if sorted(norm) != list(range(x.ndim)):
-        raise ValueError(f"{where}: argument 'axes': {axes} is not a permutation of the {x.ndim} axes")
+        raise InvalidArgumentError(f"{where}: argument 'axes': {axes} is not a permutation of the {x.ndim} axes")
     s = _strides(x)
     return view_of(x, [x.shape[a] for a in norm], [s[a] for a in norm])
 
 
 def matrix_transpose(x, /):
     if x.ndim < 2:
-        raise ValueError(f"npurt.matrix_transpose: argument 'x': needs at least 2 dimensions, got {x.ndim}")
+        raise InvalidArgumentError(f"npurt.matrix_transpose: argument 'x': needs at least 2 dimensions, got {x.ndim}")
     axes = list(range(x.ndim))
     axes[-2], axes[-1] = axes[-1], axes[-2]
     return permute_dims(x, axes)
@@ -178,8 +181,8 @@ def squeeze(x, /, axis=None):
         axes = normalize_axes(axis, x.ndim, where)
     for a in axes:
         if x.shape[a] != 1:
-            raise ValueError(f"{where}: argument 'axis': cannot select an axis to squeeze out which has size "
-                             f"not equal to one (axis {a} has size {x.shape[a]})")
+            raise InvalidArgumentError(f"{where}: argument 'axis': cannot select an axis to squeeze out which has size "
+                                       f"not equal to one (axis {a} has size {x.shape[a]})")
     keep = [i for i in range(x.ndim) if i not in axes]
     s = _strides(x)
     return view_of(x, [x.shape[i] for i in keep], [s[i] for i in keep])
@@ -191,8 +194,8 @@ def broadcast_shapes(*shapes, where="npurt.broadcast_shapes"):
     for i in range(-ndim, 0):
         sizes = {s[i] for s in shapes if len(s) >= -i and s[i] != 1}
         if len(sizes) > 1:
-            raise ValueError(f"{where}: shapes {' '.join(str(tuple(s)) for s in shapes)} cannot be broadcast "
-                             f"together (sizes {sorted(sizes)} in dimension {i})")
+            raise InvalidArgumentError(f"{where}: shapes {' '.join(str(tuple(s)) for s in shapes)} cannot be broadcast "
+                                       f"together (sizes {sorted(sizes)} in dimension {i})")
         out.append(sizes.pop() if sizes else 1)
     return tuple(out)
 
@@ -201,7 +204,7 @@ def broadcast_to(x, /, shape):
     where = "npurt.broadcast_to"
     shape = _args.sizes(shape, where)
     if len(shape) < x.ndim or any(n < 0 for n in shape):
-        raise ValueError(f"{where}: argument 'shape': cannot broadcast shape {tuple(x.shape)} to {shape}")
+        raise InvalidArgumentError(f"{where}: argument 'shape': cannot broadcast shape {tuple(x.shape)} to {shape}")
     lead = len(shape) - x.ndim
     s = _strides(x)
     strides = [0] * lead
@@ -211,8 +214,8 @@ def broadcast_to(x, /, shape):
         elif n == 1:
             strides.append(0)
         else:
-            raise ValueError(f"{where}: argument 'shape': cannot broadcast shape {tuple(x.shape)} to {shape}")
-    return view_of(x, shape, strides)
+            raise InvalidArgumentError(f"{where}: argument 'shape': cannot broadcast shape {tuple(x.shape)} to {shape}")
+    return _npurt._read_only_view(view_of(x, shape, strides))  # read-only as numpy's: elements may alias
 
 
 def broadcast_arrays(*arrays):
@@ -236,11 +239,12 @@ def moveaxis(x, source, destination, /):
     src = source if isinstance(source, (tuple, list)) else (source,)
     dst = destination if isinstance(destination, (tuple, list)) else (destination,)
     if len(src) != len(dst):
-        raise ValueError(f"{where}: arguments 'source' and 'destination' must have the same number of elements")
+        raise InvalidArgumentError(f"{where}: arguments 'source' and 'destination' must have the same number of "
+                                   "elements")
     src = [normalize_axis(a, x.ndim, where, "source") for a in src]
     dst = [normalize_axis(a, x.ndim, where, "destination") for a in dst]
     if len(set(src)) != len(src) or len(set(dst)) != len(dst):
-        raise ValueError(f"{where}: repeated axis in 'source' or 'destination'")
+        raise InvalidArgumentError(f"{where}: repeated axis in 'source' or 'destination'")
     order = [a for a in range(x.ndim) if a not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -259,18 +263,19 @@ def _result_dtype(arrays, where):
     import npurt
     result_type = getattr(npurt, "result_type", None)
     if result_type is None:
-        raise TypeError(f"{where}: argument 'arrays': mixed dtypes {sorted(map(str, dtypes))} need type promotion")
+        raise UnsupportedDtypeError(f"{where}: argument 'arrays': mixed dtypes {sorted(map(str, dtypes))} need "
+                                    "type promotion")
     return result_type(*arrays)
 
 
 def _check_arrays(arrays, where):
     arrays = _args.array_sequence(arrays, where)
     if not arrays:
-        raise ValueError(f"{where}: argument 'arrays': need at least one array")
+        raise InvalidArgumentError(f"{where}: argument 'arrays': need at least one array")
     for i, a in enumerate(arrays):
         if not isinstance(a, _npurt.ndarray):
-            raise TypeError(f"{where}: argument 'arrays': element {i} is a {type(a).__name__}, not an "
-                            "npurt.ndarray (convert it with nr.asarray)")
+            raise ArgumentTypeError(f"{where}: argument 'arrays': element {i} is a {type(a).__name__}, not an "
+                                    "npurt.ndarray (convert it with nr.asarray)")
     return arrays
 
 
@@ -281,12 +286,12 @@ def concat(arrays, /, *, axis=0):
         arrays, axis = [reshape(a, (-1,)) for a in arrays], 0
     first = arrays[0]
     if first.ndim == 0:
-        raise ValueError(f"{where}: argument 'arrays': zero-dimensional arrays cannot be concatenated")
+        raise InvalidArgumentError(f"{where}: argument 'arrays': zero-dimensional arrays cannot be concatenated")
     a = normalize_axis(axis, first.ndim, where)
     for i, x in enumerate(arrays):
         if x.ndim != first.ndim or any(x.shape[d] != first.shape[d] for d in range(x.ndim) if d != a):
-            raise ValueError(f"{where}: argument 'arrays': array {i} has shape {tuple(x.shape)}, incompatible with "
-                             f"{tuple(first.shape)} outside axis {a}")
+            raise InvalidArgumentError(f"{where}: argument 'arrays': array {i} has shape {tuple(x.shape)}, "
+                                       f"incompatible with {tuple(first.shape)} outside axis {a}")
     shape = list(first.shape)
     shape[a] = sum(x.shape[a] for x in arrays)
     out = _npurt.empty(tuple(shape), _result_dtype(arrays, where), stream=first.stream)
@@ -303,8 +308,8 @@ def stack(arrays, /, *, axis=0):
     arrays = _check_arrays(arrays, where)
     for i, x in enumerate(arrays):
         if tuple(x.shape) != tuple(arrays[0].shape):
-            raise ValueError(f"{where}: argument 'arrays': all input arrays must have the same shape, array {i} "
-                             f"has {tuple(x.shape)}, array 0 {tuple(arrays[0].shape)}")
+            raise InvalidArgumentError(f"{where}: argument 'arrays': all input arrays must have the same shape, "
+                                       f"array {i} has {tuple(x.shape)}, array 0 {tuple(arrays[0].shape)}")
     a = normalize_axis(axis, arrays[0].ndim + 1, where)
     return concat([expand_dims(x, axis=a) for x in arrays], axis=a)
 
@@ -331,7 +336,7 @@ def repeat(x, repeats, /, *, axis=None):
     a = normalize_axis(axis, x.ndim, where)
     if isinstance(repeats, int):
         if repeats < 0:
-            raise ValueError(f"{where}: argument 'repeats': must be >= 0, got {repeats}")
+            raise InvalidArgumentError(f"{where}: argument 'repeats': must be >= 0, got {repeats}")
         shape = list(x.shape)
         expanded = expand_dims(x, axis=a + 1)
         big = broadcast_to(expanded, shape[:a + 1] + [repeats] + shape[a + 1:])
@@ -340,7 +345,8 @@ def repeat(x, repeats, /, *, axis=None):
     if len(counts) == 1 and x.shape[a] != 1:  # shape (1,) broadcasts to (M,), as the standard allows
         return repeat(x, counts[0], axis=a)
     if len(counts) != x.shape[a] or any(c < 0 for c in counts):
-        raise ValueError(f"{where}: argument 'repeats': need {x.shape[a]} counts >= 0 along axis {a}, got {counts}")
+        raise InvalidArgumentError(f"{where}: argument 'repeats': need {x.shape[a]} counts >= 0 along axis {a}, "
+                                   f"got {counts}")
     pieces = [repeat(basic_view(x, (slice(None),) * a + (slice(i, i + 1),)), c, axis=a)
               for i, c in enumerate(counts) if c]
     if not pieces:
@@ -360,7 +366,7 @@ def roll(x, /, shift, *, axis=None):
         if len(shifts) == 1:
             shifts = tuple(shifts) * len(axes)
         else:
-            raise ValueError(f"{where}: arguments 'shift' and 'axis' must have the same length")
+            raise InvalidArgumentError(f"{where}: arguments 'shift' and 'axis' must have the same length")
     out = x
     for s, ax in zip(shifts, axes):
         a = normalize_axis(ax, x.ndim, where)

@@ -11,6 +11,7 @@ arrays with numpy's sum-product over the last/second-to-last axes is not:
 `dot` accepts 1-D and 2-D operands only and says so).
 """
 import builtins
+from .._npurt import ArgumentTypeError
 
 
 def _nr():
@@ -61,8 +62,8 @@ def cumprod(a, axis=None, dtype=None):
 
 def dot(a, b):
     if a.ndim > 2 or b.ndim > 2:
-        raise TypeError(f"npurt.dot: arguments 'a', 'b': only 1-D and 2-D operands are supported "
-                        f"(got {a.ndim}-D and {b.ndim}-D); use npurt.matmul or npurt.tensordot")
+        raise ArgumentTypeError(f"npurt.dot: arguments 'a', 'b': only 1-D and 2-D operands are supported "
+                                f"(got {a.ndim}-D and {b.ndim}-D); use npurt.matmul or npurt.tensordot")
     return _nr().matmul(a, b)
 
 

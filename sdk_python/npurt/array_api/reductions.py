@@ -23,6 +23,7 @@ import builtins
 import numbers
 
 from .. import _npurt
+from .._npurt import ArgumentTypeError, UnsupportedDtypeError
 from .indexing import device_astype
 from .manipulation import normalize_axes
 from . import _args, _convert
@@ -40,7 +41,7 @@ def _reduce(kind, x, axis, keepdims, out_dtype, where):
     """npurt::array::reduce (C++: the adjacent-axes view, the split of long
     reductions over the cores, keepdims) after the argument checks here."""
     if not isinstance(x, _npurt.ndarray):
-        raise TypeError(f"{where}: argument 'x': expected an npurt.ndarray, got {type(x).__name__}")
+        raise ArgumentTypeError(f"{where}: argument 'x': expected an npurt.ndarray, got {type(x).__name__}")
     axes = None if axis is None else tuple(normalize_axes(axis, x.ndim, where))
     wide = out_dtype is not None and str(x.dtype) == "float16" and str(out_dtype) == "float32"
     return _npurt._array_reduce(kind, x, axes, bool(keepdims), wide)
@@ -50,11 +51,11 @@ def _numeric_input(x, kind, dtype, where):
     """x converted to a dtype the kernel takes, and the result dtype to return."""
     name = str(x.dtype)
     if name == "bfloat16":
-        raise TypeError(f"{where}: argument 'x': bfloat16 is not supported by the reduction kernels "
-                        "(float16, float32, float64, complex and integers are)")
+        raise UnsupportedDtypeError(f"{where}: argument 'x': bfloat16 is not supported by the reduction kernels "
+                                    "(float16, float32, float64, complex and integers are)")
     if name in ("complex64", "complex128") and kind in ("max", "min"):
-        raise TypeError(f"{where}: argument 'x': {name} has no ordering (the standard leaves {kind} of complex "
-                        "unspecified)")
+        raise UnsupportedDtypeError(f"{where}: argument 'x': {name} has no ordering (the standard leaves {kind} of "
+                                    "complex unspecified)")
     if dtype is not None and kind in ("sum", "prod") and str(dtype) != name and \
             str(dtype) in ("float64", "complex64", "complex128"):
         return _astype(x, dtype, where), dtype  # accumulate in the requested (wider) dtype
@@ -79,7 +80,7 @@ def _numeric(kind):
 
     def reduce(x, /, *, axis=None, keepdims=False, dtype=None):
         if kind in ("max", "min") and dtype is not None:
-            raise TypeError(f"{where}: unexpected keyword argument 'dtype'")
+            raise ArgumentTypeError(f"{where}: unexpected keyword argument 'dtype'")
         src, result = _numeric_input(x, kind, dtype, where)
         y = _reduce(kind, src, axis, keepdims, result, where)
         return _finish(y, result, where)
@@ -101,7 +102,7 @@ def mean(x, /, *, axis=None, keepdims=False):
     name = str(x.dtype)
     if name not in ("float32", "float16", "float64", "complex64", "complex128"):
         if name == "bfloat16":
-            raise TypeError(f"{where}: argument 'x': bfloat16 is not supported by the reduction kernels")
+            raise UnsupportedDtypeError(f"{where}: argument 'x': bfloat16 is not supported by the reduction kernels")
         x = _astype(x, _npurt.float32, where)
     return _reduce("mean", x, axis, keepdims, None, where)
 
@@ -112,8 +113,8 @@ def _truth(x, where):
     import npurt
     not_equal = getattr(npurt, "not_equal", None)
     if not_equal is None:
-        raise TypeError(f"{where}: argument 'x': {x.dtype} input needs the elementwise not_equal kernel, which "
-                        "this build lacks; pass a bool array")
+        raise UnsupportedDtypeError(f"{where}: argument 'x': {x.dtype} input needs the elementwise not_equal "
+                                    "kernel, which this build lacks; pass a bool array")
     return not_equal(x, 0)
 
 
@@ -140,10 +141,11 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     import npurt
     where = "npurt.var"
     if isinstance(correction, builtins.bool) or not isinstance(correction, numbers.Real):
-        raise TypeError(f"{where}: argument 'correction': expected a real number, got {type(correction).__name__}")
+        raise ArgumentTypeError(f"{where}: argument 'correction': expected a real number, got "
+                                f"{type(correction).__name__}")
     if str(x.dtype) in ("complex64", "complex128"):
-        raise TypeError(f"{where}: argument 'x': {x.dtype} is not a real floating-point dtype (the standard's "
-                        "var/std take real floating arrays)")
+        raise UnsupportedDtypeError(f"{where}: argument 'x': {x.dtype} is not a real floating-point dtype (the "
+                                    "standard's var/std take real floating arrays)")
     m = mean(x, axis=axis, keepdims=True)
     x = _astype(x, m.dtype, where)
     d = npurt.subtract(x, m)

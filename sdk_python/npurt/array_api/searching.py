@@ -22,6 +22,7 @@ argument (bad axis -> AxisError, unsupported dtype -> TypeError).
 import builtins
 
 from .. import _npurt
+from .._npurt import ArgumentTypeError, InvalidArgumentError, UnsupportedDtypeError
 from ._dtypes import result_type
 from .indexing import device_astype
 from .manipulation import _copy, moveaxis, normalize_axis, reshape
@@ -38,10 +39,10 @@ def _ops():
 
 def check_array(x, where, arg="x"):
     if not isinstance(x, _npurt.ndarray):
-        raise TypeError(f"{where}: argument '{arg}': expected an npurt.ndarray, got {type(x).__name__}")
+        raise ArgumentTypeError(f"{where}: argument '{arg}': expected an npurt.ndarray, got {type(x).__name__}")
     if str(x.dtype) in _UNORDERED:
-        raise TypeError(f"{where}: argument '{arg}': {x.dtype} values have no order (real dtypes and bool are "
-                        "supported)")
+        raise UnsupportedDtypeError(f"{where}: argument '{arg}': {x.dtype} values have no order (real dtypes and "
+                                    "bool are supported)")
     return x
 
 
@@ -95,7 +96,7 @@ def _arg_extreme(op_name):
         if x.ndim == 0 and axis is None:
             axes = []
         if (axis is None and x.size == 0) or (axis is not None and x.shape[axes[0]] == 0):
-            raise ValueError(f"{where}: argument 'x': attempt to get {op_name} of an empty sequence")
+            raise InvalidArgumentError(f"{where}: argument 'x': attempt to get {op_name} of an empty sequence")
         return getattr(_ops(), op_name)(x, axis=axes, keepdims=builtins.bool(keepdims))
 
     arg.__name__ = arg.__qualname__ = op_name
@@ -115,8 +116,8 @@ def _as_device_array(v, like, where, arg):
         try:
             return _npurt.asarray(v, like.dtype, stream=like.stream)
         except (TypeError, ValueError, OverflowError) as e:
-            raise TypeError(f"{where}: argument '{arg}': cannot convert {v!r} to {like.dtype}: {e}") from None
-    raise TypeError(f"{where}: argument '{arg}': expected an npurt.ndarray, got {type(v).__name__}")
+            raise ArgumentTypeError(f"{where}: argument '{arg}': cannot convert {v!r} to {like.dtype}: {e}") from None
+    raise ArgumentTypeError(f"{where}: argument '{arg}': expected an npurt.ndarray, got {type(v).__name__}")
 
 
 def promote_pair(x1, x2, where):
@@ -128,7 +129,8 @@ def promote_pair(x1, x2, where):
     try:
         dt = result_type(x1.dtype, x2.dtype)
     except TypeError as e:
-        raise TypeError(f"{where}: argument 'x2': {x2.dtype} does not promote with x1's {x1.dtype}: {e}") from None
+        raise UnsupportedDtypeError(f"{where}: argument 'x2': {x2.dtype} does not promote with x1's {x1.dtype}: "
+                                    f"{e}") from None
     return device_astype(x1, dt, where), device_astype(x2, dt, where)
 
 
@@ -137,17 +139,17 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     1-D x1 (sorted ascending, or sorted by `sorter`) to keep it sorted."""
     where = "npurt.searchsorted"
     if side not in ("left", "right"):
-        raise ValueError(f"{where}: argument 'side': must be 'left' or 'right', got {side!r}")
+        raise InvalidArgumentError(f"{where}: argument 'side': must be 'left' or 'right', got {side!r}")
     check_array(x1, where, "x1")
     if x1.ndim != 1:
-        raise ValueError(f"{where}: argument 'x1': must be 1-D, got {x1.ndim}-D")
+        raise InvalidArgumentError(f"{where}: argument 'x1': must be 1-D, got {x1.ndim}-D")
     x1, x2 = promote_pair(x1, x2, where)
     if sorter is not None:
         if not isinstance(sorter, _npurt.ndarray) or not str(sorter.dtype).startswith(("int", "uint")):
-            raise TypeError(f"{where}: argument 'sorter': expected an integer npurt.ndarray")
+            raise ArgumentTypeError(f"{where}: argument 'sorter': expected an integer npurt.ndarray")
         if tuple(sorter.shape) != tuple(x1.shape):
-            raise ValueError(f"{where}: argument 'sorter': shape {tuple(sorter.shape)} differs from x1's "
-                             f"{tuple(x1.shape)}")
+            raise InvalidArgumentError(f"{where}: argument 'sorter': shape {tuple(sorter.shape)} differs from x1's "
+                                       f"{tuple(x1.shape)}")
         sorter = device_astype(sorter, _npurt.int64, where)
     return _ops().searchsorted(x1, x2, sorter, side=side)
 
@@ -156,20 +158,20 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
 
 def _np_sort(a, axis=-1, kind=None, order=None, *, stable=None):
     if order is not None:
-        raise TypeError("numpy.sort: argument 'order' is not supported for npurt arrays")
+        raise ArgumentTypeError("numpy.sort: argument 'order' is not supported for npurt arrays")
     return sort(reshape(a, (-1,)), axis=-1) if axis is None else sort(a, axis=axis)
 
 
 def _np_argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     if order is not None:
-        raise TypeError("numpy.argsort: argument 'order' is not supported for npurt arrays")
+        raise ArgumentTypeError("numpy.argsort: argument 'order' is not supported for npurt arrays")
     return argsort(reshape(a, (-1,)), axis=-1) if axis is None else argsort(a, axis=axis)
 
 
 def _np_arg(fn, name):
     def call(a, axis=None, out=None, *, keepdims=False):
         if out is not None:
-            raise TypeError(f"numpy.{name}: argument 'out' is not supported for npurt arrays")
+            raise ArgumentTypeError(f"numpy.{name}: argument 'out' is not supported for npurt arrays")
         return fn(a, axis=axis, keepdims=builtins.bool(keepdims))
     return call
 

@@ -32,6 +32,7 @@ import builtins
 from collections import namedtuple
 
 from .. import _npurt
+from .._npurt import ArgumentTypeError
 from .manipulation import _copy, reshape
 from .searching import _VECTOR_SORTED, check_array, promote_pair, sort_last, sort_plan
 
@@ -258,7 +259,7 @@ def isin(x1, x2, /, *, invert=False):
 def _np_unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
                equal_nan=True, sorted=True):
     if axis is not None:
-        raise TypeError("numpy.unique: argument 'axis' is not supported for npurt arrays")
+        raise ArgumentTypeError("numpy.unique: argument 'axis' is not supported for npurt arrays")
     need = [f for f, want in (("index", return_index), ("inverse", return_inverse), ("counts", return_counts))
             if want]
     v, i, inv, c = _unique(ar, "numpy.unique", need)

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "npurt/copy.h"
 #include "npurt/runtime.h"
 #include "npurt/status.h"
 #include "npurt/tensor.h"
@@ -59,6 +60,30 @@ TEST(Tensor, ViewsShareStorageAndAreBoundsChecked) {
   expect_bad({-1}, {1}, 0, "argument 'shape': dimension 0 is negative (-1)");
   expect_bad({int64_t(1) << 40, int64_t(1) << 40}, {1, 1}, 0, "int64 overflow");
   EXPECT_NO_THROW(t.view({0}, {1}, 96));  // empty view at the end is fine
+}
+
+TEST(Tensor, ReadOnlyViewsStayReadOnlyAndRefuseHostCopies) {
+  Tensor t = Tensor::empty({3}, DType::kFloat32, kDev);
+  EXPECT_FALSE(t.read_only());
+  Tensor b = t.view({2, 3}, {0, 1}, t.byte_offset()).as_read_only();  // a broadcast view
+  EXPECT_TRUE(b.read_only());
+  EXPECT_FALSE(t.read_only());  // the base is untouched
+  EXPECT_TRUE(b.view({3}, {1}, b.byte_offset()).read_only());
+  const Tensor row = b.view({3}, {1}, b.byte_offset());
+  const float host[3] = {1, 2, 3};
+  try {
+    copy_from_host(row, host, sizeof host, Stream::current(kDev));
+    FAIL() << "no error";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("npurt.copy_from_host: argument 'dst': tensor float32[3] sim:0 is a "
+                                         "read-only view"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(fill_bytes(row, 0, Stream::current(kDev)), InvalidArgument);
+  EXPECT_THROW(copy_device_to_device(row, t, Stream::current(kDev)), InvalidArgument);
+  copy_device_to_device(t, row, Stream::current(kDev));  // reading one is fine
+  Stream::current(kDev).synchronize();
 }
 
 TEST(Tensor, ShapeHelpers) {

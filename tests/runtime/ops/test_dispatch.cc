@@ -148,6 +148,10 @@ TEST_F(Dispatch, OutArgument) {
   Tensor transposed = out.view({2, 2}, {1, 2}, 0);
   m = invalid([&] { ops::call("t_affine", {x}, {{"a", 1.0}}, Stream(), {transposed}); });
   EXPECT_NE(m.find("must be contiguous"), std::string::npos) << m;
+  // A read-only view (nr.broadcast_to's), contiguous or not, is never an output.
+  m = invalid([&] { ops::call("t_affine", {x}, {{"a", 1.0}}, Stream(), {out.as_read_only()}); });
+  EXPECT_NE(m.find("argument 'out[0] ('y')': is a read-only view"), std::string::npos) << m;
+  EXPECT_EQ(download<float>(out), (std::vector<float>{10, 20, 30, 40}));
   // In place: out aliases the input.
   ops::call("t_affine", {x}, {{"a", 2.0}}, Stream(), {x});
   EXPECT_EQ(download<float>(x), (std::vector<float>{2, 4, 6, 8}));
