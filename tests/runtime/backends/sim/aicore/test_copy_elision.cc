@@ -113,6 +113,18 @@ TEST(CopyElision, ShorterCopyIntoAMirroredBufferKeepsTheRest) {
   });
 }
 
+TEST(CopyElision, RecopyOverTheBackExactlyAndOverTheFrontOfAMirror) {
+  const auto x = sample(ek::kN);
+  equivalent(NPURT_SIM_ENTRY(ek::overlap_recopy), 1, {ek::kN * 4}, x, true, [&](const Result& r) {
+    EXPECT_EQ(r.delta.elided, 4u);
+    auto z = floats(r.out[0]);
+    for (uint32_t i = 0; i < ek::kN; ++i) {
+      const float want = i < 48 ? x[i] : i < 144 ? x[80 + i] : i < 192 ? x[i - 64] : -7.0f;
+      ASSERT_EQ(z[i], want) << i;
+    }
+  });
+}
+
 TEST(CopyElision, ScalarGetValueAfterElidedCopy) {
   const auto x = sample(ek::kN);
   equivalent(NPURT_SIM_ENTRY(ek::scalar_reverse), 1, {ek::kN * 4}, x, true, [&](const Result& r) {

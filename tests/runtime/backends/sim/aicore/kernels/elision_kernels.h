@@ -97,6 +97,34 @@ extern "C" __global__ __aicore__ void shorter_recopy(GM_ADDR x, GM_ADDR z, GM_AD
   DataCopy(zg, in, kN);
 }
 
+// The other overlaps of a copy with a pending mirror (copy_elision.cc
+// settle_before_overwrite): the copy covering the mirror's back and running
+// past it (the head stays), covering it exactly (dropped, nothing copied),
+// covering its front (the tail stays); every kept piece stays visible in z.
+// in = -7, then 1. in[0, 128) = x[0, 128);  2. in[64, 192) = x[128, 256);
+// 3. in[64, 192) = x[0, 128);  4. in[48, 144) = x[128, 224).
+// z = [x[0, 48) | x[128, 224) | x[80, 128) | -7 x 64].
+extern "C" __global__ __aicore__ void overlap_recopy(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a;
+  pipe.InitBuffer(a, kN * sizeof(float));
+  GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer((__gm__ float*)x, kN);
+  zg.SetGlobalBuffer((__gm__ float*)z, kN);
+  LocalTensor<float> in = a.Get<float>();
+  Duplicate(in, -7.0f, kN);
+  Sync<HardEvent::V_MTE2>();
+  DataCopy(in, xg, 128);
+  PipeBarrier<PIPE_MTE2>();  // overlapping UB destinations (ascend-facts.md 2.5)
+  DataCopy(in[64], xg[128], 128);
+  PipeBarrier<PIPE_MTE2>();
+  DataCopy(in[64], xg, 128);
+  PipeBarrier<PIPE_MTE2>();
+  DataCopy(in[48], xg[128], 96);
+  Sync<HardEvent::MTE2_MTE3>();
+  DataCopy(zg, in, kN);
+}
+
 // The mirror-aware vector reads: z = [ReduceSum | pad to 8 | WholeReduceSum x4 |
 // pad | BlockReduceSum 32 | Exp 256 | Muls 256 | Add(x, x) 256 | Add(x[64], x[64]) 64],
 // h = Cast<half>(x). Sources are read whole, at an offset, and in place.
