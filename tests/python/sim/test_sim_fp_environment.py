@@ -36,7 +36,7 @@ def subnormals(n):
     return bits.view(np.float32), (bits * np.uint32(2)).view(np.float32)
 
 
-@pytest.mark.parametrize("n", [1, 33, 4096, 1 << 16])
+@pytest.mark.parametrize("n", [1, 33, 4096, 1 << 16, 1 << 22])
 def test_subnormal_add_ignores_the_callers_flush_to_zero(n):
     x, twice = subnormals(n)
     a = nr.asarray(x)
