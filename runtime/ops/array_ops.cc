@@ -51,7 +51,9 @@ constexpr int kNumReduceOps = 7;
 // most kReduceMaxTile inner elements), so a few long reductions would run on a
 // few cores. When there are fewer units than cores, the reduced extent is cut
 // into ranges of part_len elements (the last range may be shorter: any length
-// splits) so that there are about as many units as cores, the first launch
+// splits) so that the units fill the cores in one wave (floor(cores / units)
+// ranges per unit: rounding up, 3 rows on 40 cores made 42 units, two of them
+// a second wave that doubles the launch on an NPU), the first launch
 // writes one partial per range and a second launch combines them. A range
 // keeps >= kSplitMinWork elements of work so the second launch and the
 // per-range overhead stay small. One range per core rather than two (the rule
@@ -137,7 +139,7 @@ uint64_t split_part_len(uint64_t outer, uint64_t len, uint64_t inner, uint64_t c
   const uint64_t units = outer * ((inner + kReduceMaxTile - 1) / kReduceMaxTile);
   if (units >= cores) return 0;
   const uint64_t min_part = std::max<uint64_t>(1, (kSplitMinWork + run - 1) / run);
-  uint64_t parts = std::min((cores + units - 1) / units, len / min_part);
+  uint64_t parts = std::min(cores / units, len / min_part);
   if (parts < 2) return 0;
   uint64_t part_len = (len + parts - 1) / parts;
   if (inner == 1) part_len = (part_len + kSplitAlign - 1) / kSplitAlign * kSplitAlign;

@@ -101,15 +101,25 @@ TEST(CopyElision, PartialVectorWriteMaterializesFirst) {
   });
 }
 
+// A re-copy kernel (elision_kernels.h RecopyFrame): `elided` copies, z[i] == want(i).
+void expect_recopy(npurt::SimKernelEntry entry, uint64_t elided, const std::function<float(uint32_t)>& want) {
+  equivalent(entry, 1, {ek::kN * 4}, sample(ek::kN), true, [&](const Result& r) {
+    EXPECT_EQ(r.delta.elided, elided);
+    auto z = floats(r.out[0]);
+    for (uint32_t i = 0; i < ek::kN; ++i) ASSERT_EQ(z[i], want(i)) << i;
+  });
+}
+
 TEST(CopyElision, ShorterCopyIntoAMirroredBufferKeepsTheRest) {
   const auto x = sample(ek::kN);
-  equivalent(NPURT_SIM_ENTRY(ek::shorter_recopy), 1, {ek::kN * 4}, x, true, [&](const Result& r) {
-    EXPECT_EQ(r.delta.elided, 3u);
-    auto z = floats(r.out[0]);
-    for (uint32_t i = 0; i < ek::kN; ++i) {
-      const uint32_t from = i < 64 ? 192 + i : (i < 128 ? 64 + i : i);
-      ASSERT_EQ(z[i], x[from]) << i;
-    }
+  expect_recopy(NPURT_SIM_ENTRY(ek::shorter_recopy), 3,
+                [&](uint32_t i) { return x[i < 64 ? 192 + i : (i < 128 ? 64 + i : i)]; });
+}
+
+TEST(CopyElision, RecopyOverTheBackExactlyAndOverTheFrontOfAMirror) {
+  const auto x = sample(ek::kN);
+  expect_recopy(NPURT_SIM_ENTRY(ek::overlap_recopy), 4, [&](uint32_t i) {
+    return i < 48 ? x[i] : i < 144 ? x[80 + i] : i < 192 ? x[i - 64] : -7.0f;
   });
 }
 

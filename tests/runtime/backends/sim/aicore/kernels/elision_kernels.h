@@ -73,28 +73,61 @@ extern "C" __global__ __aicore__ void round_trip(GM_ADDR x, GM_ADDR z, GM_ADDR, 
   DataCopy(zg, ta, kN);
 }
 
-// Shorter copies into a buffer holding a mirror: only the old mirror's bytes
-// outside the new copy are materialized (copy_elision.cc), the rest keeps its
-// GM -> UB meaning. The buffer is first filled with -7 (so bytes a wrong
-// materialization skipped cannot hold x by chance), then in = x[0, kN);
-// in[64, 128) = x[128, 192) (the old mirror's head and tail stay);
-// in[0, 64) = x[192, 256) (no overlap with the second copy's mirror).
-// z = in = [x[192, 256) | x[128, 192) | x[128, 256)].
-extern "C" __global__ __aicore__ void shorter_recopy(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
+// The frame of the re-copy kernels below: one kN-float buffer `in` filled
+// with -7 (so bytes a wrong materialization skipped cannot hold x by chance),
+// then GM -> UB copies into it (Copy: in[at, at + n) = x[from, from + n),
+// each after a PipeBarrier<PIPE_MTE2>: overlapping UB destinations need one,
+// ascend-facts.md 2.5), and z = in at the end (Finish).
+struct RecopyFrame {
+  __aicore__ RecopyFrame(GM_ADDR x, GM_ADDR z) {
+    pipe.InitBuffer(a, kN * sizeof(float));
+    xg.SetGlobalBuffer((__gm__ float*)x, kN);
+    zg.SetGlobalBuffer((__gm__ float*)z, kN);
+    in = a.Get<float>();
+    Duplicate(in, -7.0f, kN);
+    Sync<HardEvent::V_MTE2>();
+  }
+  __aicore__ void Copy(uint32_t at, uint32_t from, uint32_t n) {
+    PipeBarrier<PIPE_MTE2>();
+    DataCopy(in[at], xg[from], n);
+  }
+  __aicore__ void Finish() {
+    Sync<HardEvent::MTE2_MTE3>();
+    DataCopy(zg, in, kN);
+  }
   TPipe pipe;
   TBuf<TPosition::VECCALC> a;
-  pipe.InitBuffer(a, kN * sizeof(float));
   GlobalTensor<float> xg, zg;
-  xg.SetGlobalBuffer((__gm__ float*)x, kN);
-  zg.SetGlobalBuffer((__gm__ float*)z, kN);
-  LocalTensor<float> in = a.Get<float>();
-  Duplicate(in, -7.0f, kN);
-  Sync<HardEvent::V_MTE2>();
-  DataCopy(in, xg, kN);
-  DataCopy(in[64], xg[128], 64);  // the same pipe (MTE2) as the first copy: in order, no sync
-  DataCopy(in, xg[192], 64);
-  Sync<HardEvent::MTE2_MTE3>();
-  DataCopy(zg, in, kN);
+  LocalTensor<float> in;
+};
+
+// Shorter copies into a buffer holding a mirror: only the old mirror's bytes
+// outside the new copy are materialized (copy_elision.cc), the rest keeps its
+// GM -> UB meaning. in = x[0, kN); in[64, 128) = x[128, 192) (the old
+// mirror's head and tail stay); in[0, 64) = x[192, 256) (no overlap with the
+// second copy's mirror). z = in = [x[192, 256) | x[128, 192) | x[128, 256)].
+extern "C" __global__ __aicore__ void shorter_recopy(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
+  RecopyFrame f(x, z);
+  f.Copy(0, 0, kN);
+  f.Copy(64, 128, 64);
+  f.Copy(0, 192, 64);
+  f.Finish();
+}
+
+// The other overlaps of a copy with a pending mirror (copy_elision.cc
+// settle_before_overwrite): the copy covering the mirror's back and running
+// past it (the head stays), covering it exactly (dropped, nothing copied),
+// covering its front (the tail stays); every kept piece stays visible in z.
+// 1. in[0, 128) = x[0, 128);  2. in[64, 192) = x[128, 256);
+// 3. in[64, 192) = x[0, 128);  4. in[48, 144) = x[128, 224).
+// z = [x[0, 48) | x[128, 224) | x[80, 128) | -7 x 64].
+extern "C" __global__ __aicore__ void overlap_recopy(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
+  RecopyFrame f(x, z);
+  f.Copy(0, 0, 128);
+  f.Copy(64, 128, 128);
+  f.Copy(64, 0, 128);
+  f.Copy(48, 128, 96);
+  f.Finish();
 }
 
 // The mirror-aware vector reads: z = [ReduceSum | pad to 8 | WholeReduceSum x4 |
