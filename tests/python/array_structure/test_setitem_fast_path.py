@@ -332,11 +332,14 @@ def test_array_value_errors_are_the_python_layers():
     assert x.numpy()[0].tolist() == [1] * 5
 
 
-def test_python_assign_writes_broadcast_targets_once():
-    """The Python path's assign (one copy_into): a broadcast target's zero-stride dims get the value's last entry."""
-    x = nr.broadcast_to(nr.asarray(np.zeros(3, np.float32)), (2, 3))
-    ndarray._py___setitem__(x, slice(None), nr.asarray(np.array([[1, 2, 3], [4, 5, 6]], np.float32)))
-    np.testing.assert_array_equal(x.numpy(), [[4, 5, 6], [4, 5, 6]])
+def test_python_assign_refuses_broadcast_targets():
+    """Broadcast views are read-only (numpy's rule): the Python path's assign refuses them too,
+    naming __setitem__, and leaves the base untouched."""
+    base = nr.asarray(np.zeros(3, np.float32))
+    x = nr.broadcast_to(base, (2, 3))
+    with pytest.raises(nr.InvalidArgumentError, match="read-only"):
+        ndarray._py___setitem__(x, slice(None), nr.asarray(np.array([[1, 2, 3], [4, 5, 6]], np.float32)))
+    np.testing.assert_array_equal(base.numpy(), [0, 0, 0])
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
