@@ -4,6 +4,10 @@
 // simulated kernel launches (and any other data-parallel host work of the sim
 // backend). parallel_for is safe to call from several stream threads at once;
 // the calling thread participates, so nested or concurrent calls cannot deadlock.
+//
+// Lanes: at most num_threads() threads run the indices of one call at once (the
+// caller, pool helpers, and threads that help() while they wait for it), so a
+// job never has more runnable threads than the host has cores for it.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +23,21 @@ class ThreadPool {
   // thread; returns when all calls returned. fn must not throw.
   void parallel_for(size_t n, const std::function<void(size_t)>& fn);
   size_t num_threads() const;
+
+  // The tag of the calls this thread makes from now on (nullptr: untagged).
+  // A sim stream's worker tags its calls with its stream, so a thread waiting
+  // for that stream can find and help the launch it waits for.
+  static void set_thread_tag(const void* tag);
+
+  // Joins a running call made with `tag` while it has unclaimed indices and a
+  // free lane, and runs its indices until none are left (kRan if it ran at
+  // least one). When every lane is taken, asks a pool helper to hand its lane
+  // over after its current index and returns kLaneAsked: the lane is then kept
+  // for a later help() of the waiter (the owner finishes the call if it never
+  // comes). Cheap (one relaxed load) when no call is running. fn must be safe
+  // to run on the calling thread, as on any pool thread.
+  enum class Help { kNothing, kRan, kLaneAsked };
+  Help help(const void* tag);
 
   explicit ThreadPool(size_t threads);
   ~ThreadPool();

@@ -2,6 +2,7 @@
 #include "backends/sim/sim_stream.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <iterator>
@@ -15,6 +16,7 @@
 #include "exec/spin_wait.h"
 #include "backends/sim/work_queue.h"
 #include "exec/profiler.h"
+#include "exec/thread_pool.h"
 
 namespace npurt::sim {
 
@@ -54,6 +56,11 @@ struct SimStream::State {
   std::atomic<bool> has_error{false};             // error is set; lets readers skip mu when clean
   alignas(64) std::atomic<uint64_t> completed{0};  // written by the worker only
   alignas(64) std::atomic<int> waiters{0};
+  // The worker runs a launch of several blocks on the pool (set before its job
+  // is pushed, cleared when it ended): a waiter then spins and helps instead
+  // of parking, and a parked waiter is woken to help (synchronize()).
+  std::atomic<bool> in_launch{false};
+  const bool pool_lanes = ThreadPool::compute().num_threads() > 1;
 
   void run();
   bool wait_for_work();
@@ -189,6 +196,19 @@ Status SimStream::State::execute(Item& item) {
       if (c.bytes) parallel_memset(c.dst, c.memset_value, c.bytes);
       return Status();
     case Command::Kind::kLaunch:
+      if (c.launch.num_blocks > 1 && pool_lanes) {
+        // Dekker with synchronize's park: we store in_launch then load
+        // waiters; a waiter stores waiters then loads in_launch (all seq_cst),
+        // so a parked waiter is woken to help, or sees in_launch and spins.
+        in_launch.store(true, std::memory_order_seq_cst);
+        if (waiters.load(std::memory_order_seq_cst) > 0) {
+          std::lock_guard<std::mutex> lk(mu);
+          done_cv.notify_all();
+        }
+        Status st = run_aicore_kernel(item.launch);
+        in_launch.store(false, std::memory_order_relaxed);
+        return st;
+      }
       return run_aicore_kernel(item.launch);
     case Command::Kind::kHostFunc:
       return capture_status(c.host_fn);
@@ -260,6 +280,7 @@ void SimStream::State::finish(Item& item, const Status& st) {
 
 void SimStream::State::run() {
   t_worker_of = this;
+  ThreadPool::set_thread_tag(this);  // synchronize() finds and helps our launches by it
   for (;;) {
     WorkQueue<Item>::Node* node = queue.front();
     if (!node) {
@@ -374,6 +395,11 @@ void SimStream::submit(Command&& cmd) {
   if (next) prefetch_for_write(next, sizeof *next);
 }
 
+// Waits until the work pushed so far completed. While it waits, the caller
+// runs blocks of this stream's running launch (ThreadPool::help with the
+// stream as tag): on a 2-core host it is then one of the launch's two lanes
+// instead of a third runnable thread beside them, and it is on a core when
+// the launch ends (docs/performance.md "Launch edges (wave 11)").
 Status SimStream::synchronize() {
   State& s = *st_;
   if (t_worker_of == &s)
@@ -381,24 +407,56 @@ Status SimStream::synchronize() {
                   "synchronize called from work running on the same stream (it would wait for itself)");
   uint64_t target = s.queue.pushed();
   auto done = [&] { return s.completed.load(std::memory_order_seq_cst) >= target; };
+  ThreadPool& pool = ThreadPool::compute();
+  ThreadPool::Help helped = ThreadPool::Help::kNothing;
+  unsigned polls = 0;
+  // Tries to help every 64 polls (one lock-free load while no launch runs; the
+  // pool mutex only while one does), from the first: a help ends the spin
+  // (and restarts its budget below).
+  auto done_or_helped = [&] {
+    if (done()) return true;
+    if ((polls++ & 63) != 0) return false;
+    helped = pool.help(&s);
+    return helped == ThreadPool::Help::kRan;
+  };
   std::unique_lock<std::mutex> lk(s.mu, std::defer_lock);
   // Yield after 2 us of pure spinning (not kPureSpin's 4): the caller of a
   // multi-block launch often shares its core with the pool helper or the
-  // stream worker it waits for (caller + worker + helper are 3 runnable threads
-  // on a 2-core host), which then starts sooner. Not from the first poll: a
-  // tiny op's round trip (~2.6 us) then paid a system call (+0.15 us), while
-  // yielding at once gained ~4 % on 1 Mi float32 sums (docs/performance.md
+  // stream worker it waits for, which then starts sooner. Not from the first
+  // poll: a tiny op's round trip (~2.6 us) then paid a system call (+0.15 us),
+  // while yielding at once gained ~4 % on 1 Mi float32 sums (docs/performance.md
   // "Launch fixed cost (wave 10)").
-  if (!spin_until(done, kSpinBudget, std::chrono::microseconds(2))) {
+  // After a help, wait for the rest (the owner's last block, the commands
+  // behind the launch) spinning for the idle budget: this thread ran a lane,
+  // so it holds a core the launch no longer needs, and parking here cost a
+  // ~20 us wake-up at the end of every call.
+  bool ran_blocks = false;
+  for (;;) {
+    if (spin_until(done_or_helped, ran_blocks ? kIdleSpinBudget : kSpinBudget, std::chrono::microseconds(2))) {
+      if (!done()) {  // helped: wait for the rest on the core we hold
+        ran_blocks = true;
+        continue;
+      }
+      // The failure of a finished command is published before completed is
+      // bumped, so a clean stream needs no lock.
+      if (!s.has_error.load(std::memory_order_acquire)) return Status();
+      lk.lock();
+      break;
+    }
+    // A pool helper hands us its lane after the block it is running: keep
+    // spinning for it (at most one block of that helper; once the launch has
+    // no unclaimed blocks help() says kNothing and we park).
+    if (helped == ThreadPool::Help::kLaneAsked) continue;
+    // The worker is inside a multi-block launch whose job we did not find yet
+    // (about to be pushed) or whose last blocks run: spin on, help or return.
+    if (s.in_launch.load(std::memory_order_seq_cst)) continue;
     lk.lock();
     s.waiters.fetch_add(1, std::memory_order_seq_cst);
-    s.done_cv.wait(lk, done);
+    s.done_cv.wait(lk, [&] { return done() || s.in_launch.load(std::memory_order_seq_cst); });
     s.waiters.fetch_sub(1);
-  } else {
-    // The failure of a finished command is published before completed is
-    // bumped, so a clean stream needs no lock.
-    if (!s.has_error.load(std::memory_order_acquire)) return Status();
-    lk.lock();
+    if (done()) break;
+    lk.unlock();  // a launch began (the worker was parked or busy when we parked): help it
+    polls = 0;
   }
   Status err = std::move(s.error);
   s.error = Status();

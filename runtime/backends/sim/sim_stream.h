@@ -10,7 +10,11 @@
 //
 // Invariants:
 //   - Commands run one at a time, in submit order, on the worker thread; any
-//     number of threads may submit.
+//     number of threads may submit. The worker spreads a launch's blocks (and a
+//     large copy's parts) over ThreadPool::compute(), tagged with this stream:
+//     a thread waiting in synchronize() runs some of them too (at most
+//     num_threads() lanes at once), so on a 2-core host the waiter is one of
+//     the two lanes instead of a third thread competing with them.
 //   - The queue's push count counts submits, completed counts finished
 //     commands; mark() is the push count and reached(m) is completed >= m (a
 //     monotonic timeline: the n-th push is the n-th command to run).
