@@ -50,6 +50,7 @@
 #include <thread>
 #include <vector>
 
+#include "exec/float_env.h"
 #include "exec/spin_wait.h"
 
 namespace npurt {
@@ -251,7 +252,11 @@ ThreadPool::Help ThreadPool::help(const void* tag) {
       return Help::kLaneAsked;
     }
   }
-  const size_t ran = job->run_some();
+  size_t ran = 0;
+  {
+    ScopedDefaultFloatEnv env;  // a borrowed (user) thread: blocks see the runtime's FP environment
+    ran = job->run_some();
+  }
   if (job->leave(ran)) {
     std::lock_guard<std::mutex> lk(p.mu);
     p.done_cv.notify_all();

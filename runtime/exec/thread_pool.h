@@ -35,7 +35,9 @@ class ThreadPool {
   // over after its current index and returns kLaneAsked: the lane is then kept
   // for a later help() of the waiter (the owner finishes the call if it never
   // comes). Cheap (one relaxed load) when no call is running. fn must be safe
-  // to run on the calling thread, as on any pool thread.
+  // to run on the calling thread, as on any pool thread; it runs there under
+  // the default floating-point environment, whatever the caller set
+  // (exec/float_env.h: no FTZ/DAZ, round to nearest).
   enum class Help { kNothing, kRan, kLaneAsked };
   Help help(const void* tag);
 

@@ -13,6 +13,10 @@
 #include <thread>
 #include <vector>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
 #include "exec/thread_pool.h"
 
 namespace npurt {
@@ -156,6 +160,47 @@ TEST(ThreadPoolHelp, ManyShortCallsWithWaitersComplete) {
   waiter.join();
   EXPECT_EQ(bad, 0);
 }
+
+#if defined(__x86_64__) || defined(__i386__)
+// A waiter that set flush-to-zero / denormals-are-zero (as torch.set_flush_denormal
+// does) runs the blocks it joins under the default MXCSR, and gets its own back:
+// results must not depend on which thread ran a block.
+TEST(ThreadPoolHelp, HelpingThreadRunsBlocksUnderTheDefaultFloatEnvironment) {
+  constexpr unsigned kFtzDaz = 0x8040;
+  ThreadPool pool(2);
+  int tag = 0;
+  std::atomic<bool> started{false}, over{false}, waiter_ran{false};
+  std::atomic<unsigned> waiter_csr_in_blocks{0};
+  std::thread::id waiter_id;
+  std::atomic<bool> waiter_ready{false};
+  std::thread owner([&] {
+    while (!waiter_ready.load()) std::this_thread::yield();
+    ThreadPool::set_thread_tag(&tag);
+    pool.parallel_for(40, [&](size_t) {
+      started = true;
+      if (std::this_thread::get_id() == waiter_id) {
+        waiter_ran = true;
+        waiter_csr_in_blocks |= _mm_getcsr();
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(500));
+    });
+    ThreadPool::set_thread_tag(nullptr);
+    over = true;
+  });
+  const unsigned before = _mm_getcsr();
+  waiter_id = std::this_thread::get_id();
+  _mm_setcsr(before | kFtzDaz);
+  waiter_ready = true;
+  while (!started.load()) std::this_thread::yield();
+  while (!over.load()) pool.help(&tag);
+  const unsigned after = _mm_getcsr();
+  _mm_setcsr(before);
+  owner.join();
+  ASSERT_TRUE(waiter_ran.load()) << "the waiter never ran a block: the test proves nothing";
+  EXPECT_EQ(waiter_csr_in_blocks.load() & kFtzDaz, 0u);
+  EXPECT_EQ(after & kFtzDaz, kFtzDaz) << "the waiter's own environment was not restored";
+}
+#endif
 
 }  // namespace
 }  // namespace npurt
