@@ -57,10 +57,8 @@ class NormForward {
     }
     if (!kFloatIn && (t.has_gamma || t.has_beta)) pipe_.InitBuffer(stage_, cs * sizeof(T));
     pipe_.InitBuffer(stats_, 2 * RoundUp(d_.rows_per_tile, 8) * sizeof(float));
-    // One 32-byte ReduceSum slot per row (two for the one-pass row).
-    pipe_.InitBuffer(sums_, d_.rows_per_tile * (OnePass() ? 16 : 8) * sizeof(float));
+    pipe_.InitBuffer(sums_, d_.rows_per_tile * 8 * sizeof(float));  // one 32-byte ReduceSum slot per row
     red_.Init(pipe_, d_.chunk);
-    if (OnePass()) InitBlocks();
   }
 
   __aicore__ void Run() {
@@ -145,19 +143,6 @@ class NormForward {
     AscendC::Reciprocal(v, v, static_cast<int32_t>(n));
   }
 
-  // fp16/bf16 layer_norm with rows in UB: the one-pass row below.
-  __aicore__ bool OnePass() const { return !kFloatIn && layer_ && d_.num_chunks == 1; }
-
-  // blocks_: per row a 32-byte block of rstd, then a block of its shift
-  // (-mean * rstd), then the tile's shift means; Brcb reads statistics in
-  // groups of 8 rows, so every lane it can read is zeroed once here.
-  __aicore__ void InitBlocks() {
-    const uint32_t r8 = RoundUp(d_.rows_per_tile, 8);
-    pipe_.InitBuffer(blocks_, r8 * (2 * 32 + 4));
-    AscendC::Duplicate(blocks_.Get<float>(), 0.0f, static_cast<int32_t>(r8 * 17));
-    AscendC::Duplicate(stats_.Get<float>(), 0.0f, static_cast<int32_t>(2 * r8));
-  }
-
   // Lanes of rows i and i + 1 of a tile of n rows (row i alone when it is the
   // last): the fp16/bf16 casts convert two rows per call, which halves their
   // fixed cost per row and keeps the working set small (4-row casts plus a
@@ -222,111 +207,6 @@ class NormForward {
     return rs;
   }
 
-  // The one-pass row (fp16/bf16 layer_norm; docs/performance.md "Layer_norm
-  // float16 one-pass row (wave 11)"): phase 1 per row ReduceSum x, Mul x * x,
-  // ReduceSum into the row's two slots (no centring pass), cast two rows per
-  // call (PairLanes); OnePassRstd derives the variances; phase 2 per row one
-  // level-0 FusedMulAdd y = rstd * x + shift with both operands Brcb'd blocks
-  // (the simulator runs it unstaged, vec::ternary_blocks), gamma/beta, cast.
-  __aicore__ void OnePassStats(typename RowStage<T, O>::Tile& tile, uint32_t n, uint32_t len, uint32_t ls) {
-    LocalTensor<float> sq = sq_.Get<float>(), sums = sums_.Get<float>();
-    for (uint32_t i = 0; i < n; ++i) {
-      if (i % 2 == 0) ToFloat(tile.src[i * ls], tile.x[i * ls], PairLanes(i, n, len, ls));
-      const LocalTensor<float> si = tile.src[i * ls];
-      red_.SumTo(sums[i * 16], si, len);
-      AscendC::Mul(sq, si, si, static_cast<int32_t>(len));
-      red_.SumTo(sums[i * 16 + 8], sq, len);
-    }
-  }
-
-  // var = E[x^2] - mean^2 where that cannot cancel (mean^2 <= var: at most a
-  // factor 2 lost, within the rstd bound of docs/kernels.md); other rows
-  // (|mean| > std, near-constant, NaN/inf, overflow) are centred in place and
-  // get the exact two-pass sum, and a shift of -0 (y = rstd * c + -0 is
-  // Muls' bits). Means to st[0, n), variances to st[s, s + n), the shift
-  // means to the blocks' tail; returns the rstd lanes.
-  __aicore__ LocalTensor<float> OnePassRstd(typename RowStage<T, O>::Tile& tile, uint32_t n, uint32_t len,
-                                            uint32_t ls) {
-    LocalTensor<float> st = stats_.Get<float>(), sums = sums_.Get<float>();
-    const uint32_t s = RoundUp(d_.rows_per_tile, 8), r8 = s;
-    LocalTensor<float> mv = blocks_.Get<float>()[r8 * 16];
-    AscendC::SetFlag<HardEvent::V_S>(EVENT_ID3);
-    AscendC::WaitFlag<HardEvent::V_S>(EVENT_ID3);
-    bool exact = false;
-    for (uint32_t i = 0; i < n; ++i) {
-      const float mean = sums.GetValue(i * 16) * t_.inv_cols;
-      const float var = sums.GetValue(i * 16 + 8) * t_.inv_cols - mean * mean;
-      const bool ok = mean * mean <= var && var <= 3.0e38f;  // false for NaN
-      st.SetValue(i, mean);
-      st.SetValue(s + i, ok ? var : -1.0f);  // -1: centred below
-      mv.SetValue(i, ok ? mean : 0.0f);
-      exact = exact || !ok;
-    }
-    if (exact) ExactRows(tile, n, len, ls);
-    LocalTensor<float> rs = st[s];
-    VarToRstd(rs, n);  // starts with S -> V (also guards the slots against the next tile's ReduceSum)
-    return rs;
-  }
-
-  // The rows OnePassRstd marked (var -1): centred in place, exact sums of squares.
-  __aicore__ void ExactRows(typename RowStage<T, O>::Tile& tile, uint32_t n, uint32_t len, uint32_t ls) {
-    LocalTensor<float> st = stats_.Get<float>(), sums = sums_.Get<float>(), sq = sq_.Get<float>();
-    const uint32_t s = RoundUp(d_.rows_per_tile, 8);
-    ScalarToVector();
-    for (uint32_t i = 0; i < n; ++i) {
-      if (st.GetValue(s + i) >= 0.0f) continue;
-      const LocalTensor<float> si = tile.src[i * ls];
-      AscendC::Adds(si, si, -st.GetValue(i), static_cast<int32_t>(len));
-      AscendC::Mul(sq, si, si, static_cast<int32_t>(len));
-      red_.SumTo(sums[i * 16 + 8], sq, len);
-    }
-    AscendC::SetFlag<HardEvent::V_S>(EVENT_ID3);
-    AscendC::WaitFlag<HardEvent::V_S>(EVENT_ID3);
-    for (uint32_t i = 0; i < n; ++i)
-      if (st.GetValue(s + i) < 0.0f) st.SetValue(s + i, sums.GetValue(i * 16 + 8) * t_.inv_cols);
-  }
-
-  // rstd and shift (-mean * rstd, from the shift means) as one 32-byte block per row.
-  __aicore__ void RowBlocks(const LocalTensor<float>& rs, uint32_t n) {
-    const uint32_t r8 = RoundUp(d_.rows_per_tile, 8);
-    LocalTensor<float> b = blocks_.Get<float>(), mv = b[r8 * 16];
-    AscendC::Mul(mv, mv, rs, static_cast<int32_t>(n));
-    AscendC::Muls(mv, mv, -1.0f, static_cast<int32_t>(n));
-    const uint8_t groups = static_cast<uint8_t>((n + 7) / 8);
-    AscendC::Brcb(b, rs, groups, AscendC::BrcbRepeatParams(1, 8));
-    AscendC::Brcb(b[r8 * 8], mv, groups, AscendC::BrcbRepeatParams(1, 8));
-  }
-
-  // y row i = rstd * x + shift (level-0 FusedMulAdd, 64 lanes a repeat, a
-  // masked repeat for the tail), then gamma/beta as in Normalize.
-  __aicore__ void ScaleRow(const LocalTensor<float>& x, uint32_t i, uint32_t len) {
-    const uint32_t r8 = RoundUp(d_.rows_per_tile, 8);
-    const LocalTensor<float> b = blocks_.Get<float>(), rb = b[i * 8], sb = b[r8 * 8 + i * 8];
-    const AscendC::BinaryRepeatParams p(1, 0, 0, 8, 0, 0);
-    const uint32_t full = len / 64, tail = len % 64;
-    if (full) AscendC::FusedMulAdd(x, rb, sb, 64, static_cast<uint8_t>(full), p);
-    if (tail) AscendC::FusedMulAdd(x[full * 64], rb, sb, tail, 1, p);
-    const int32_t cnt = static_cast<int32_t>(len);
-    if (t_.has_gamma && t_.has_beta) AscendC::FusedMulAdd(x, p_, beta_t_, cnt);
-    else if (t_.has_gamma) AscendC::Mul(x, x, p_, cnt);
-    else if (t_.has_beta) AscendC::Add(x, x, beta_t_, cnt);
-  }
-
-  __aicore__ void OnePassRows(uint64_t r, uint32_t n) {
-    const uint32_t len = static_cast<uint32_t>(d_.cols), ls = d_.chunk_stride;
-    auto tile = io_.Load(r, n, 0, len, ls, false);
-    OnePassStats(tile, n, len, ls);
-    RowBlocks(OnePassRstd(tile, n, len, ls), n);
-    for (uint32_t i = n; i-- > 0;) {  // backwards: see WholeRows
-      ScaleRow(tile.src[i * ls], i, len);
-      if constexpr (!std::is_same<O, float>::value) {
-        if (i % 2 == 0) FromFloat(tile.y[i * ls], tile.src[i * ls], PairLanes(i, n, len, ls));
-      }
-    }
-    io_.Store(tile, r, n, 0, len, ls, false);
-    StoreStats(r, n);
-  }
-
   // One DataCopyPad in and out per tile; the vector work goes row by row in two
   // phases (statistics, then y) around one batched rstd computation. Phase 2
   // walks the rows backwards: a tile's float rows (14 x 4 KiB for 1024
@@ -334,7 +214,6 @@ class NormForward {
   // last are the ones still there (forwards, LRU evicts each row just before
   // it is needed); it also leaves row 0 hot for the next tile's phase 1.
   __aicore__ void WholeRows(uint64_t r, uint32_t n) {
-    if (OnePass()) return OnePassRows(r, n);
     const uint32_t len = static_cast<uint32_t>(d_.cols), ls = d_.chunk_stride;
     auto tile = io_.Load(r, n, 0, len, ls, false);  // x is cast row by row in RowStats
     RowStats(tile, n, len, ls);
@@ -406,7 +285,7 @@ class NormForward {
   AscendC::GlobalTensor<float> mean_, rstd_;
   AscendC::TPipe pipe_;
   RowStage<T, O> io_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> sq_, params_, stage_, stats_, sums_, blocks_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> sq_, params_, stage_, stats_, sums_;
   LocalTensor<float> p_, beta_t_;  // params_ as float: gamma at 0, beta (beta_t_) at chunk_stride
   RowReducer red_;
 };

@@ -42,17 +42,7 @@ tl::RowRequest forward_request(const OpContext& ctx, NormKind kind, DType out) {
   if (params && in != DType::kFloat32) req.buffers.push_back({"param_stage", tl::Scope::kColumns, elem_bytes(in), false});
   req.buffers.push_back({"mean_rstd", tl::Scope::kRows, 8, false});
   req.buffers.push_back({"mean_rstd_pad", tl::Scope::kFixed, 32, false});
-  // One ReduceSum slot per row; fp16/bf16 layer_norm (one-pass row): two (sum
-  // of x, of x^2), then the row's rstd and shift blocks and the shift means.
-  const bool one_pass = kind == NormKind::kLayer && in != DType::kFloat32;
-  req.buffers.push_back({"row_sums", tl::Scope::kRows, 32, false});
-  if (one_pass) {  // the kernel holds each group below in one buffer
-    req.buffers.push_back({"row_sums_sq", tl::Scope::kRows, 32, false});
-    req.buffers.push_back({"rstd_blocks", tl::Scope::kRows, 32, false});
-    req.buffers.push_back({"shift_blocks", tl::Scope::kRows, 32, false});
-    req.buffers.push_back({"shift_means", tl::Scope::kRows, 4, false});
-    req.buffers.push_back({"blocks_pad", tl::Scope::kFixed, 480, false});  // Brcb's groups of 8 rows
-  }
+  req.buffers.push_back({"row_sums", tl::Scope::kRows, 32, false});  // one ReduceSum slot per row
   add_reduce_buffers(req, ctx.profile());
   return req;
 }
