@@ -123,6 +123,12 @@ bool ternary(TernaryOp op, VType t, void* dst, const void* a, const void* b, uin
   return true;
 }
 
+bool ternary_blocks(TernaryOp op, VType t, void* dst, const void* a, const void* b, uint64_t n) {
+  if (!is_float(t)) return false;
+  if (n) table().ternary_blocks(op, t, dst, a, b, n);
+  return true;
+}
+
 bool duplicate(VType t, void* dst, const void* scalar, uint64_t n) {
   if (!duplicate_supported(t)) return false;
   const size_t size = vtype_size(t);

@@ -25,6 +25,7 @@ struct KernelTable {
   void (*block_reduce)(ReduceOp, VType, void*, const void*, const RepeatShape&, uint32_t);
   void (*reduce_repeat)(ReduceOp, VType, void*, const void*, const RepeatShape&, bool);
   void (*ternary)(TernaryOp, VType, void*, const void*, const void*, uint64_t);
+  void (*ternary_blocks)(TernaryOp, VType, void*, const void*, const void*, uint64_t);  // a, b: one block each
 };
 
 // nullptr when the ISA is not compiled in (non-x86 hosts).

@@ -3,7 +3,9 @@
 // with repeat stride 0 (one vector reused by every repeat) or an odd repeat
 // stride, under prefix masks (1 lane, one block, partial, full) and bit masks,
 // with dst repeats back to back (the sim stages such sources and makes one
-// dense call per 16 repeats) or spread out (one call per repeat). The result
+// dense call per 16 repeats; a FusedMulAdd whose two sources are both one
+// block, 0/0, runs unstaged through vec::ternary_blocks) or spread out (one
+// call per repeat). The result
 // must be the per-lane rule bit for bit: every enabled lane is the raw layer's
 // op on that lane's inputs (one lane per raw call), every other dst byte keeps
 // its contents. Repeat counts cross the 16-repeat staging chunk (1, 15, 16, 17,

@@ -1,4 +1,5 @@
-// Raw layer: binary, tensor-scalar, duplicate, axpy and multiply-add kernels against scalar
+// Raw layer: binary, tensor-scalar, duplicate, axpy and multiply-add (also with
+// one-block sources) kernels against scalar
 // references, on every ISA, over the size list and special values.
 // Tolerance: exact (bit-identical, NaN == NaN) for every op here: these are
 // single IEEE operations whose correctly rounded result is unique.
@@ -235,9 +236,39 @@ TEST_P(RawTernary, FusedMulAddAndMulAddDstHalfFloat) {
   int32_t x = 0;
   EXPECT_FALSE(npurt::aicore::vec::ternary(npurt::aicore::vec::TernaryOp::kFusedMulAdd,
                                            npurt::aicore::vec::VType::kI32, &x, &x, &x, 1));
+  EXPECT_FALSE(npurt::aicore::vec::ternary_blocks(npurt::aicore::vec::TernaryOp::kFusedMulAdd,
+                                                  npurt::aicore::vec::VType::kI32, &x, &x, &x, 1));
   float f = 1.0f;  // n == 0 touches nothing
   ASSERT_TRUE(npurt::aicore::vec::ternary(npurt::aicore::vec::TernaryOp::kMulAddDst, vtype_of<float>, &f, &f, &f, 0));
   EXPECT_EQ(f, 1.0f);
+}
+
+// ternary_blocks: a and b are one 32-byte block each, lane i reading lane
+// i % block of them; bit for bit ternary() on the blocks widened to n lanes,
+// for sizes off the repeat (tails) and with NaN / inf / -0 in the blocks.
+template <class T> void check_ternary_blocks() {
+  using npurt::aicore::vec::TernaryOp;
+  constexpr uint64_t B = 32 / sizeof(T);
+  for (TernaryOp op : {TernaryOp::kFusedMulAdd, TernaryOp::kMulAddDst}) {
+    for (uint64_t n : sizes()) {
+      std::vector<T> a = make_input<T>(B, 11 + n, -4, 4), b = make_input<T>(B, 12 + n, -4, 4);
+      a[1] = static_cast<T>(std::numeric_limits<float>::infinity());
+      b[2] = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
+      b[3] = static_cast<T>(-0.0f);
+      std::vector<T> wa(n), wb(n), d = make_input<T>(n, 13 + n, -4, 4);
+      for (uint64_t i = 0; i < n; ++i) wa[i] = a[i % B], wb[i] = b[i % B];
+      std::vector<T> want = d;
+      ASSERT_TRUE(npurt::aicore::vec::ternary(op, vtype_of<T>, want.data(), wa.data(), wb.data(), n));
+      ASSERT_TRUE(npurt::aicore::vec::ternary_blocks(op, vtype_of<T>, d.data(), a.data(), b.data(), n));
+      for (uint64_t i = 0; i < n; ++i)
+        ASSERT_TRUE(same_value(d[i], want[i])) << "op " << int(op) << " n=" << n << " i=" << i;
+    }
+  }
+}
+
+TEST_P(RawTernary, BlockSourcesMatchWidenedCopies) {
+  check_ternary_blocks<float>();
+  check_ternary_blocks<half>();
 }
 
 VECTEST_INSTANTIATE(RawTernary);

@@ -106,6 +106,10 @@ bool binary_scalar(ScalarOp op, VType t, void* dst, const void* src, const void*
 bool unary(UnaryOp op, VType t, void* dst, const void* src, uint64_t n);
 // dst is read and written (half, float only).
 bool ternary(TernaryOp op, VType t, void* dst, const void* a, const void* b, uint64_t n);
+// ternary() with a and b each one 32-byte block whose lanes repeat over dst's n
+// lanes (lane i reads a[i % lanes_per_block]); same bits as ternary() on
+// copies of the blocks widened to n lanes.
+bool ternary_blocks(TernaryOp op, VType t, void* dst, const void* a, const void* b, uint64_t n);
 // Fills n elements of size vtype_size(t) with *scalar (any dtype).
 bool duplicate(VType t, void* dst, const void* scalar, uint64_t n);
 bool cast(VType dst_t, VType src_t, AscendC::RoundMode mode, void* dst, const void* src, uint64_t n);

@@ -246,6 +246,36 @@ void binary_repeat(const char* api, const AscendC::LocalTensor<T>& dst, const As
       [&](T* out, const T* const (&in)[2], uint64_t n) { raw_ok(api, vec::binary(Op, vec::vtype_of<T>, out, in[0], in[1], n)); });
 }
 
+// FusedMulAdd with both sources one 32-byte block each (block and repeat
+// stride 0: per-row scale and shift broadcast by Brcb) over a prefix mask and
+// a contiguous dst: vec::ternary_blocks reads the blocks once, no staging
+// (staging both sources cost more than the Adds and Muls such a call
+// replaces: "Layer_norm float16 seven-call row (wave 10)" in
+// docs/performance.md). Back-to-back full repeats are one call, else one call
+// per repeat. Same bits as the staged path. False when the shape does not fit.
+template <class T>
+bool block_sources_fma(const char* api, const AscendC::LocalTensor<T>& dst, Strides ds,
+                       const AscendC::LocalTensor<T>* const (&srcs)[2], const Strides (&ss)[2],
+                       const vec::RepeatShape& sh) {
+  constexpr uint64_t R = kRepeatElems<T>, B = kBlockElems<T>;
+  for (const Strides& s : ss)
+    if (s.blk != 0 || s.rep != 0) return false;
+  const uint64_t c = prefix_lanes<T>(sh);
+  if (c == 0 || ds.blk != 1 || sh.repeat == 0) return false;
+  const uint64_t dext = operand_extent<T>(sh, ds);
+  T* dp = dst_operand(api, dst, dext);
+  const T* sp[2];
+  for (size_t k = 0; k < 2; ++k) {
+    sp[k] = src_operand(api, *srcs[k], B);
+    if (sp[k] < dp + dext && dp < sp[k] + B) return false;  // a block inside dst: the gather's order decides
+  }
+  constexpr auto kOp = vec::TernaryOp::kFusedMulAdd;
+  if (c == R && ds.rep * B == R) return raw_ok(api, vec::ternary_blocks(kOp, vec::vtype_of<T>, dp, sp[0], sp[1], R * sh.repeat)), true;
+  for (uint64_t r = 0; r < sh.repeat; ++r)
+    raw_ok(api, vec::ternary_blocks(kOp, vec::vtype_of<T>, dp + r * ds.rep * B, sp[0], sp[1], c));
+  return true;
+}
+
 // FusedMulAdd level 0: dst = src0 * dst + src1 per enabled lane (dst is also
 // read, through the dst strides), product rounded to T as in the level-2 form.
 template <class T>
@@ -257,6 +287,9 @@ void fma_repeat(const char* api, const AscendC::LocalTensor<T>& dst, const Ascen
   const Strides dss{p.dstBlkStride, p.dstRepStride};
   const AscendC::LocalTensor<T>* const srcs[3] = {&dst, &a, &b};
   const Strides ss[3] = {dss, {p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride}};
+  if (dss.blk == 0) vec_fault(api, "dstBlkStride 0 is undefined on the vector unit");
+  const AscendC::LocalTensor<T>* const ab[2] = {&a, &b};
+  if (block_sources_fma<T>(api, dst, dss, ab, {ss[1], ss[2]}, sh)) return;
   constexpr auto kOp = vec::TernaryOp::kFusedMulAdd;
   per_repeat<T, 3>(
       api, dst, dss, srcs, ss, sh,
