@@ -5,7 +5,8 @@
 //   log_softmax: y = (x - max) - ln(sum(exp(x - max)))
 //
 // float32 inside. Rows in UB: per row ReduceMax, Adds(-max), Exp, ReduceSum,
-// Muls(1/sum) (the division on the scalar unit); log_softmax keeps x - max,
+// Muls(1/sum) (the division on the scalar unit; no Adds when 0 <= max <= 64,
+// see kDirectExpMax); log_softmax keeps x - max,
 // sums exp() into a row buffer, takes Ln of the tile's sums in one vector
 // call and subtracts per row. Longer rows (multi-pass plan, "online
 // softmax"): pass 1 keeps a running (max M, sum S) over the chunks, rescaling
@@ -28,6 +29,18 @@ namespace {
 using AscendC::LocalTensor;
 using namespace npurt::kernels::rows;
 namespace tl = npurt::tiling;
+
+// Rows whose max m lies in [0, kDirectExpMax] skip the Adds(-m) pass: every
+// exp(x) <= exp(64) ~ 6.2e27, so a row of up to 5e10 elements sums below
+// FLT_MAX (3.4e38), and the sum is >= exp(m) >= 1, so 1 / sum is a normal
+// float. exp(x) / sum exp(x) equals exp(x - m) / sum exp(x - m) exactly in
+// real arithmetic and is no less accurate in float: it drops the rounding of
+// x - m that exp amplifies (|x - m| ulp of it); an exp(x) that is subnormal
+// (x < -87.3) belongs to an output below 1.2e-38 (sum >= 1) whose absolute
+// error stays at the subnormal spacing (~1.4e-45). NaN, +-inf and negative
+// maxima take the shifted path (NaN compares false). The same bytes are read
+// with or without copy elision, so the results do not depend on it.
+constexpr float kDirectExpMax = 64.0f;
 
 template <class T, class O>
 class SoftmaxForward {
@@ -69,14 +82,16 @@ class SoftmaxForward {
     const LocalTensor<float>&f = tile.f, &src = tile.src;
     LocalTensor<float> sums = sums_.Get<float>(), e = e_.Get<float>();
     for (uint32_t i = 0; i < n; ++i) {
-      LocalTensor<float> fi = f[i * ls];
-      const float m = red_.Max(src[i * ls], len);
-      AscendC::Adds(fi, src[i * ls], -m, cnt);
+      LocalTensor<float> fi = f[i * ls], si = src[i * ls];
+      const float m = red_.Max(si, len);
       if (!log_) {  // one visit per row: the scalar unit divides, the vector unit scales
-        AscendC::Exp(fi, fi, cnt);
+        const bool unshifted = m >= 0.0f && m <= kDirectExpMax;  // exp straight from x
+        if (!unshifted) AscendC::Adds(fi, si, -m, cnt);
+        AscendC::Exp(fi, unshifted ? si : fi, cnt);
         AscendC::Muls(fi, fi, 1.0f / red_.Sum(fi, len), cnt);
         continue;
       }
+      AscendC::Adds(fi, si, -m, cnt);
       AscendC::Exp(e, fi, cnt);  // log_softmax keeps x - max for the output
       sums.SetValue(i, red_.Sum(e, len));
     }

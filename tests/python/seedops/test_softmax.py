@@ -85,6 +85,41 @@ def test_large_magnitudes_do_not_overflow():
     check(x, True)
 
 
+@pytest.mark.parametrize("d", [8, 1024])
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_rows_around_the_unshifted_exp_condition(d, dtype):
+    """softmax rows whose max lies in [0, 64] take exp(x) / sum exp(x) without the x - max
+    pass (kDirectExpMax in softmax_kernel.cc); rows just outside, and rows with -inf, NaN,
+    +inf and huge entries, the shifted path. Both stay within the bound and match numpy's
+    special values (log_softmax, always shifted, on the same rows)."""
+    rng = np.random.default_rng(d)
+    x = rng.standard_normal((14, d)).astype(np.float32)
+    x[0] -= x[0].max()  # max exactly 0: direct
+    x[1] -= x[1].max() + np.float32(1e-6)  # max just below 0: shifted
+    x[2] = x[2] * 4 + (64 - (x[2] * 4).max())  # max 64: direct, sum ~ d * 6e27
+    x[3] = x[2] + np.float32(2 ** -17)  # max 64 + 2^-17: shifted
+    x[4, :] = 64.0  # every exp(x) at its largest
+    x[5] = rng.uniform(-120, 0.5, d).astype(np.float32)  # subnormal exp(x) entries next to the max
+    x[5, 0] = 0.5
+    x[6, : d // 2] = -np.inf  # -inf entries, finite max >= 0
+    x[6, -1] = 3.0
+    x[7, :] = -np.inf  # all -inf: NaN
+    x[8, 1] = np.nan
+    x[9, 0] = np.inf
+    big = 3e4 if dtype == F16 else 1e30  # log_softmax of -big stays finite in float16
+    x[10, 0], x[10, 1] = big, -big  # huge: shifted
+    x[11] = rng.uniform(-1e-30, 1e-30, d).astype(np.float32)  # max a tiny positive or negative number
+    x[12] = x[12] * 4 + 16  # rows of both kinds in one tile
+    x[13] = x[12] - 40
+    x = x.astype(dtype)
+    for log in (False, True):
+        y = check(x, log).astype(np.float32)
+        assert np.isnan(y[7:10]).all() and np.isfinite(y[[0, 1, 2, 3, 4, 5, 10, 11, 12, 13]]).all()
+        assert (y[6, : d // 2] == (-np.inf if log else 0)).all()
+        if not log and dtype == F32:
+            assert np.abs(y[4] - 1 / d).max() <= 2 ** -22 / d
+
+
 def test_axis_attribute():
     x = np.random.default_rng(3).standard_normal((4, 6, 1)).astype(np.float32)
     # an axis followed only by size-1 dims: still contiguous rows

@@ -162,6 +162,20 @@ TEST(CopyElision, VectorReadsFromTheMirror) {
              });
 }
 
+// Exp / Abs / Relu read an elided source in place: no copy is performed and
+// the results are the eager ones bit for bit.
+TEST(CopyElision, UnaryOpsReadTheMirror) {
+  const auto x = sample(ek::kN);
+  equivalent(NPURT_SIM_ENTRY(ek::unary_reads), 1, {ek::kUnaryOut * 4}, x, false, [&](const Result& r) {
+    auto z = floats(r.out[0]);
+    for (uint32_t i = 0; i < ek::kN; ++i) {
+      ASSERT_NEAR(z[i], std::exp(x[i]), 1e-5f * std::exp(x[i])) << i;
+      ASSERT_EQ(z[ek::kN + i], std::fabs(x[i])) << i;
+    }
+    for (uint32_t i = 0; i < 64; ++i) ASSERT_EQ(z[2 * ek::kN + i], std::max(x[64 + i], 0.0f)) << i;
+  });
+}
+
 // Axpy(float, half) reads its source from the mirror (the float16 sum's fold)
 // and equals Cast + Add bit for bit, specials included (x * 1 is exact).
 TEST(CopyElision, WideningAxpyReadsTheMirrorLikeCastAdd) {

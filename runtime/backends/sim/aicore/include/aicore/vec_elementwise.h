@@ -49,13 +49,14 @@ void unary(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::L
                 "this vector API does not support this element type on A2/A3 (see docs/aicore-vector.md)");
   const uint64_t n = count_arg(api, count);
   if (n == 0) return;
-  // Not mirror-aware: Exp/Ln/... spend long enough per element that reading
-  // the source from L3 without a prefetch lost to the copy (exp float32 16 Mi:
-  // 26 ms CPU against 17.7 ms with the copy, 2026-11-30).
-  const T* ps = src_operand(api, src, n);
+  // src is mirror-aware like the binary and scalar ops: an elided GM -> UB
+  // copy is read in place. (Wave 10 kept unary ops off the mirror: without a
+  // prefetch ahead of the read Exp lost to the copy; the chunk loop now
+  // prefetches ahead of mirrored sources, stream_window.h.)
+  const T* ps = vec_source_view(api, src, n);
   T* pd = dst_operand(api, dst, n);
   check_overlap(api, pd, n * sizeof(T), ps, n * sizeof(T), true);
-  raw_ok(api, vec::unary(Op, vec::vtype_of<T>, pd, ps, n));
+  raw_ok(api, vec::unary(Op, vec::vtype_of<T>, pd, read_source(src, ps, n), n));
 }
 
 // FusedMulAdd / MulAddDst: dst is a third source (checked as read, then written).

@@ -166,6 +166,27 @@ extern "C" __global__ __aicore__ void vector_reads(GM_ADDR x, GM_ADDR z, GM_ADDR
   DataCopy(hg, th, kN);
 }
 
+// The unary ops read their source from the mirror too (nothing materialized):
+// z = [Exp(x) 256 | Abs(x) 256 | Relu(x[64]) 64], whole and at an offset.
+constexpr uint32_t kUnaryOut = 2 * kN + 64;
+extern "C" __global__ __aicore__ void unary_reads(GM_ADDR x, GM_ADDR z, GM_ADDR, GM_ADDR) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, o;
+  pipe.InitBuffer(a, kN * sizeof(float));
+  pipe.InitBuffer(o, kUnaryOut * sizeof(float));
+  GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer((__gm__ float*)x, kN);
+  zg.SetGlobalBuffer((__gm__ float*)z, kUnaryOut);
+  LocalTensor<float> ta = a.Get<float>(), to = o.Get<float>();
+  DataCopy(ta, xg, kN);
+  Sync<HardEvent::MTE2_V>();
+  Exp(to, ta, kN);
+  Abs(to[kN], ta, kN);
+  Relu(to[2 * kN], ta[64], 64);
+  Sync<HardEvent::V_MTE3>();
+  DataCopy(zg, to, kUnaryOut);
+}
+
 // TPipe::Reset after an elided copy: the new layout's buffer covers the same
 // UB bytes and (levels off/basic) reads them without writing first, so it
 // must see the copied data: z = x.
