@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -22,6 +23,7 @@ struct ScatterTiling {
   uint32_t n;       // units to spread (<= 4080)
   uint32_t stride;  // output stride in units (>= 1)
   uint32_t sync;    // 1: SetFlag/WaitFlag<MTE2_V> before Brcb reads the loaded row
+  uint32_t half;    // 1: half units, 0: float
 };
 
 template <class T>
@@ -60,15 +62,12 @@ __aicore__ inline void scatter_body(GM_ADDR src, GM_ADDR dst, const ScatterTilin
   q.FreeTensor(b);
 }
 
-extern "C" __global__ __aicore__ void brcb_scatter_float(GM_ADDR s, GM_ADDR d, GM_ADDR workspace, GM_ADDR tiling) {
+// One entry for both unit sizes (tiling.half picks the element type).
+extern "C" __global__ __aicore__ void brcb_scatter(GM_ADDR s, GM_ADDR d, GM_ADDR workspace, GM_ADDR tiling) {
   (void)workspace;
   GET_TILING_DATA_WITH_STRUCT(ScatterTiling, t, tiling);
-  scatter_body<float>(s, d, t);
-}
-extern "C" __global__ __aicore__ void brcb_scatter_half(GM_ADDR s, GM_ADDR d, GM_ADDR workspace, GM_ADDR tiling) {
-  (void)workspace;
-  GET_TILING_DATA_WITH_STRUCT(ScatterTiling, t, tiling);
-  scatter_body<half>(s, d, t);
+  if (t.half) scatter_body<half>(s, d, t);
+  else scatter_body<float>(s, d, t);
 }
 
 }  // namespace brcb_scatter_kernels
@@ -79,9 +78,9 @@ using aicore_test::SimLaunch;
 using namespace brcb_scatter_kernels;
 
 template <class T>
-void check_scatter(npurt::SimKernelEntry entry, uint32_t n, uint32_t stride, npurt::SimCheckLevel level) {
-  ScatterTiling t{n, stride, 1};
-  SimLaunch L(entry, "brcb_scatter");
+void check_scatter(uint32_t n, uint32_t stride, npurt::SimCheckLevel level) {
+  ScatterTiling t{n, stride, 1, std::is_same_v<T, half> ? 1u : 0u};
+  SimLaunch L(NPURT_SIM_ENTRY(brcb_scatter), "brcb_scatter");
   T* gs = L.gm<T>(n);
   const uint32_t out = (n - 1) * stride + 1;
   T* gd = L.gm<T>(out);
@@ -99,16 +98,16 @@ TEST(BrcbScatter, SpreadThenScatteredDataCopyPadWritesEveryUnit) {
   for (uint32_t n : {1u, 7u, 8u, 13u, 2032u, 2040u, 4080u}) {
     for (uint32_t stride : {1u, 2u, 3u, 17u}) {
       for (auto level : {aicore_test::kBasic, aicore_test::kFull}) {
-        check_scatter<float>(NPURT_SIM_ENTRY(brcb_scatter_float), n, stride, level);
-        check_scatter<half>(NPURT_SIM_ENTRY(brcb_scatter_half), n, stride, level);
+        check_scatter<float>(n, stride, level);
+        check_scatter<half>(n, stride, level);
       }
     }
   }
 }
 
 TEST(BrcbScatter, MissingLoadSyncIsAHazardNamingBrcb) {
-  SimLaunch L(NPURT_SIM_ENTRY(brcb_scatter_float), "brcb_scatter");
-  ScatterTiling t{64, 2, 0};
+  SimLaunch L(NPURT_SIM_ENTRY(brcb_scatter), "brcb_scatter");
+  ScatterTiling t{64, 2, 0, 0};
   L.gm<float>(t.n);
   L.gm<float>((t.n - 1) * t.stride + 1);
   L.tiling(t);
