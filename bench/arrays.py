@@ -8,7 +8,8 @@
     transpose copy; a * x + y and a GELU-tanh polynomial fused by nr.fuse
     next to their unfused forms; npurt time includes synchronize;
   - strided assignment on --large elements: x[::2] = 1.0 (one strided fill
-    launch) and x[1:-1] = y (one copy launch), into arrays of their own;
+    launch), x[::2] = y (one copy launch with a strided output) and
+    x[1:-1] = y (one copy launch), into arrays of their own;
   - a STREAM triad a = b + s*c on both cores measured in the same run, and
     each bandwidth-bound row's GB/s as a fraction of it;
   - the chained expression sqrt(sum(a**2, axis=-1)) on 256 x 1024 float32.
@@ -109,6 +110,8 @@ def large_cases(n, dt, a, b, x, y):
          lambda: np.ascontiguousarray(sq_np.T), (lambda: tsq.T.contiguous()) if torch else None),
         ("x[::2] = 1.0", n // 2 * item, lambda: dst.__setitem__(step, 1.0), lambda: dst_np.__setitem__(step, 1.0),
          (lambda: tdst.__setitem__(step, 1.0)) if torch else None),
+        ("x[::2] = y", n * item, lambda: dst.__setitem__(step, y[: n // 2]),
+         lambda: dst_np.__setitem__(step, b[: n // 2]), (lambda: tdst.__setitem__(step, tb[: n // 2])) if torch else None),
         ("x[1:-1] = y", 2 * (n - 2) * item, lambda: dst.__setitem__(inner, y[: n - 2]),
          lambda: dst_np.__setitem__(inner, b[: n - 2]), (lambda: tdst.__setitem__(inner, tb[: n - 2])) if torch else None),
     ]

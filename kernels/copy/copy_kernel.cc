@@ -179,7 +179,7 @@ class CopyKernel {
       }
       q_.EnQue(b);
       b = q_.template DeQue<U>();
-      Store(row, c, b, n);
+      Store(row, c, b, n, true);
       q_.FreeTensor(b);
     }
     return 1;
@@ -197,30 +197,53 @@ class CopyKernel {
     return static_cast<uint64_t>(outer - static_cast<int64_t>(t_.row_len)) * sizeof(U);
   }
 
-  // Units [c, c + n) of `row`, held in b[0, n), to the output.
-  __aicore__ inline void Store(uint64_t row, uint64_t c, const AscendC::LocalTensor<U>& b, uint32_t n) {
+  // Units [c, c + n) of `row`, held in b[0, n) (written by MTE2, or by the scalar unit when by_scalar), to the output.
+  __aicore__ inline void Store(uint64_t row, uint64_t c, const AscendC::LocalTensor<U>& b, uint32_t n,
+                               bool by_scalar = false) {
     if (t_.out_mode == 0) {
       CopyOut(out_[row * t_.row_len + c - out_base_], b, n);
     } else if (t_.out_mode == 1) {  // exact bytes: the window's rows need not be 32-byte aligned
       AscendC::DataCopyPad(out_[OutRow(row) + c], b, AscendC::DataCopyExtParams(1, n * static_cast<uint32_t>(sizeof(U)), 0, 0, 0));
     } else {
-      Scatter(OutRow(row) + c * static_cast<uint64_t>(t_.out_stride[t_.ndim - 1]), b, n);
+      Scatter(OutRow(row) + c * static_cast<uint64_t>(t_.out_stride[t_.ndim - 1]), b, n, by_scalar);
     }
   }
 
   // out_mode 2: b[0, n) to the output at stride out_stride[ndim-1], each unit
   // spread to its own 32-byte UB block so one DataCopyPad writes a batch.
-  __aicore__ inline void Scatter(uint64_t at, const AscendC::LocalTensor<U>& b, uint32_t n) {
+  __aicore__ inline void Scatter(uint64_t at, const AscendC::LocalTensor<U>& b, uint32_t n, bool by_scalar) {
     const uint64_t s = static_cast<uint64_t>(t_.out_stride[t_.ndim - 1]);
     const uint32_t per_block = 32 / static_cast<uint32_t>(sizeof(U));
     uint32_t batch = t_.tile_bytes / 32;
-    if (batch > 4095) batch = 4095;
+    if (batch > 4080) batch = 4080;  // < 4096 DataCopyPad blocks
+    if (batch >= 16) batch = batch / 16 * 16;  // keeps b[j] 32-byte aligned for Brcb
     const uint64_t gap = (s - 1) * sizeof(U);
     if (gap >= (uint64_t{1} << 32)) batch = 1;  // DataCopyPad's GM gap is 32-bit
     for (uint32_t j = 0; j < n; j += batch) {
       const uint32_t m = n - j < batch ? n - j : batch;
       AscendC::LocalTensor<U> sp = spread_q_.template AllocTensor<U>();
-      for (uint32_t i = 0; i < m; ++i) sp.SetValue(i * per_block, b.GetValue(j + i));
+      uint32_t i = 0;
+      if constexpr (sizeof(U) == 2 || sizeof(U) == 4) {
+        // Vector spread: Brcb fills block k of sp with b[j + k], 8 units per repeat.
+        // b came through the VECIN/VECOUT bind queue (synced for MTE3 only), written
+        // by MTE2 or, in kGather, by the scalar unit: the vector unit waits for it.
+        const uint32_t whole = m / 8 * 8;
+        if (j == 0 && whole != 0) {
+          if (by_scalar) {
+            AscendC::SetFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
+            AscendC::WaitFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
+          } else {
+            AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+            AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+          }
+        }
+        for (; i < whole;) {
+          uint32_t r = (whole - i) / 8 < 254 ? (whole - i) / 8 : 254;
+          AscendC::Brcb(sp[i * per_block], b[j + i], static_cast<uint8_t>(r), AscendC::BrcbRepeatParams(1, 8));
+          i += r * 8;
+        }
+      }
+      for (; i < m; ++i) sp.SetValue(i * per_block, b.GetValue(j + i));
       spread_q_.EnQue(sp);
       sp = spread_q_.template DeQue<U>();
       AscendC::DataCopyExtParams p(static_cast<uint16_t>(m), static_cast<uint32_t>(sizeof(U)), 0,

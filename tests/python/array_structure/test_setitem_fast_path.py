@@ -371,3 +371,20 @@ def test_numpy_array_values_match_the_python_path(monkeypatch, dtype):
         ["copy H2D", "copy"]  # the upload, then one kernel
     with pytest.raises(ValueError, match="could not broadcast"):
         x[::2] = host((4, 8), dtype, 14)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "int32", "float32"])
+@pytest.mark.parametrize("n", [7, 8, 23, 4081, 70001])
+def test_vector_spread_tails_and_strided_sources_under_full_checks(dtype, n):
+    # 2- and 4-byte units take copy's Brcb spread: whole repeats, a tail of
+    # < 8, several batches of 4080; a strided source arrives through the
+    # scalar gather (S -> V), a contiguous one through DataCopyPad (MTE2 -> V).
+    a = host((3 * n,), dtype, seed=n)
+    src = host((3 * n,), dtype, seed=n + 1)
+    x, y = nr.asarray(a), nr.asarray(src)
+    with nr.debug.sim_check_level("full"):
+        x[: 2 * n : 2] = y[::3]
+        x[::-3] = y[: n]
+    a[: 2 * n : 2] = src[::3]
+    a[::-3] = src[:n]
+    np.testing.assert_array_equal(x.numpy().view(np.uint8), a.view(np.uint8))
