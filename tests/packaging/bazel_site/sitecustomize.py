@@ -7,7 +7,7 @@ so it sees what an editable npurt install (scikit-build-core) added: its import
 hook in sys.meta_path, which would win over the runfiles, and its source-tree
 entry in sys.path. Both are removed, so `import npurt` in the test process and in
 every interpreter a test spawns resolves to the runfiles copy. The
-sitecustomize this module shadows (if any) still runs afterwards.
+sitecustomize this module shadows (if any) still runs, first.
 """
 import importlib.util
 import os
@@ -47,6 +47,8 @@ def _run_shadowed_sitecustomize():
             return
 
 
+# The shadowed one first: stripping may drop the sys.path entry it lives in, and
+# whatever it adds is stripped too.
+_run_shadowed_sitecustomize()
 if os.environ.get("NPURT_BAZEL_PACKAGE_ROOT"):
     strip_other_npurt(os.environ["NPURT_BAZEL_PACKAGE_ROOT"])
-_run_shadowed_sitecustomize()
