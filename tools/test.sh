@@ -47,14 +47,12 @@ THIRD_PARTY_PACKAGES=(array-api-compat==1.16.0 array-api-extra==0.11.5 scipy==1.
 SERVICE_ARGS="--workers 4 --producers 2 --batches 24"  # examples/cpp_service under the sanitizers
 CCACHE_LAUNCHER=()
 command -v ccache >/dev/null && CCACHE_LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-# Builds with debug info (tsan, asan): ccache hashes the working directory into the key of every
-# -g compile (hash_dir) unless a debug prefix map makes it relative, so without this map a fresh
-# clone at another path recompiled both sanitizer builds from scratch (~400 s of the CI run).
-DEBUG_PREFIX_MAP="-fdebug-prefix-map=$ROOT=."
 
 # ---- bookkeeping --------------------------------------------------------------
 # shellcheck source=tools/test_lib.sh
 source "$ROOT/tools/test_lib.sh"  # TOTAL_*, SUMMARY_LINES, the *_counts parsers, pytest_parallel
+# The sanitizer builds' -g compiles stay ccache hits from any clone path (see test_lib.sh).
+DEBUG_PREFIX_MAP="$(debug_prefix_map "$ROOT")"
 STEP_LINES=()     # "step: ok|FAILED (Ns)"
 
 # NPURT_TEST_SKIP names steps; "extra" skips every tools/test.d step.

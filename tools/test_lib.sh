@@ -7,6 +7,8 @@
 # counts and appends "LABEL: <line>" to SUMMARY_LINES, or returns 1 (adding
 # nothing) when the log has no such line. pytest_parallel prints the pytest
 # arguments that spread a run over worker processes (pytest-xdist), one per line.
+# debug_prefix_map prints the compiler flag that keeps -g builds cacheable by ccache
+# from any checkout path.
 
 TOTAL_PASSED=0
 TOTAL_FAILED=0
@@ -72,4 +74,11 @@ pytest_parallel() {  # pytest_parallel PYTHON
     return 0
   fi
   printf '%s\n' -n "$n" --dist loadgroup
+}
+
+# Builds with debug info (tsan, asan): ccache hashes the working directory into the key of
+# every -g compile (its hash_dir setting) unless a debug prefix map makes it relative, so
+# without this flag a fresh clone at another path recompiles both sanitizer builds.
+debug_prefix_map() {  # debug_prefix_map CHECKOUT
+  printf '%s\n' "-fdebug-prefix-map=$1=."
 }

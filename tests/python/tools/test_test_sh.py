@@ -4,6 +4,8 @@ failed step makes the exit status non-zero.
 
 The parsers live in tools/test_lib.sh (sourced by tools/test.sh); these tests source it in
 bash and feed it logs. The end-to-end cases run tools/test.sh with every slow step skipped.
+The sanitizer builds' debug prefix map is checked where it matters: a -g compile made in
+one clone is a ccache hit in a clone at another path.
 """
 import os
 import pathlib
@@ -130,3 +132,29 @@ def test_a_failed_step_fails_the_run(tmp_path):
     assert any(line.startswith("python: FAILED with exit") for line in lines), textwrap.shorten(proc.stdout, 400)
     assert lines[-1] == "total: 0 passed, 1 failed"
     assert (tmp_path / "python.log").is_file()
+
+
+def _ccache_g_compile(checkout, cache, statslog, with_map):
+    """Compiles checkout/src/x.cc with -g through ccache from checkout/build, as the sanitizer steps do."""
+    flags = bash(f'debug_prefix_map "{checkout}"') if with_map else []
+    env = dict(os.environ, CCACHE_DIR=str(cache), CCACHE_BASEDIR=str(checkout), CCACHE_STATSLOG=str(statslog))
+    env.pop("CCACHE_NOHASHDIR", None)
+    env.pop("CCACHE_HASHDIR", None)
+    subprocess.run(["ccache", "g++", "-g", "-O1", *flags, "-c", "../src/x.cc", "-o", "x.o"],
+                   cwd=checkout / "build", env=env, check=True, timeout=120)
+
+
+@pytest.mark.skipif(shutil.which("ccache") is None or shutil.which("g++") is None, reason="needs ccache and g++")
+@pytest.mark.parametrize("with_map, want", [(True, "direct_cache_hit"), (False, "cache_miss")])
+def test_debug_builds_hit_ccache_from_another_clone_path(tmp_path, with_map, want):
+    # Two clones at different paths; the second compile hits only with the prefix map
+    # (the control without it shows ccache keyed the -g compile on the directory).
+    for clone in ("clone-a", "clone-b"):
+        (tmp_path / clone / "src").mkdir(parents=True)
+        (tmp_path / clone / "build").mkdir()
+        source = "#include <vector>\nint f() { return std::vector<int>(3).size(); }\n"
+        (tmp_path / clone / "src" / "x.cc").write_text(source)
+    cache = tmp_path / "ccache"
+    _ccache_g_compile(tmp_path / "clone-a", cache, tmp_path / "a.log", with_map)
+    _ccache_g_compile(tmp_path / "clone-b", cache, tmp_path / "b.log", with_map)
+    assert want in (tmp_path / "b.log").read_text().split()
