@@ -4,6 +4,13 @@ Runs before any test module imports npurt, so the environment below shapes
 the runtime for the whole session:
   - NPURT_SIM_DEVICES=2: two simulated devices, so tests can pass a stream or
     array of another device and check the error (an explicit value is kept).
+
+tools/test.sh runs the suite with pytest-xdist (one worker process per core, --dist
+loadgroup): a test must not depend on another test having run before it in the same
+process, and must write only under tmp_path (or a NPURT_CACHE_DIR there). Process-wide
+counters (kernel-library loads, copy elision, pool statistics) are per worker, so read
+them as deltas within one test. Tests that must run in one process together say
+@pytest.mark.xdist_group("name") (registered below so plain pytest accepts it too).
 """
 import gc
 import os
@@ -11,6 +18,11 @@ import os
 os.environ.setdefault("NPURT_SIM_DEVICES", "2")
 
 import pytest  # noqa: E402
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "xdist_group(name): run in the same pytest-xdist worker as the "
+                            "other tests of the group (tools/test.sh uses --dist loadgroup)")
 
 
 @pytest.fixture

@@ -6,35 +6,40 @@
 #   deps       apt packages (only the missing ones; apt-get update first only then)
 #              and the pip packages the build and the tests need
 #   cpp        CMake + Ninja build in build/test-cpp, then ctest
-#   python     pip install -e . --no-build-isolation (build dir build/test-py), pytest
+#   python     pip install -e . --no-build-isolation (build dir build/test-py), pytest with
+#              one pytest-xdist worker per core (tools/test_lib.sh pytest_parallel; a test
+#              that must share a worker with others says @pytest.mark.xdist_group(name))
 #   tsan       the C++ pool, stream and sim-backend test binaries (npurt_test_memory,
 #              npurt_test_exec, npurt_test_backends_sim, npurt_test_backends_sim_aicore:
 #              multi-block launches on the simulated AI cores, npurt_test_backends_ascend:
 #              the ascend backend on the fake AscendCL's stream threads) and the embedding service
 #              examples/cpp_service built with ThreadSanitizer (build/tsan), and run
 #   asan       the extension built with AddressSanitizer (build/asan), installed in its own
-#              venv (build/asan-venv) so the normal install is untouched, pytest with
-#              LD_PRELOAD=libasan and ASAN_OPTIONS=detect_leaks=0 (CPython's own leaks);
+#              venv (build/asan-venv) so the normal install is untouched, pytest (xdist
+#              workers as above) with LD_PRELOAD=libasan and ASAN_OPTIONS=detect_leaks=0
+#              (CPython's own leaks);
 #              then examples/cpp_service from the same build, with leak checks
 #   extra      every tools/test.d/*.sh, in name order (Bazel, conan, ... add theirs there)
 # Exits non-zero when any step fails. Ends with each runner's summary line and a
 # combined line "total: N passed, M failed" (a failed step without a count adds 1 failure).
 #
 # Environment: PYTHON (default python3), NPURT_TEST_SKIP="tsan asan extra ..." to skip
-# steps while developing (CI never sets it; "extra" = all tools/test.d steps), JOBS (default: nproc).
+# steps while developing (CI never sets it; "extra" = all tools/test.d steps), JOBS (default: nproc),
+# PYTEST_WORKERS (pytest-xdist workers, default JOBS; 1 = serial), NPURT_TEST_LOGS (default
+# build/test-logs). Both pytest runs print their 15 slowest tests (--durations) to show where CI time goes.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 PY="${PYTHON:-python3}"
 JOBS="${JOBS:-$(nproc)}"
-LOGS="$ROOT/build/test-logs"
+LOGS="${NPURT_TEST_LOGS:-$ROOT/build/test-logs}"
 mkdir -p "$LOGS"
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 DEBIAN_FRONTEND=noninteractive
 export CCACHE_BASEDIR="$ROOT"
 
 APT_PACKAGES=(cmake g++ ninja-build ccache libgtest-dev libgmock-dev googletest libbenchmark-dev)
-PIP_PACKAGES=(nanobind scikit-build-core numpy ml_dtypes pytest hypothesis array-api-strict jsonschema tqdm)
+PIP_PACKAGES=(nanobind scikit-build-core numpy ml_dtypes pytest pytest-xdist hypothesis array-api-strict jsonschema tqdm)
 # Third-party array-API consumers that tests/python/array_api/third_party runs on npurt arrays
 # (pinned: their internals are what is tested). Only the main interpreter gets them; the ASan
 # venv does not, and those tests skip there with the reason.
@@ -44,15 +49,11 @@ CCACHE_LAUNCHER=()
 command -v ccache >/dev/null && CCACHE_LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
 # ---- bookkeeping --------------------------------------------------------------
-TOTAL_PASSED=0
-TOTAL_FAILED=0
+# shellcheck source=tools/test_lib.sh
+source "$ROOT/tools/test_lib.sh"  # TOTAL_*, SUMMARY_LINES, the *_counts parsers, pytest_parallel
+# The sanitizer builds' -g compiles stay ccache hits from any clone path (see test_lib.sh).
+DEBUG_PREFIX_MAP="$(debug_prefix_map "$ROOT")"
 STEP_LINES=()     # "step: ok|FAILED (Ns)"
-SUMMARY_LINES=()  # each runner's closing line, repeated at the end
-
-add_counts() {  # add_counts PASSED FAILED
-  TOTAL_PASSED=$((TOTAL_PASSED + $1))
-  TOTAL_FAILED=$((TOTAL_FAILED + $2))
-}
 
 # NPURT_TEST_SKIP names steps; "extra" skips every tools/test.d step.
 skipped() { [[ " ${NPURT_TEST_SKIP:-} " == *" $1 "* || ($1 == extra-* && " ${NPURT_TEST_SKIP:-} " == *" extra "*) ]]; }
@@ -68,52 +69,9 @@ run_step() {
   if [[ $rc -eq 0 ]]; then
     STEP_LINES+=("$name: ok ($((SECONDS - start))s)")
   else
-    STEP_LINES+=("$name: FAILED with exit $rc ($((SECONDS - start))s), log: build/test-logs/$name.log")
+    STEP_LINES+=("$name: FAILED with exit $rc ($((SECONDS - start))s), log: ${LOGS#"$ROOT"/}/$name.log")
   fi
   return "$rc"
-}
-
-# pytest's closing line "=== 12 passed, 1 skipped in 3.1s ===" -> counts.
-pytest_counts() {  # pytest_counts LOG LABEL
-  local line passed failed errors
-  line=$(grep -E '[0-9]+ (passed|failed|error)' "$1" | tail -n 1)
-  [[ -z "$line" ]] && return 1
-  passed=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
-  failed=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
-  errors=$(grep -oE '[0-9]+ errors?' <<<"$line" | grep -oE '[0-9]+' || echo 0)
-  add_counts "${passed:-0}" $(( ${failed:-0} + ${errors:-0} ))
-  SUMMARY_LINES+=("$2: $(sed -E 's/^=+ //; s/ =+$//' <<<"$line")")
-}
-
-# ctest's closing line -> counts. CMake 3 prints "100% tests passed, 0 tests failed out
-# of 42"; CMake 4 drops the failed clause when nothing failed ("100% tests passed out of 42").
-ctest_counts() {  # ctest_counts LOG LABEL
-  local line failed total
-  line=$(grep -E '[0-9]+% tests passed(, [0-9]+ tests? failed)? out of [0-9]+' "$1" | tail -n 1)
-  [[ -z "$line" ]] && return 1
-  failed=0
-  [[ $line =~ ([0-9]+)\ tests?\ failed ]] && failed=${BASH_REMATCH[1]}
-  total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
-  add_counts $((total - failed)) "$failed"
-  SUMMARY_LINES+=("$2: $line")
-}
-
-# gtest's "[  PASSED  ] N tests." / "[  FAILED  ] N tests," -> counts (TSan binaries).
-gtest_counts() {  # gtest_counts LOG LABEL
-  local passed failed
-  passed=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$1" | grep -oE '[0-9]+' | awk '{s+=$1} END {print s+0}')
-  failed=$(grep -E '^\[  FAILED  \] [0-9]+ test' "$1" | grep -oE '[0-9]+' | head -n 1 | awk '{s+=$1} END {print s+0}')
-  add_counts "$passed" "$failed"
-  SUMMARY_LINES+=("$2: gtest under ThreadSanitizer: $passed passed, $failed failed")
-}
-
-# An extra step's own closing line "label: N passed, M failed[, K skipped]" -> counts.
-plain_counts() {  # plain_counts LOG LABEL
-  local line
-  line=$(grep -E '^([A-Za-z][A-Za-z ()-]*: )?[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
-  [[ -z "$line" ]] && return 1
-  add_counts "$(sed -E 's/.*[^0-9]?\b([0-9]+) passed.*/\1/' <<<"$line")" "$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")"
-  SUMMARY_LINES+=("$2: $line")
 }
 
 # ---- steps ----------------------------------------------------------------------
@@ -132,7 +90,7 @@ deps() {
   fi
   "$PY" -m pip install -q --root-user-action=ignore "${PIP_PACKAGES[@]}" "${THIRD_PARTY_PACKAGES[@]}" || return 1
   "$PY" -m pip list 2>/dev/null |
-    grep -iE '^(nanobind|scikit.build.core|numpy|ml.dtypes|pytest|hypothesis|array.api.(strict|compat|extra)|scipy|scikit.learn|einops) '
+    grep -iE '^(nanobind|scikit.build.core|numpy|ml.dtypes|pytest|pytest.xdist|hypothesis|array.api.(strict|compat|extra)|scipy|scikit.learn|einops) '
 }
 
 cpp() {
@@ -145,15 +103,16 @@ cpp() {
 python_tests() {
   "$PY" -m pip install -q --root-user-action=ignore -e . --no-build-isolation -Cbuild-dir=build/test-py \
     -Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache || return 1
-  local rc=0
-  "$PY" -m pytest -q tests/python || rc=$?
+  local rc=0 parallel
+  mapfile -t parallel < <(pytest_parallel "$PY")
+  "$PY" -m pytest -q --durations=15 "${parallel[@]}" tests/python || rc=$?
   [[ $rc -eq 5 ]] && echo "pytest collected no tests: the suite is missing"
   return "$rc"
 }
 
 tsan() {
   cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug "${CCACHE_LAUNCHER[@]}" \
-    "-DCMAKE_CXX_FLAGS=-fsanitize=thread -g -O1" \
+    "-DCMAKE_CXX_FLAGS=-fsanitize=thread -g -O1 $DEBUG_PREFIX_MAP" \
     -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread || return 1
   local targets
   targets=$(ninja -C build/tsan -t targets all |
@@ -182,18 +141,20 @@ asan() {
   "$venv/bin/python" -m pip install -q --root-user-action=ignore "${PIP_PACKAGES[@]}" || return 1
   "$venv/bin/python" -m pip install --root-user-action=ignore -e . --no-build-isolation -Cbuild-dir=build/asan \
     -Ccmake.build-type=RelWithDebInfo -Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache \
-    "-Ccmake.define.CMAKE_CXX_FLAGS=-fsanitize=address -fno-omit-frame-pointer" \
+    "-Ccmake.define.CMAKE_CXX_FLAGS=-fsanitize=address -fno-omit-frame-pointer $DEBUG_PREFIX_MAP" \
+    "-Ccmake.define.CMAKE_C_FLAGS=$DEBUG_PREFIX_MAP" \
     "-Ccmake.define.CMAKE_MODULE_LINKER_FLAGS=-fsanitize=address" \
     "-Ccmake.define.CMAKE_SHARED_LINKER_FLAGS=-fsanitize=address" \
     "-Ccmake.define.CMAKE_EXE_LINKER_FLAGS=-fsanitize=address" -Ccmake.define.NPURT_BUILD_EXAMPLES=ON || return 1
   # libstdc++ is preloaded too: python itself does not link it, so without it ASan's
   # __cxa_throw interceptor finds no real function and the first C++ throw aborts.
   # Reports go to files because pytest's fd capture would swallow them on abort.
-  local preload reports="$LOGS/asan-report" rc=0
+  local preload reports="$LOGS/asan-report" rc=0 parallel
+  mapfile -t parallel < <(pytest_parallel "$venv/bin/python")
   preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so.6)"
   rm -f "$reports".*
   LD_PRELOAD="$preload" ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:log_path=$reports" \
-    "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/python || rc=$?
+    "$venv/bin/python" -m pytest -q -p no:cacheprovider --durations=15 "${parallel[@]}" tests/python || rc=$?
   # The embedding service (built in the same ASan build): a standalone program,
   # so leaks are checked too.
   echo "--- npurt_cpp_service under AddressSanitizer"
