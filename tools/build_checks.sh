@@ -174,6 +174,11 @@ bazel4() {
   # Build first, then test with nothing compiling next to the tests (a few
   # runtime tests measure latencies), one test at a time.
   local flags=(--config=bazel4 --disk_cache="$cache")
+  # //tests:python_tests runs the whole Python suite on the -O0 (k8-fastbuild)
+  # package: one pytest-xdist worker per core, as tools/test.sh's python step.
+  local xdist_args
+  xdist_args=$(source "$ROOT/tools/test_lib.sh" && pytest_parallel "$PY" | tr '\n' ' ')
+  [[ -n $xdist_args ]] && flags+=("--test_env=NPURT_BAZEL_PYTEST_ARGS=${xdist_args% }")
   export PATH="$pybin:$PATH" PYTHON_BIN_PATH="$pybin/python3"
   nice -n 10 bazel-4 build "${flags[@]}" //... || rc=$?
   if [[ $rc -eq 0 ]]; then
@@ -181,6 +186,9 @@ bazel4() {
   fi
   if [[ $rc -eq 0 ]]; then
     "$PY" tests/packaging/check_exported_symbols.py build/bazel-bin/runtime/shared/libnpurt.so || rc=1
+    # gold's TLS mis-relocation (wave 10's crash): the Python package's shared objects
+    "$PY" tests/packaging/check_tls_relocations.py \
+      $(find -L build/bazel-bin/sdk_python/npurt -name '*.so' -type f) || rc=1
   fi
   bazel-4 shutdown >/dev/null 2>&1 || true   # free the JVM's memory on a 2-core box
   return "$rc"
