@@ -147,7 +147,7 @@ class NormForward {
   // last): the fp16/bf16 casts convert two rows per call, which halves their
   // fixed cost per row and keeps the working set small (4-row casts plus a
   // 4-row square were slower: "Layer_norm float16 passes (wave 10)" in
-  // docs/performance.md). The pad lanes between the two rows are converted
+  // docs/performance-history.md). The pad lanes between the two rows are converted
   // junk that no result reads; element-wise, so the same bits as per-row casts.
   static __aicore__ uint32_t PairLanes(uint32_t i, uint32_t n, uint32_t len, uint32_t ls) {
     return i + 1 < n ? ls + len : len;

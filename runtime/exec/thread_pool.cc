@@ -22,7 +22,7 @@
 // lock-free mirror of jobs.size(), before they block on the condition variable:
 // a launch that follows the previous one within the budget starts on every
 // lane at once instead of waiting 7-32 us for a parked helper to wake
-// (docs/performance.md "Launch fixed cost (wave 10)"). The mirror is only a
+// (docs/performance-history.md "Launch fixed cost (wave 10)"). The mirror is only a
 // hint: the decision to run or wait is re-taken under the mutex as before, so
 // a stale value costs a lock round, never a lost job.
 //

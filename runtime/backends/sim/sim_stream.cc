@@ -424,7 +424,7 @@ Status SimStream::synchronize() {
   // multi-block launch often shares its core with the pool helper or the
   // stream worker it waits for, which then starts sooner. Not from the first
   // poll: a tiny op's round trip (~2.6 us) then paid a system call (+0.15 us),
-  // while yielding at once gained ~4 % on 1 Mi float32 sums (docs/performance.md
+  // while yielding at once gained ~4 % on 1 Mi float32 sums (docs/performance-history.md
   // "Launch fixed cost (wave 10)").
   // After a help, wait for the rest (the owner's last block, the commands
   // behind the launch) spinning for the idle budget: this thread ran a lane,

@@ -28,7 +28,7 @@ bool copy_elision_enabled();
 // sums the live threads' lines plus what exited threads left: one shared
 // counter bumped on every elided tile by both kernel threads bounced its line
 // between the cores once per tile (float16 16 Mi sum -5 % wall without it,
-// docs/performance.md "Float32 sum per-thread stream (wave 10)").
+// docs/performance-history.md "Float32 sum per-thread stream (wave 10)").
 struct CopyElisionCounts {
   uint64_t elided = 0;
   uint64_t materialized = 0;

@@ -251,7 +251,7 @@ void binary_repeat(const char* api, const AscendC::LocalTensor<T>& dst, const As
 // a contiguous dst: vec::ternary_blocks reads the blocks once, no staging
 // (staging both sources cost more than the Adds and Muls such a call
 // replaces: "Layer_norm float16 seven-call row (wave 10)" in
-// docs/performance.md). Back-to-back full repeats are one call, else one call
+// docs/performance-history.md). Back-to-back full repeats are one call, else one call
 // per repeat. Same bits as the staged path. False when the shape does not fit.
 template <class T>
 bool block_sources_fma(const char* api, const AscendC::LocalTensor<T>& dst, Strides ds,
