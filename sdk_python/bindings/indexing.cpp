@@ -35,6 +35,7 @@
 #include "bindings.h"
 #include "host_transfer.h"
 #include "npurt/basic_index.h"
+#include "npurt/fill_value.h"
 #include "npurt/ops.h"
 #include "npurt/runtime.h"
 #include "npurt/status.h"
@@ -291,14 +292,6 @@ bool float_fill_value(double d, DType dtype, double* value) {
   return !(std::isfinite(d) && std::fabs(d) > max);
 }
 
-// An integral v within dtype's range (an integer dtype).
-bool int_in_range(long long v, const DTypeInfo& info) {
-  const int bits = info.itemsize * 8;
-  if (info.kind == DTypeKind::kUnsignedInt) return v >= 0 && (bits == 64 || v < (1LL << bits));
-  if (info.kind == DTypeKind::kSignedInt) return bits == 64 || (v >= -(1LL << (bits - 1)) && v < (1LL << (bits - 1)));
-  return false;
-}
-
 // The value fill writes exactly as numpy's asarray(value).astype(dtype)
 // converts it (re + i*im), or false (the Python path then converts, warns or
 // raises):
@@ -324,7 +317,7 @@ bool fill_value(const Scalar& v, DType dtype, double* re, double* im) {
   if (info.kind == DTypeKind::kUnsignedInt || info.kind == DTypeKind::kSignedInt) {
     if (!std::isfinite(v.re) || std::fabs(v.re) > 9007199254740992.0) return false;
     *re = std::trunc(v.re) + 0.0;  // -0.5 -> 0, not -0
-    return int_in_range(static_cast<long long>(*re), info);
+    return fits(FillValue::integer(static_cast<int64_t>(*re)), dtype);  // the integer range rule of fill_value.h
   }
   return float_fill_value(v.re, dtype, re);
 }
