@@ -40,6 +40,7 @@
 #include "attention/attention_rows.h"
 #include "attention/attention_score_cube.h"
 #include "attention/attention_scores.h"
+#include "attention/attention_stream.h"
 #include "attention/attention_tiling.h"
 #include "attention/attention_value_cube.h"
 #include "attention/attention_workspace.h"
@@ -157,18 +158,22 @@ class AttnForward {
     const uint64_t kOff = (uint64_t{bh} * t_.skv + k0) * t_.d;
     AscendC::LocalTensor<float> s = sBuf_.Get<float>();
     scube_.Scores(k_[kOff], cols, t_.d, ws_.s, t_.tile, bh, kt);
-    LoadTile(s, bh, qt, kt, q0, rows, cols);
     // Optimistic step (tried unless the previous try failed): exp under the
     // unchanged references, checked afterwards. On failure S is reloaded from
     // ws_.s (still the raw product) and the screened path below runs.
     // The item's first tile tries the zero reference (FirstUnderZero) unless
     // the block's previous item failed that try (then the next item tries again).
     const bool tried = kt == 0 ? firstTry_ : tryUnder_ && mMin_ > -kAttnInf;
-    const bool done = tried && (kt == 0 ? FirstUnderZero(s, rows) : SoftmaxUnderReference(s, rows));
+    // A plain tile tried under one shared reference streams (AttnStreamExp):
+    // S is loaded, exponentiated, summed and stored as P one band of rows at a time.
+    const bool stream = tried && Streamable(qt, kt) && (kt == 0 || uniform_);
+    if (!stream) LoadTile(s, bh, qt, kt, q0, rows, cols);
+    const uint32_t sc = stream ? cols : 0;
+    const bool done = tried && (kt == 0 ? FirstUnderZero(s, rows, sc) : SoftmaxUnderReference(s, rows, sc));
     if (kt == 0) firstTry_ = done || !tried;
     bool moved = false;
     if (!done) {
-      if (tried) LoadTile(s, bh, qt, kt, q0, rows, cols);
+      if (tried) LoadTile(s, bh, qt, kt, q0, rows, cols);  // the try spent s (or never loaded it)
       // A failed try under the zero reference: its row sums are e^hi times
       // larger than under the tile max, so move to the tile max now (a move
       // is always valid) rather than fail every later try of the item.
@@ -178,14 +183,7 @@ class AttnForward {
       dirtyJunk_ = true;
     }
     tryUnder_ = kt == 0 || done || !tried;  // a failed try skips the next tile's try
-    AscendC::LocalTensor<T> p = pBuf_.Get<T>();
-    if constexpr (std::is_same_v<T, float>) {
-      AscendC::DataCopy(ws_.p, s, rows * t_.tile);
-    } else {
-      AscendC::Cast(p, s, AscendC::RoundMode::CAST_RINT, rows * t_.tile);
-      AscendC::PipeBarrier<PIPE_ALL>();
-      AscendC::DataCopy(ws_.p, p, rows * t_.tile);
-    }
+    if (!(stream && done)) AttnStoreP(ws_.p, s, pBuf_.Get<T>(), 0, rows * t_.tile);  // streamed: stored
     AscendC::PipeBarrier<PIPE_ALL>();
     // The S buffer is free from here (the product tile may land in it).
     if (moved) {
@@ -225,12 +223,13 @@ class AttnForward {
   // AttnRowMaxes) would not have moved, and the same P and l bit for bit
   // (the same instructions in the same order). A NaN sum fails the check.
   // On success l += delta and true; on failure (s is then spent) false, l unchanged.
-  __aicore__ bool SoftmaxUnderReference(const AscendC::LocalTensor<float>& s, uint32_t rows) {
+  // streamCols > 0: s is not loaded yet; the step streams (AttnStreamExp, cols = streamCols).
+  __aicore__ bool SoftmaxUnderReference(const AscendC::LocalTensor<float>& s, uint32_t rows, uint32_t streamCols) {
     AscendC::LocalTensor<float> l = Stat(kL), red = Stat(kRed), delta = Stat(kDelta);
     AscendC::LocalTensor<float> sums = Stat(kAlpha);  // alpha is only read after a move, not on this path
     const int32_t nl = static_cast<int32_t>(kLane * rows);
     if (dirtyJunk_) CleanJunk(rows);
-    ExpRows(s, rows, false);
+    ExpRows(s, rows, false, streamCols);
     // One dense max over every lane of delta: a lane between the row slots
     // holds junk, which can only fail the check (the max over a superset is
     // never smaller), never pass a row that should move. CleanJunk keeps that junk small.
@@ -253,7 +252,7 @@ class AttnForward {
   // false, m and l unchanged, s spent (the caller reloads it). The lanes of
   // delta between the row slots are preset inside both bounds, so they cannot
   // fail the check (and a lane of a row is checked whatever they hold).
-  __aicore__ bool FirstUnderZero(const AscendC::LocalTensor<float>& s, uint32_t rows) {
+  __aicore__ bool FirstUnderZero(const AscendC::LocalTensor<float>& s, uint32_t rows, uint32_t streamCols) {
     AscendC::LocalTensor<float> m = Stat(kM), l = Stat(kL), delta = Stat(kDelta);
     const int32_t nl = static_cast<int32_t>(kLane * rows);
     constexpr float kJunk = 500.0f;  // junk lanes of delta: kJunk + kJunk (pitch 128) or preset
@@ -262,7 +261,7 @@ class AttnForward {
     AscendC::PipeBarrier<PIPE_ALL>();
     uniform_ = true;
     sharedRef_ = 0.0f;
-    ExpRows(s, rows, false);
+    ExpRows(s, rows, false, streamCols);
     // Into the work buffer, not red: red's lanes between the row slots must
     // stay 0 (the screened path's move test reads red - m on every lane).
     AscendC::LocalTensor<float> work = workBuf_.Get<float>();
@@ -300,6 +299,15 @@ class AttnForward {
     }
     AscendC::PipeBarrier<PIPE_ALL>();
     dirtyJunk_ = false;
+  }
+
+  // Tiles the streamed try may take: 128 wide (AttnStreamExp's layout), no
+  // mask and not a causal diagonal (those are applied to the whole loaded
+  // tile first). 16-bit P bands are cast in the out buffer (free during the
+  // kv loop; P's buffer is the row sums' scratch): it holds a band if dp >= 32.
+  __aicore__ bool Streamable(uint32_t qt, uint32_t kt) const {
+    return t_.tile == 128 && t_.maskKind == static_cast<uint32_t>(AttnMask::kNone) && !(t_.causal && kt == qt) &&
+           (std::is_same_v<T, float> || t_.dp >= kAttnStreamRows);
   }
 
   // ws_.q = scale * the item's Q rows (in T; the host enables it only where
@@ -400,7 +408,14 @@ class AttnForward {
   // instructions, not one ReduceSum per row. Its lanes between the rows get
   // junk, which only reaches l's unused lanes (and can only fail
   // SoftmaxUnderReference's check). Scratch() is free until the row sums.
-  __aicore__ void ExpRows(const AscendC::LocalTensor<float>& s, uint32_t rows, bool refInRed) {
+  // streamCols > 0 (uniform_ only): s is not loaded yet, the whole chain runs
+  // band by band from ws_.s and P is stored to ws_.p (AttnStreamExp).
+  __aicore__ void ExpRows(const AscendC::LocalTensor<float>& s, uint32_t rows, bool refInRed, uint32_t streamCols = 0) {
+    if (streamCols > 0) {
+      AttnStreamExp<T>(s, ws_.s, ws_.p, Scratch(), outBuf_.Get<T>(), Stat(kDelta), rows, streamCols,
+                       t_.scaleInQ ? 1.0f : t_.scale, sharedRef_);
+      return;
+    }
     AscendC::LocalTensor<float> red = Stat(kRed);
     if (uniform_) {
       // One instruction, not one per row; none for the zero reference (s - 0 is s, bit for bit).
