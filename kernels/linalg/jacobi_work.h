@@ -1,0 +1,117 @@
+// kernels/linalg/jacobi_work.h: what the spectral kernels (QR, Jacobi eigh,
+// one-sided Jacobi SVD) share between host and device: the tiling struct, the
+// matrix work area and the scalar helpers the three algorithms are written in.
+//
+// A launch works a batch of `batch` matrices (the leading axes of x flattened),
+// `per_core` consecutive matrices per block. Each matrix is copied into a work
+// area of `work_elems` elements that lives in UB when it fits next to nothing
+// else (`in_ub`, decided by the host from the profile's UB size, checked by the
+// sim in InitBuffer) and otherwise in the block's slice of the GM workspace, so
+// any size works; only the access cost differs. Every access is a scalar
+// Get/Set (pipe S): the algorithms walk rows and columns one element at a time.
+//
+// Invariants: dtype is float32 or float64 (float64 is sim-only); `info` of a
+// matrix is the number of sweeps used, or -1 when the sweep cap was reached
+// (the Python layer raises); a matrix with a NaN/inf gets NaN results and
+// info 0 without iterating, so no input can make a kernel spin.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#ifndef NPURT_SPECTRAL_HOST_ONLY
+#include "kernel_operator.h"
+#endif
+
+namespace npurt::kernels::linalg {
+
+struct SpectralTiling {
+  uint32_t dtype = 0;       // npurt::DType: float32 or float64
+  uint32_t flags = 0;       // qr: kComplete; eigh: kVectors; svd: kVectors | kFull
+  uint32_t in_ub = 0;       // 1: the work area is a UB buffer, 0: the block's GM workspace slice
+  uint32_t max_sweeps = 0;  // Jacobi sweep cap
+  uint64_t batch = 0, m = 0, n = 0;
+  uint64_t per_core = 0;    // matrices per block
+  uint64_t work_elems = 0;  // elements of one matrix's work area (a multiple of 8)
+};
+
+constexpr uint32_t kComplete = 1;  // qr: mode='complete'
+constexpr uint32_t kVectors = 2;   // eigh / svd: compute the vectors
+constexpr uint32_t kFull = 4;      // svd: full_matrices=True
+
+#ifndef NPURT_SPECTRAL_HOST_ONLY
+
+// The work area of one matrix: UB or GM, addressed by element.
+template <class T>
+class Work {
+ public:
+  __aicore__ void Init(AscendC::TPipe& pipe, AscendC::TBuf<AscendC::TPosition::VECCALC>& buf, GM_ADDR workspace,
+                       const SpectralTiling& t) {
+    in_ub_ = t.in_ub != 0;
+    if (in_ub_) {
+      pipe.InitBuffer(buf, static_cast<uint32_t>(t.work_elems * sizeof(T)));
+      ub_ = buf.template Get<T>();
+    } else {
+      GM_ADDR base = AscendC::GetUserWorkspace(workspace) +
+                     static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.work_elems * sizeof(T);
+      gm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base), t.work_elems);
+    }
+  }
+  __aicore__ T Get(uint64_t i) const {
+    return in_ub_ ? ub_.GetValue(static_cast<uint32_t>(i)) : gm_.GetValue(i);
+  }
+  __aicore__ void Set(uint64_t i, T v) const {
+    if (in_ub_) ub_.SetValue(static_cast<uint32_t>(i), v);
+    else gm_.SetValue(i, v);
+  }
+
+ private:
+  bool in_ub_ = true;
+  AscendC::LocalTensor<T> ub_;
+  AscendC::GlobalTensor<T> gm_;
+};
+
+template <class T>
+__aicore__ inline T Abs(T v) { return v < T(0) ? -v : v; }
+
+template <class T>
+__aicore__ inline T Eps() { return sizeof(T) == 8 ? T(2.220446049250313e-16) : T(1.1920929e-07f); }
+
+template <class T>
+__aicore__ inline T QuietNan() { return T(__builtin_nan("")); }
+
+template <class T>
+__aicore__ inline bool Finite(T v) { return v - v == T(0); }  // false for NaN and +-inf
+
+// tan of the Jacobi angle that zeroes the off-diagonal entry: the smaller root
+// of t^2 + 2 zeta t - 1 = 0 (|angle| <= pi/4), written to avoid overflow.
+template <class T>
+__aicore__ inline T JacobiTan(T zeta) {
+  const T a = Abs(zeta);
+  const T t = a > T(1e15) ? T(0.5) / a : T(1) / (a + std::sqrt(T(1) + a * a));
+  return zeta < T(0) ? -t : t;
+}
+
+// The first `count` elements of matrix `b` of x (GM) are finite.
+template <class T>
+__aicore__ inline bool AllFinite(const AscendC::GlobalTensor<T>& x, uint64_t base, uint64_t count) {
+  for (uint64_t i = 0; i < count; ++i)
+    if (!Finite(x.GetValue(base + i))) return false;
+  return true;
+}
+
+// Writes `count` NaNs at out[base..).
+template <class T>
+__aicore__ inline void FillNan(const AscendC::GlobalTensor<T>& out, uint64_t base, uint64_t count) {
+  for (uint64_t i = 0; i < count; ++i) out.SetValue(base + i, QuietNan<T>());
+}
+
+// Matrices [first, end) of the batch that this block owns.
+__aicore__ inline void BlockRange(const SpectralTiling& t, uint64_t& first, uint64_t& end) {
+  first = static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.per_core;
+  end = first + t.per_core < t.batch ? first + t.per_core : t.batch;
+}
+
+#endif  // NPURT_SPECTRAL_HOST_ONLY
+
+}  // namespace npurt::kernels::linalg
