@@ -10,6 +10,8 @@
 // (normwise negligible); a sweep without rotation ends the iteration, which
 // converges quadratically (5-15 sweeps); kMaxSweeps sweeps without that gives
 // info -1. Eigenvalues are then sorted ascending with their vectors (columns).
+// A is x scaled by a power of two (PowerOfTwoScale: exact, no overflow or
+// underflow of the squares for huge or tiny entries); w is scaled back.
 // Work area: A (n*n), V (n*n) when vectors are asked for.
 #include <cstdint>
 
@@ -37,13 +39,15 @@ class JacobiEigh {
     uint64_t first, end;
     BlockRange(t_, first, end);
     for (uint64_t b = first; b < end; ++b) {
-      if (!LowerFinite(b)) {
+      const T max_abs = LowerMaxAbs(b);
+      if (!Finite(max_abs)) {
         FillNan(w_, b * n_, n_);
         if (vectors_) FillNan(v_, b * n_ * n_, n_ * n_);
         info_.SetValue(b, 0);
         continue;
       }
-      const T scale = Load(b);
+      const T p = PowerOfTwoScale(max_abs);
+      const T scale = Load(b, p);
       int32_t sweeps = 0;
       bool rotated = true;
       while (rotated && sweeps < static_cast<int32_t>(t_.max_sweeps)) {
@@ -52,7 +56,7 @@ class JacobiEigh {
       }
       info_.SetValue(b, rotated ? -1 : sweeps);
       SortAscending();
-      for (uint64_t i = 0; i < n_; ++i) w_.SetValue(b * n_ + i, work_.Get(A(i, i)));
+      for (uint64_t i = 0; i < n_; ++i) w_.SetValue(b * n_ + i, work_.Get(A(i, i)) / p);
       if (vectors_)
         for (uint64_t i = 0; i < n_ * n_; ++i) v_.SetValue(b * n_ * n_ + i, work_.Get(V(0, 0) + i));
     }
@@ -62,19 +66,23 @@ class JacobiEigh {
   __aicore__ uint64_t A(uint64_t i, uint64_t j) const { return i * n_ + j; }
   __aicore__ uint64_t V(uint64_t i, uint64_t j) const { return n_ * n_ + i * n_ + j; }
 
-  __aicore__ bool LowerFinite(uint64_t b) const {
-    for (uint64_t i = 0; i < n_; ++i)
-      for (uint64_t j = 0; j <= i; ++j)
-        if (!Finite(x_.GetValue(b * n_ * n_ + i * n_ + j))) return false;
-    return true;
+  // Largest |entry| of the lower triangle; NaN when one is NaN or inf.
+  __aicore__ T LowerMaxAbs(uint64_t b) const {
+    T most = T(0);
+    for (uint64_t i = 0; i < n_; ++i) {
+      const T row = MaxAbsOrNan(x_, b * n_ * n_ + i * n_, i + 1);
+      if (!Finite(row)) return row;
+      most = row > most ? row : most;
+    }
+    return most;
   }
 
-  // A = the symmetric matrix of x's lower triangle, V = I; returns ||A||_F.
-  __aicore__ T Load(uint64_t b) {
+  // A = scale * the symmetric matrix of x's lower triangle, V = I; returns ||A||_F.
+  __aicore__ T Load(uint64_t b, T scale) {
     T sum2 = T(0);
     for (uint64_t i = 0; i < n_; ++i)
       for (uint64_t j = 0; j < n_; ++j) {
-        const T a = x_.GetValue(b * n_ * n_ + (i >= j ? i * n_ + j : j * n_ + i));
+        const T a = scale * x_.GetValue(b * n_ * n_ + (i >= j ? i * n_ + j : j * n_ + i));
         work_.Set(A(i, j), a);
         sum2 += a * a;
         if (vectors_) work_.Set(V(i, j), i == j ? T(1) : T(0));

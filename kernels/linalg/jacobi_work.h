@@ -92,12 +92,31 @@ __aicore__ inline T JacobiTan(T zeta) {
   return zeta < T(0) ? -t : t;
 }
 
-// The first `count` elements of matrix `b` of x (GM) are finite.
+// Largest |x[base + i]| for i < count (0 when count is 0); NaN when one of
+// them is NaN or inf.
 template <class T>
-__aicore__ inline bool AllFinite(const AscendC::GlobalTensor<T>& x, uint64_t base, uint64_t count) {
-  for (uint64_t i = 0; i < count; ++i)
-    if (!Finite(x.GetValue(base + i))) return false;
-  return true;
+__aicore__ inline T MaxAbsOrNan(const AscendC::GlobalTensor<T>& x, uint64_t base, uint64_t count) {
+  T most = T(0);
+  for (uint64_t i = 0; i < count; ++i) {
+    const T v = x.GetValue(base + i);
+    if (!Finite(v)) return QuietNan<T>();
+    most = Abs(v) > most ? Abs(v) : most;
+  }
+  return most;
+}
+
+// A power of two p with max_abs * p in [0.5, 2) (1 for a zero matrix; at most
+// 2^126 / 2^1022 so p stays finite for subnormal input). Scaling by p is exact, keeps
+// squares and products of the entries clear of overflow and underflow, and
+// leaves the algorithms' rounding unchanged (they are scale-invariant).
+template <class T>
+__aicore__ inline T PowerOfTwoScale(T max_abs) {
+  T p = T(1);
+  if (!(max_abs > T(0))) return p;
+  while (max_abs * p >= T(2)) p *= T(0.5);
+  const T most = sizeof(T) == 8 ? T(4.49423283715579e307) : T(8.507059e37f);
+  while (max_abs * p < T(0.5) && p < most) p *= T(2);
+  return p;
 }
 
 // Writes `count` NaNs at out[base..).

@@ -6,7 +6,9 @@
 // below the diagonal, so W's upper triangle is R; Q = H_0 ... H_{k-1} applied
 // to the first qc columns of the identity, accumulated backwards in place
 // (reduced mode qc = k, R is k x n; complete mode qc = m, R is m x n with zero
-// rows below k). Work area: W (m*n), tau (k), Q (m*qc).
+// rows below k). Work area: W (m*n), tau (k), Q (m*qc). W is A scaled by a
+// power of two (PowerOfTwoScale: exact; the column norms cannot overflow or
+// underflow for huge or tiny entries), R is scaled back.
 //
 // Invariants: Q has orthonormal columns and A = Q R to rounding; R is upper
 // triangular with exact zeros below the diagonal; a zero column gives tau 0
@@ -39,9 +41,10 @@ class HouseholderQr {
     uint64_t first, end;
     BlockRange(t_, first, end);
     for (uint64_t b = first; b < end; ++b) {
-      for (uint64_t i = 0; i < m_ * n_; ++i) w_.Set(i, x_.GetValue(b * m_ * n_ + i));
+      const T scale = PowerOfTwoScale(MaxAbsOrNan(x_, b * m_ * n_, m_ * n_));  // NaN/inf: 1
+      for (uint64_t i = 0; i < m_ * n_; ++i) w_.Set(i, scale * x_.GetValue(b * m_ * n_ + i));
       Factor();
-      WriteR(b);
+      WriteR(b, scale);
       FormQ();
       for (uint64_t i = 0; i < m_ * qc_; ++i) q_.SetValue(b * m_ * qc_ + i, w_.Get(QAt(0) + i));
     }
@@ -83,10 +86,10 @@ class HouseholderQr {
     for (uint64_t i = j + 1; i < m_; ++i) w_.Set(col + i * ld, w_.Get(col + i * ld) - s * w_.Get(WAt(i, j)));
   }
 
-  __aicore__ void WriteR(uint64_t b) {
+  __aicore__ void WriteR(uint64_t b, T scale) {
     for (uint64_t i = 0; i < rr_; ++i)
       for (uint64_t c = 0; c < n_; ++c)
-        r_.SetValue(b * rr_ * n_ + i * n_ + c, c >= i && i < k_ ? w_.Get(WAt(i, c)) : T(0));
+        r_.SetValue(b * rr_ * n_ + i * n_ + c, c >= i && i < k_ ? w_.Get(WAt(i, c)) / scale : T(0));
   }
 
   // org2r: Q = H_0 ... H_{k-1} [I_qc; 0], applying H_j for j = k-1 .. 0 to

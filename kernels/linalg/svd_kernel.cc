@@ -10,7 +10,9 @@
 // S_j = ||w_j|| sorted descending (columns of W and V alike), U = W S^-1.
 // Columns with S_j <= 2 eps ||A||_F (rank deficiency: their direction is
 // noise) and, for full_matrices, columns N..M-1 are completed to an
-// orthonormal basis by Gram-Schmidt (twice) of unit vectors. Outputs:
+// orthonormal basis by Gram-Schmidt (twice) of unit vectors. W is A scaled by
+// a power of two (PowerOfTwoScale), so huge and tiny entries neither overflow
+// nor underflow the column dot products; S is scaled back. Outputs:
 // m >= n: U = W-part [m, uc], Vh = V^T; m < n: U = V, Vh = W-part^T.
 // Work area: W/U (M*uc, uc = M when full else N), V (N*N, vectors only), S (N).
 #include <cstdint>
@@ -44,7 +46,8 @@ class JacobiSvd {
     uint64_t first, end;
     BlockRange(t_, first, end);
     for (uint64_t b = first; b < end; ++b) {
-      if (!AllFinite(x_, b * M_ * N_, M_ * N_)) {
+      const T max_abs = MaxAbsOrNan(x_, b * M_ * N_, M_ * N_);
+      if (!Finite(max_abs)) {
         FillNan(s_, b * N_, N_);
         if (vectors_) {
           FillNan(u_, b * USize(), USize());
@@ -53,7 +56,8 @@ class JacobiSvd {
         info_.SetValue(b, 0);
         continue;
       }
-      const T fro2 = Load(b);
+      const T scale = PowerOfTwoScale(max_abs);
+      const T fro2 = Load(b, scale);
       int32_t sweeps = 0;
       bool rotated = true;
       while (rotated && sweeps < static_cast<int32_t>(t_.max_sweeps)) {
@@ -62,7 +66,7 @@ class JacobiSvd {
       }
       info_.SetValue(b, rotated ? -1 : sweeps);
       SortDescending();
-      for (uint64_t j = 0; j < N_; ++j) s_.SetValue(b * N_ + j, work_.Get(S(j)));
+      for (uint64_t j = 0; j < N_; ++j) s_.SetValue(b * N_ + j, work_.Get(S(j)) / scale);
       if (!vectors_) continue;
       Orthonormalize(T(2) * Eps<T>() * std::sqrt(fro2));
       WriteVectors(b);
@@ -76,12 +80,12 @@ class JacobiSvd {
   __aicore__ uint64_t USize() const { return t_.m * (tr_ ? N_ : uc_); }
   __aicore__ uint64_t VhSize() const { return t_.n * (tr_ ? uc_ : N_); }
 
-  // W = A or A^T, V = I; returns ||A||_F^2.
-  __aicore__ T Load(uint64_t b) {
+  // W = scale * (A or A^T), V = I; returns ||W||_F^2.
+  __aicore__ T Load(uint64_t b, T scale) {
     T sum2 = T(0);
     for (uint64_t i = 0; i < M_; ++i)
       for (uint64_t j = 0; j < N_; ++j) {
-        const T a = x_.GetValue(b * M_ * N_ + (tr_ ? j * M_ + i : i * N_ + j));
+        const T a = scale * x_.GetValue(b * M_ * N_ + (tr_ ? j * M_ + i : i * N_ + j));
         work_.Set(W(i, j), a);
         sum2 += a * a;
       }

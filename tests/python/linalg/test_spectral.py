@@ -277,3 +277,29 @@ def test_bad_keywords():
         L.qr(nr.zeros((2, 2)), mode="r")
     with pytest.raises(nr.ArgumentTypeError, match="npurt.linalg.svd: argument 'full_matrices'"):
         L.svd(nr.zeros((2, 2)), full_matrices="yes")
+
+
+@pytest.mark.parametrize("dtype,scale", [("float32", 1e30), ("float32", 1e-30), ("float32", 1e-42),
+                                         ("float64", 1e300), ("float64", 1e-300)])
+def test_huge_and_tiny_entries_are_scaled_not_overflowed(dtype, scale):
+    # Squares of such entries overflow / underflow the dtype: the kernels scale each matrix by a power of two
+    base = _rng(13).standard_normal((5, 4))
+    a = (base * scale).astype(dtype)
+    a64 = a.astype(np.float64)
+    rel = 100 * np.finfo(dtype).eps if scale > 1e-40 else 1e-2  # 1e-42: float32 subnormals (few bits)
+    s = _np(L.svdvals(nr.asarray(a))).astype(np.float64)
+    np.testing.assert_allclose(s, np.linalg.svd(a64, compute_uv=False), rtol=rel, atol=0)
+    q, r = (_np(z).astype(np.float64) for z in L.qr(nr.asarray(a)))
+    np.testing.assert_allclose(q @ r, a64, atol=rel * np.abs(a64).max())
+    sym = np.tril(a[:4]) + np.tril(a[:4], -1).T
+    w = _np(L.eigvalsh(nr.asarray(sym))).astype(np.float64)
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(sym.astype(np.float64)), atol=rel * np.abs(a64).max())
+
+
+def test_scaling_by_a_power_of_two_is_exact():
+    # The kernels' power-of-two scaling commutes with every rounding: 2^k A gives 2^k times the values.
+    a = _rng(14).standard_normal((6, 5))
+    s = _np(L.svdvals(nr.asarray(a)))
+    np.testing.assert_array_equal(_np(L.svdvals(nr.asarray(a * 2.0**40))), s * 2.0**40)
+    r = _np(L.qr(nr.asarray(a)).R)
+    np.testing.assert_array_equal(_np(L.qr(nr.asarray(a * 2.0**-40)).R), r * 2.0**-40)
