@@ -11,10 +11,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "common/tiling_as.h"
 #include "common/tiling_util.h"
+#include "npurt/backend.h"
 #include "npurt/dtype.h"
 #include "npurt/op_registry.h"
 
@@ -25,11 +28,6 @@
 namespace npurt::kernels::linalg {
 
 constexpr uint32_t kMaxSweeps = 100;  // Jacobi sweep cap (a finite matrix needs ~5-15)
-
-inline void spectral_input(OpDefBuilder& b) {
-  b.input("x", {DType::kFloat32, DType::kFloat64}).sim_only({DType::kFloat64});
-  b.attr("gm_work", AttrType::kBool, AttrValue(false));
-}
 
 // The Jacobi ops' sweep cap: `max_sweeps` (0: kMaxSweeps; tests lower it to
 // exercise the non-convergence report).
@@ -101,6 +99,28 @@ inline void spectral_cost(const OpContext& ctx, OpCost& c) {
   c.bytes = n * itemsize(ctx.input(0).dtype) * 3.0;
   const Dims& s = ctx.input(0).shape;
   c.flops = s.size() >= 2 ? 10.0 * n * static_cast<double>(std::min(s[s.size() - 1], s[s.size() - 2])) : 0.0;
+}
+
+// What the three registrations share, the caller adding its own attributes
+// to the one builder returned: input x (float32, float64 sim-only), the
+// gm_work attribute, `outputs` in order, the plan description, the cost and
+// the sim kernel.
+inline std::vector<OpDefBuilder> spectral_def(const char* name, const char* doc,
+                                              std::initializer_list<const char*> outputs, InferFn infer,
+                                              TilingFn tiling, const char* kernel, SimKernelEntry entry) {
+  std::vector<OpDefBuilder> defs;
+  defs.emplace_back(name);
+  OpDefBuilder& b = defs.back();
+  b.doc(doc);
+  b.input("x", {DType::kFloat32, DType::kFloat64}).sim_only({DType::kFloat64});
+  for (const char* out : outputs) b.output(out);
+  b.attr("gm_work", AttrType::kBool, AttrValue(false))
+      .infer(std::move(infer))
+      .tiling(std::move(tiling))
+      .describe_tiling(describe_spectral)
+      .cost(spectral_cost)
+      .sim_kernel(kernel, entry);
+  return defs;
 }
 
 }  // namespace npurt::kernels::linalg

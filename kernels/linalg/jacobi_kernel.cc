@@ -32,37 +32,30 @@ class JacobiEigh {
     w_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(w), t.batch * n_);
     if (vectors_) v_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(v), t.batch * n_ * n_);
     info_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(info), t.batch);
-    work_.Init(pipe_, buf_, workspace, t);
+    work_.Init(workspace, t);
   }
 
-  __aicore__ void Run() {
-    uint64_t first, end;
-    BlockRange(t_, first, end);
-    for (uint64_t b = first; b < end; ++b) {
-      const T max_abs = LowerMaxAbs(b);
-      if (!Finite(max_abs)) {
-        FillNan(w_, b * n_, n_);
-        if (vectors_) FillNan(v_, b * n_ * n_, n_ * n_);
-        info_.SetValue(b, 0);
-        continue;
-      }
-      const T p = PowerOfTwoScale(max_abs);
-      const T scale = Load(b, p);
-      int32_t sweeps = 0;
-      bool rotated = true;
-      while (rotated && sweeps < static_cast<int32_t>(t_.max_sweeps)) {
-        rotated = Sweep(scale);
-        ++sweeps;
-      }
-      info_.SetValue(b, rotated ? -1 : sweeps);
-      SortAscending();
-      for (uint64_t i = 0; i < n_; ++i) w_.SetValue(b * n_ + i, work_.Get(A(i, i)) / p);
-      if (vectors_)
-        for (uint64_t i = 0; i < n_ * n_; ++i) v_.SetValue(b * n_ * n_ + i, work_.Get(V(0, 0) + i));
-    }
-  }
+  __aicore__ void Run() { ForEachOwnedMatrix(t_, [&](uint64_t b) { Solve(b); }); }
 
  private:
+  // One matrix of the batch.
+  __aicore__ void Solve(uint64_t b) {
+    const T max_abs = LowerMaxAbs(b);
+    if (!Finite(max_abs)) {
+      FillNan(w_, b * n_, n_);
+      if (vectors_) FillNan(v_, b * n_ * n_, n_ * n_);
+      info_.SetValue(b, 0);
+      return;
+    }
+    const T p = PowerOfTwoScale(max_abs);
+    const T scale = Load(b, p);
+    info_.SetValue(b, IterateSweeps(t_.max_sweeps, [&] { return Sweep(scale); }));
+    SortAscending();
+    for (uint64_t i = 0; i < n_; ++i) w_.SetValue(b * n_ + i, work_.Get(A(i, i)) / p);
+    if (vectors_)
+      for (uint64_t i = 0; i < n_ * n_; ++i) v_.SetValue(b * n_ * n_ + i, work_.Get(V(0, 0) + i));
+  }
+
   __aicore__ uint64_t A(uint64_t i, uint64_t j) const { return i * n_ + j; }
   __aicore__ uint64_t V(uint64_t i, uint64_t j) const { return n_ * n_ + i * n_ + j; }
 
@@ -122,31 +115,19 @@ class JacobiEigh {
     work_.Set(A(q, q), aqq + t * apq);
     work_.Set(A(p, q), T(0));
     work_.Set(A(q, p), T(0));
-    if (!vectors_) return;
-    for (uint64_t k = 0; k < n_; ++k) {
-      const T vkp = work_.Get(V(k, p)), vkq = work_.Get(V(k, q));
-      work_.Set(V(k, p), c * vkp - s * vkq);
-      work_.Set(V(k, q), s * vkp + c * vkq);
-    }
+    if (vectors_) work_.RotateColumns(V(0, p), V(0, q), n_, n_, c, s);
   }
 
-  // Selection sort of the diagonal, ascending, carrying V's columns.
+  // The diagonal sorted ascending, V's columns carried along.
   __aicore__ void SortAscending() {
-    for (uint64_t i = 0; i + 1 < n_; ++i) {
-      uint64_t lo = i;
-      for (uint64_t j = i + 1; j < n_; ++j)
-        if (work_.Get(A(j, j)) < work_.Get(A(lo, lo))) lo = j;
-      if (lo == i) continue;
-      const T d = work_.Get(A(i, i));
-      work_.Set(A(i, i), work_.Get(A(lo, lo)));
-      work_.Set(A(lo, lo), d);
-      if (!vectors_) continue;
-      for (uint64_t k = 0; k < n_; ++k) {
-        const T e = work_.Get(V(k, i));
-        work_.Set(V(k, i), work_.Get(V(k, lo)));
-        work_.Set(V(k, lo), e);
-      }
-    }
+    SelectionSort(
+        n_, false, [&](uint64_t i) { return work_.Get(A(i, i)); },
+        [&](uint64_t i, uint64_t j) {
+          const T d = work_.Get(A(i, i));
+          work_.Set(A(i, i), work_.Get(A(j, j)));
+          work_.Set(A(j, j), d);
+          if (vectors_) work_.SwapColumns(V(0, i), V(0, j), n_, n_);
+        });
   }
 
   const SpectralTiling& t_;
@@ -154,8 +135,6 @@ class JacobiEigh {
   bool vectors_;
   AscendC::GlobalTensor<T> x_, w_, v_;
   AscendC::GlobalTensor<int32_t> info_;
-  AscendC::TPipe pipe_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_;
   Work<T> work_;
 };
 
@@ -166,13 +145,7 @@ extern "C" __global__ __aicore__ void npurt_linalg_eigh_kernel(GM_ADDR x, GM_ADD
                                                                GM_ADDR workspace, GM_ADDR tiling) {
   using namespace npurt::kernels::linalg;
   GET_TILING_DATA_WITH_STRUCT(SpectralTiling, t, tiling);
-  if (t.dtype == static_cast<uint32_t>(npurt::DType::kFloat64)) {
-    JacobiEigh<double> k(x, w, v, info, workspace, t);
-    k.Run();
-  } else {
-    JacobiEigh<float> k(x, w, v, info, workspace, t);
-    k.Run();
-  }
+  RunForDtype<JacobiEigh>(t.dtype, x, w, v, info, workspace, t);
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

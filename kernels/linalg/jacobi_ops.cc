@@ -36,25 +36,17 @@ void eigh_tiling(const OpContext& ctx, TilingResult& r) {
 }
 
 std::vector<OpDefBuilder> eigh_defs() {
-  OpDefBuilder b("linalg_eigh");
-  b.doc("Cyclic Jacobi eigen-decomposition of every symmetric matrix of x [..., n, n] (float32; float64 "
-        "sim-only), read from the lower triangle: (eigenvalues [..., n] ascending, eigenvectors [..., n, n] "
-        "as columns, or [..., 0, 0] when vectors=False, info int32 [...]: sweeps used, -1 when Jacobi did not "
-        "converge within the sweep cap). A matrix with NaN/inf gives NaN results.");
-  spectral_input(b);
-  sweep_cap_attr(b);
-  b.output("eigenvalues").output("eigenvectors").output("info")
-      .attr("vectors", AttrType::kBool, AttrValue(true))
-      .infer(infer_eigh)
-      .tiling(eigh_tiling)
-      .describe_tiling(describe_spectral)
-      .cost(spectral_cost)
-      .sim_kernel("npurt_linalg_eigh_kernel", kEighEntry);
-  std::vector<OpDefBuilder> defs;
-  defs.push_back(std::move(b));
+  std::vector<OpDefBuilder> defs = spectral_def(
+      "linalg_eigh",
+      "Cyclic Jacobi eigen-decomposition of every symmetric matrix of x [..., n, n] (float32; float64 "
+      "sim-only), read from the lower triangle: (eigenvalues [..., n] ascending, eigenvectors [..., n, n] "
+      "as columns, or [..., 0, 0] when vectors=False, info int32 [...]: sweeps used, -1 when Jacobi did not "
+      "converge within the sweep cap). A matrix with NaN/inf gives NaN results.",
+      {"eigenvalues", "eigenvectors", "info"}, infer_eigh, eigh_tiling, "npurt_linalg_eigh_kernel", kEighEntry);
+  defs.back().attr("vectors", AttrType::kBool, AttrValue(true));
+  sweep_cap_attr(defs.back());
   return defs;
 }
-
 }  // namespace
 
 NPURT_REGISTER_OPS(eigh_defs());

@@ -21,6 +21,7 @@
 
 #ifndef NPURT_SPECTRAL_HOST_ONLY
 #include "kernel_operator.h"
+#include "npurt/dtype.h"
 #endif
 
 namespace npurt::kernels::linalg {
@@ -41,16 +42,16 @@ constexpr uint32_t kFull = 4;      // svd: full_matrices=True
 
 #ifndef NPURT_SPECTRAL_HOST_ONLY
 
-// The work area of one matrix: UB or GM, addressed by element.
+// The work area of one matrix: UB or GM, addressed by element. It owns the
+// kernel's pipe (the UB buffer is its only one).
 template <class T>
 class Work {
  public:
-  __aicore__ void Init(AscendC::TPipe& pipe, AscendC::TBuf<AscendC::TPosition::VECCALC>& buf, GM_ADDR workspace,
-                       const SpectralTiling& t) {
+  __aicore__ void Init(GM_ADDR workspace, const SpectralTiling& t) {
     in_ub_ = t.in_ub != 0;
     if (in_ub_) {
-      pipe.InitBuffer(buf, static_cast<uint32_t>(t.work_elems * sizeof(T)));
-      ub_ = buf.template Get<T>();
+      pipe_.InitBuffer(buf_, static_cast<uint32_t>(t.work_elems * sizeof(T)));
+      ub_ = buf_.template Get<T>();
     } else {
       GM_ADDR base = AscendC::GetUserWorkspace(workspace) +
                      static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.work_elems * sizeof(T);
@@ -65,7 +66,27 @@ class Work {
     else gm_.SetValue(i, v);
   }
 
+  // Columns starting at p and q (row stride ld, `rows` rows) become
+  // (c p - s q, s p + c q): a plane rotation applied from the right.
+  __aicore__ void RotateColumns(uint64_t p, uint64_t q, uint64_t ld, uint64_t rows, T c, T s) const {
+    for (uint64_t i = 0; i < rows; ++i) {
+      const T a = Get(p + i * ld), b = Get(q + i * ld);
+      Set(p + i * ld, c * a - s * b);
+      Set(q + i * ld, s * a + c * b);
+    }
+  }
+
+  __aicore__ void SwapColumns(uint64_t p, uint64_t q, uint64_t ld, uint64_t rows) const {
+    for (uint64_t i = 0; i < rows; ++i) {
+      const T a = Get(p + i * ld);
+      Set(p + i * ld, Get(q + i * ld));
+      Set(q + i * ld, a);
+    }
+  }
+
  private:
+  AscendC::TPipe pipe_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_;
   bool in_ub_ = true;
   AscendC::LocalTensor<T> ub_;
   AscendC::GlobalTensor<T> gm_;
@@ -125,10 +146,50 @@ __aicore__ inline void FillNan(const AscendC::GlobalTensor<T>& out, uint64_t bas
   for (uint64_t i = 0; i < count; ++i) out.SetValue(base + i, QuietNan<T>());
 }
 
-// Matrices [first, end) of the batch that this block owns.
-__aicore__ inline void BlockRange(const SpectralTiling& t, uint64_t& first, uint64_t& end) {
-  first = static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.per_core;
-  end = first + t.per_core < t.batch ? first + t.per_core : t.batch;
+// Runs sweep() (true when it rotated something) until a sweep rotates nothing
+// or `cap` sweeps ran. Returns the info value: sweeps used, -1 at the cap.
+template <class Sweep>
+__aicore__ inline int32_t IterateSweeps(uint32_t cap, Sweep&& sweep) {
+  int32_t sweeps = 0;
+  bool rotated = true;
+  while (rotated && sweeps < static_cast<int32_t>(cap)) {
+    rotated = sweep();
+    ++sweeps;
+  }
+  return rotated ? -1 : sweeps;
+}
+
+// Selection sort of `count` keys (ascending, or descending): key(i) reads key
+// i, swap(i, j) exchanges entries i and j with whatever travels with them.
+template <class Key, class Swap>
+__aicore__ inline void SelectionSort(uint64_t count, bool descending, Key&& key, Swap&& swap) {
+  for (uint64_t i = 0; i + 1 < count; ++i) {
+    uint64_t best = i;
+    for (uint64_t j = i + 1; j < count; ++j)
+      if (descending ? key(j) > key(best) : key(j) < key(best)) best = j;
+    if (best != i) swap(i, best);
+  }
+}
+
+// The kernel entries' dtype switch: K<double> for float64, else K<float>,
+// constructed from `args` and run.
+template <template <class> class K, class... Args>
+__aicore__ inline void RunForDtype(uint32_t dtype, Args... args) {
+  if (dtype == static_cast<uint32_t>(npurt::DType::kFloat64)) {
+    K<double> k(args...);
+    k.Run();
+  } else {
+    K<float> k(args...);
+    k.Run();
+  }
+}
+
+// Calls one(b) for every matrix b of the batch this block owns.
+template <class One>
+__aicore__ inline void ForEachOwnedMatrix(const SpectralTiling& t, One&& one) {
+  const uint64_t first = static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.per_core;
+  const uint64_t end = first + t.per_core < t.batch ? first + t.per_core : t.batch;
+  for (uint64_t b = first; b < end; ++b) one(b);
 }
 
 #endif  // NPURT_SPECTRAL_HOST_ONLY

@@ -34,23 +34,22 @@ class HouseholderQr {
     x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), t.batch * m_ * n_);
     q_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(q), t.batch * m_ * qc_);
     r_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(r), t.batch * rr_ * n_);
-    w_.Init(pipe_, buf_, workspace, t);
+    w_.Init(workspace, t);
   }
 
-  __aicore__ void Run() {
-    uint64_t first, end;
-    BlockRange(t_, first, end);
-    for (uint64_t b = first; b < end; ++b) {
-      const T scale = PowerOfTwoScale(MaxAbsOrNan(x_, b * m_ * n_, m_ * n_));  // NaN/inf: 1
-      for (uint64_t i = 0; i < m_ * n_; ++i) w_.Set(i, scale * x_.GetValue(b * m_ * n_ + i));
-      Factor();
-      WriteR(b, scale);
-      FormQ();
-      for (uint64_t i = 0; i < m_ * qc_; ++i) q_.SetValue(b * m_ * qc_ + i, w_.Get(QAt(0) + i));
-    }
-  }
+  __aicore__ void Run() { ForEachOwnedMatrix(t_, [&](uint64_t b) { Solve(b); }); }
 
  private:
+  // One matrix of the batch.
+  __aicore__ void Solve(uint64_t b) {
+    const T scale = PowerOfTwoScale(MaxAbsOrNan(x_, b * m_ * n_, m_ * n_));  // NaN/inf: 1
+    for (uint64_t i = 0; i < m_ * n_; ++i) w_.Set(i, scale * x_.GetValue(b * m_ * n_ + i));
+    Factor();
+    WriteR(b, scale);
+    FormQ();
+    for (uint64_t i = 0; i < m_ * qc_; ++i) q_.SetValue(b * m_ * qc_ + i, w_.Get(QAt(0) + i));
+  }
+
   __aicore__ uint64_t WAt(uint64_t i, uint64_t j) const { return i * n_ + j; }
   __aicore__ uint64_t TauAt(uint64_t j) const { return m_ * n_ + j; }
   __aicore__ uint64_t QAt(uint64_t i, uint64_t j = 0) const { return m_ * n_ + k_ + i * qc_ + j; }
@@ -105,8 +104,6 @@ class HouseholderQr {
   const SpectralTiling& t_;
   uint64_t m_, n_, k_, qc_ = 0, rr_ = 0;
   AscendC::GlobalTensor<T> x_, q_, r_;
-  AscendC::TPipe pipe_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_;
   Work<T> w_;
 };
 
@@ -117,13 +114,7 @@ extern "C" __global__ __aicore__ void npurt_linalg_qr_kernel(GM_ADDR x, GM_ADDR 
                                                              GM_ADDR tiling) {
   using namespace npurt::kernels::linalg;
   GET_TILING_DATA_WITH_STRUCT(SpectralTiling, t, tiling);
-  if (t.dtype == static_cast<uint32_t>(npurt::DType::kFloat64)) {
-    HouseholderQr<double> k(x, q, r, workspace, t);
-    k.Run();
-  } else {
-    HouseholderQr<float> k(x, q, r, workspace, t);
-    k.Run();
-  }
+  RunForDtype<HouseholderQr>(t.dtype, x, q, r, workspace, t);
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

@@ -37,24 +37,16 @@ void qr_tiling(const OpContext& ctx, TilingResult& r) {
 }
 
 std::vector<OpDefBuilder> qr_defs() {
-  OpDefBuilder b("linalg_qr");
-  b.doc("Householder QR of every matrix of x [..., m, n] (float32; float64 sim-only): (Q, R) with A = Q R, "
-        "Q orthonormal columns, R upper triangular. complete=False: Q [..., m, k], R [..., k, n], "
-        "k = min(m, n); complete=True: Q [..., m, m], R [..., m, n]. gm_work forces the GM work area "
-        "(otherwise used only when a matrix's work does not fit the UB).");
-  spectral_input(b);
-  b.output("Q").output("R")
-      .attr("complete", AttrType::kBool, AttrValue(false))
-      .infer(infer_qr)
-      .tiling(qr_tiling)
-      .describe_tiling(describe_spectral)
-      .cost(spectral_cost)
-      .sim_kernel("npurt_linalg_qr_kernel", kQrEntry);
-  std::vector<OpDefBuilder> defs;
-  defs.push_back(std::move(b));
+  std::vector<OpDefBuilder> defs = spectral_def(
+      "linalg_qr",
+      "Householder QR of every matrix of x [..., m, n] (float32; float64 sim-only): (Q, R) with A = Q R, "
+      "Q orthonormal columns, R upper triangular. complete=False: Q [..., m, k], R [..., k, n], "
+      "k = min(m, n); complete=True: Q [..., m, m], R [..., m, n]. gm_work forces the GM work area "
+      "(otherwise used only when a matrix's work does not fit the UB).",
+      {"Q", "R"}, infer_qr, qr_tiling, "npurt_linalg_qr_kernel", kQrEntry);
+  defs.back().attr("complete", AttrType::kBool, AttrValue(false));
   return defs;
 }
-
 }  // namespace
 
 NPURT_REGISTER_OPS(qr_defs());

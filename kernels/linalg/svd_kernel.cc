@@ -39,41 +39,34 @@ class JacobiSvd {
       vh_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(vh), t.batch * t.n * (tr_ ? uc_ : N_));
     }
     info_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(info), t.batch);
-    work_.Init(pipe_, buf_, workspace, t);
+    work_.Init(workspace, t);
   }
 
-  __aicore__ void Run() {
-    uint64_t first, end;
-    BlockRange(t_, first, end);
-    for (uint64_t b = first; b < end; ++b) {
-      const T max_abs = MaxAbsOrNan(x_, b * M_ * N_, M_ * N_);
-      if (!Finite(max_abs)) {
-        FillNan(s_, b * N_, N_);
-        if (vectors_) {
-          FillNan(u_, b * USize(), USize());
-          FillNan(vh_, b * VhSize(), VhSize());
-        }
-        info_.SetValue(b, 0);
-        continue;
-      }
-      const T scale = PowerOfTwoScale(max_abs);
-      const T fro2 = Load(b, scale);
-      int32_t sweeps = 0;
-      bool rotated = true;
-      while (rotated && sweeps < static_cast<int32_t>(t_.max_sweeps)) {
-        rotated = Sweep(fro2);
-        ++sweeps;
-      }
-      info_.SetValue(b, rotated ? -1 : sweeps);
-      SortDescending();
-      for (uint64_t j = 0; j < N_; ++j) s_.SetValue(b * N_ + j, work_.Get(S(j)) / scale);
-      if (!vectors_) continue;
-      Orthonormalize(T(2) * Eps<T>() * std::sqrt(fro2));
-      WriteVectors(b);
-    }
-  }
+  __aicore__ void Run() { ForEachOwnedMatrix(t_, [&](uint64_t b) { Solve(b); }); }
 
  private:
+  // One matrix of the batch.
+  __aicore__ void Solve(uint64_t b) {
+    const T max_abs = MaxAbsOrNan(x_, b * M_ * N_, M_ * N_);
+    if (!Finite(max_abs)) {
+      FillNan(s_, b * N_, N_);
+      if (vectors_) {
+        FillNan(u_, b * USize(), USize());
+        FillNan(vh_, b * VhSize(), VhSize());
+      }
+      info_.SetValue(b, 0);
+      return;
+    }
+    const T scale = PowerOfTwoScale(max_abs);
+    const T fro2 = Load(b, scale);
+    info_.SetValue(b, IterateSweeps(t_.max_sweeps, [&] { return Sweep(fro2); }));
+    SortDescending();
+    for (uint64_t j = 0; j < N_; ++j) s_.SetValue(b * N_ + j, work_.Get(S(j)) / scale);
+    if (!vectors_) return;
+    Orthonormalize(T(2) * Eps<T>() * std::sqrt(fro2));
+    WriteVectors(b);
+  }
+
   __aicore__ uint64_t W(uint64_t i, uint64_t j) const { return i * uc_ + j; }
   __aicore__ uint64_t V(uint64_t i, uint64_t j) const { return M_ * uc_ + i * N_ + j; }
   __aicore__ uint64_t S(uint64_t j) const { return M_ * uc_ + (vectors_ ? N_ * N_ : 0) + j; }
@@ -112,43 +105,25 @@ class JacobiSvd {
         if (Abs(gamma) <= floor || Abs(gamma) <= tol * std::sqrt(alpha * beta)) continue;
         const T t = JacobiTan((beta - alpha) / (T(2) * gamma));
         const T c = T(1) / std::sqrt(T(1) + t * t), s = t * c;
-        RotateColumns(W(0, p), W(0, q), uc_, M_, c, s);
-        if (vectors_) RotateColumns(V(0, p), V(0, q), N_, N_, c, s);
+        work_.RotateColumns(W(0, p), W(0, q), uc_, M_, c, s);
+        if (vectors_) work_.RotateColumns(V(0, p), V(0, q), N_, N_, c, s);
         rotated = true;
       }
     return rotated;
   }
 
-  __aicore__ void RotateColumns(uint64_t p, uint64_t q, uint64_t ld, uint64_t rows, T c, T s) {
-    for (uint64_t i = 0; i < rows; ++i) {
-      const T a = work_.Get(p + i * ld), b = work_.Get(q + i * ld);
-      work_.Set(p + i * ld, c * a - s * b);
-      work_.Set(q + i * ld, s * a + c * b);
-    }
-  }
-
-  __aicore__ void SwapColumns(uint64_t p, uint64_t q, uint64_t ld, uint64_t rows) {
-    for (uint64_t i = 0; i < rows; ++i) {
-      const T a = work_.Get(p + i * ld);
-      work_.Set(p + i * ld, work_.Get(q + i * ld));
-      work_.Set(q + i * ld, a);
-    }
-  }
-
-  // S_j = ||w_j||, selection-sorted descending with W's and V's columns.
+  // S_j = ||w_j||, sorted descending with W's and V's columns.
   __aicore__ void SortDescending() {
     for (uint64_t j = 0; j < N_; ++j) work_.Set(S(j), std::sqrt(ColumnDot(j, j)));
-    for (uint64_t i = 0; i + 1 < N_; ++i) {
-      uint64_t hi = i;
-      for (uint64_t j = i + 1; j < N_; ++j)
-        if (work_.Get(S(j)) > work_.Get(S(hi))) hi = j;
-      if (hi == i) continue;
-      const T d = work_.Get(S(i));
-      work_.Set(S(i), work_.Get(S(hi)));
-      work_.Set(S(hi), d);
-      SwapColumns(W(0, i), W(0, hi), uc_, M_);
-      if (vectors_) SwapColumns(V(0, i), V(0, hi), N_, N_);
-    }
+    SelectionSort(
+        N_, true, [&](uint64_t j) { return work_.Get(S(j)); },
+        [&](uint64_t i, uint64_t j) {
+          const T d = work_.Get(S(i));
+          work_.Set(S(i), work_.Get(S(j)));
+          work_.Set(S(j), d);
+          work_.SwapColumns(W(0, i), W(0, j), uc_, M_);
+          if (vectors_) work_.SwapColumns(V(0, i), V(0, j), N_, N_);
+        });
   }
 
   // U's columns: w_j / S_j, then every column with S_j <= null (and, for
@@ -214,8 +189,6 @@ class JacobiSvd {
   uint64_t uc_ = 0;
   AscendC::GlobalTensor<T> x_, u_, s_, vh_;
   AscendC::GlobalTensor<int32_t> info_;
-  AscendC::TPipe pipe_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_;
   Work<T> work_;
 };
 
@@ -226,13 +199,7 @@ extern "C" __global__ __aicore__ void npurt_linalg_svd_kernel(GM_ADDR x, GM_ADDR
                                                               GM_ADDR info, GM_ADDR workspace, GM_ADDR tiling) {
   using namespace npurt::kernels::linalg;
   GET_TILING_DATA_WITH_STRUCT(SpectralTiling, t, tiling);
-  if (t.dtype == static_cast<uint32_t>(npurt::DType::kFloat64)) {
-    JacobiSvd<double> k(x, u, s, vh, info, workspace, t);
-    k.Run();
-  } else {
-    JacobiSvd<float> k(x, u, s, vh, info, workspace, t);
-    k.Run();
-  }
+  RunForDtype<JacobiSvd>(t.dtype, x, u, s, vh, info, workspace, t);
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

@@ -36,26 +36,17 @@ void svd_tiling(const OpContext& ctx, TilingResult& r) {
 }
 
 std::vector<OpDefBuilder> svd_defs() {
-  OpDefBuilder b("linalg_svd");
-  b.doc("One-sided Jacobi SVD of every matrix of x [..., m, n] (float32; float64 sim-only): (U, S, Vh, info) "
-        "with A = U diag(S) Vh, S [..., k] descending, k = min(m, n); U [..., m, k], Vh [..., k, n] "
-        "(full_matrices: [..., m, m], [..., n, n]; [..., 0, 0] when vectors=False); info int32 [...]: sweeps "
-        "used, -1 when Jacobi did not converge within the sweep cap. A matrix with NaN/inf gives NaN results.");
-  spectral_input(b);
-  sweep_cap_attr(b);
-  b.output("U").output("S").output("Vh").output("info")
-      .attr("vectors", AttrType::kBool, AttrValue(true))
-      .attr("full_matrices", AttrType::kBool, AttrValue(false))
-      .infer(infer_svd)
-      .tiling(svd_tiling)
-      .describe_tiling(describe_spectral)
-      .cost(spectral_cost)
-      .sim_kernel("npurt_linalg_svd_kernel", kSvdEntry);
-  std::vector<OpDefBuilder> defs;
-  defs.push_back(std::move(b));
+  std::vector<OpDefBuilder> defs = spectral_def(
+      "linalg_svd",
+      "One-sided Jacobi SVD of every matrix of x [..., m, n] (float32; float64 sim-only): (U, S, Vh, info) "
+      "with A = U diag(S) Vh, S [..., k] descending, k = min(m, n); U [..., m, k], Vh [..., k, n] "
+      "(full_matrices: [..., m, m], [..., n, n]; [..., 0, 0] when vectors=False); info int32 [...]: sweeps "
+      "used, -1 when Jacobi did not converge within the sweep cap. A matrix with NaN/inf gives NaN results.",
+      {"U", "S", "Vh", "info"}, infer_svd, svd_tiling, "npurt_linalg_svd_kernel", kSvdEntry);
+  defs.back().attr("vectors", AttrType::kBool, AttrValue(true)).attr("full_matrices", AttrType::kBool, AttrValue(false));
+  sweep_cap_attr(defs.back());
   return defs;
 }
-
 }  // namespace
 
 NPURT_REGISTER_OPS(svd_defs());
