@@ -95,18 +95,24 @@ class JacobiSvd {
   }
 
   // One cyclic sweep over the column pairs; false when all were orthogonal.
+  // The squared column norms live in S during the sweep: computed once at its
+  // start, then updated by each rotation (||w_p'||^2 = alpha - t gamma,
+  // ||w_q'||^2 = beta + t gamma), so a pair costs one dot product, not three.
   __aicore__ bool Sweep(T fro2) {
     const T eps = Eps<T>();
     const T tol = eps * std::sqrt(T(M_ > 0 ? M_ : 1)), floor = eps * eps * fro2;
+    for (uint64_t j = 0; j < N_; ++j) work_.Set(S(j), ColumnDot(j, j));
     bool rotated = false;
     for (uint64_t p = 0; p + 1 < N_; ++p)
       for (uint64_t q = p + 1; q < N_; ++q) {
-        const T alpha = ColumnDot(p, p), beta = ColumnDot(q, q), gamma = ColumnDot(p, q);
+        const T alpha = work_.Get(S(p)), beta = work_.Get(S(q)), gamma = ColumnDot(p, q);
         if (Abs(gamma) <= floor || Abs(gamma) <= tol * std::sqrt(alpha * beta)) continue;
         const T t = JacobiTan((beta - alpha) / (T(2) * gamma));
         const T c = T(1) / std::sqrt(T(1) + t * t), s = t * c;
         work_.RotateColumns(W(0, p), W(0, q), uc_, M_, c, s);
         if (vectors_) work_.RotateColumns(V(0, p), V(0, q), N_, N_, c, s);
+        work_.Set(S(p), alpha - t * gamma);
+        work_.Set(S(q), beta + t * gamma);
         rotated = true;
       }
     return rotated;
