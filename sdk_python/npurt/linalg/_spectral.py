@@ -17,6 +17,11 @@ Decisions:
   * A matrix containing NaN or inf gives NaN results (numpy raises
     LinAlgError); Jacobi that does not converge within the sweep cap raises
     InvalidArgumentError naming the function (never seen for finite input).
+  * A reduced SVD (svd with full_matrices=False, svdvals, pinv, matrix_rank,
+    matrix_norm 2/-2/'nuc') of a matrix at least twice as tall as wide first
+    takes its QR (A = Q R) and runs Jacobi on the small R (U = Q U_R, cube
+    matmul); twice as wide, the same on A^T. Jacobi's cost grows with the
+    long side, QR's much less: 1000x50 float32 svd 56 -> 25 ms CPU on the sim.
   * rtol (pinv, matrix_rank): None means max(M, N) * eps of x's dtype, times
     the largest singular value, as the standard says; a float or an array
     broadcasting against the stack shape.
@@ -104,7 +109,9 @@ def svd(x, /, *, full_matrices=True):
     if not isinstance(full_matrices, builtins.bool):
         raise ArgumentTypeError(f"{where}: argument 'full_matrices': expected a bool, got "
                                 f"{type(full_matrices).__name__}")
-    u, s, vh, info = _ops.linalg_svd(x, vectors=True, full_matrices=full_matrices)
+    if not full_matrices:
+        return SVDResult(*_reduced_svd(where, x, vectors=True))
+    u, s, vh, info = _ops.linalg_svd(x, vectors=True, full_matrices=True)
     _check_converged(where, info)
     return SVDResult(u, s, vh)
 
@@ -116,9 +123,26 @@ def svdvals(x, /):
 
 def _singular_values(where, x):
     _matrices(where, x)
-    _, s, _, info = _ops.linalg_svd(x, vectors=False)
+    return _reduced_svd(where, x, vectors=False)[1]
+
+
+def _reduced_svd(where, x, vectors):
+    """(U [..., M, K], S, Vh [..., K, N]) of the checked x (U and Vh [..., 0, 0] without vectors). At least
+    twice as tall as wide: Jacobi on R of A = Q R, U = Q U_R; twice as wide: the same on A^T."""
+    m, n = x.shape[-2:]
+    if m >= 2 * n and n > 0:
+        q, r = _ops.linalg_qr(x)
+        u, s, vh, info = _ops.linalg_svd(r, vectors=vectors)
+        _check_converged(where, info)
+        return (_xp.matmul(q, u) if vectors else u), s, vh
+    if n >= 2 * m and m > 0:
+        q, r = _ops.linalg_qr(_xp.matrix_transpose(x))  # A^T = Q R: A = R^T Q^T
+        u, s, vh, info = _ops.linalg_svd(_xp.matrix_transpose(r), vectors=vectors)
+        _check_converged(where, info)
+        return u, s, (_xp.matmul(vh, _xp.matrix_transpose(q)) if vectors else vh)
+    u, s, vh, info = _ops.linalg_svd(x, vectors=vectors)
     _check_converged(where, info)
-    return s
+    return u, s, vh
 
 
 def _cutoff(where, x, s, rtol):
@@ -138,8 +162,7 @@ def pinv(x, /, *, rtol=None):
     rtol * the largest one count as zero (rtol None: max(M, N) * eps)."""
     where = "npurt.linalg.pinv"
     _matrices(where, x)
-    u, s, vh, info = _ops.linalg_svd(x, vectors=True, full_matrices=False)
-    _check_converged(where, info)
+    u, s, vh = _reduced_svd(where, x, vectors=True)
     if s.shape[-1] == 0:
         return _xp.zeros(x.shape[:-2] + (x.shape[-1], x.shape[-2]), dtype=x.dtype)
     keep = s > _cutoff(where, x, s, rtol)

@@ -303,3 +303,19 @@ def test_scaling_by_a_power_of_two_is_exact():
     np.testing.assert_array_equal(_np(L.svdvals(nr.asarray(a * 2.0**40))), s * 2.0**40)
     r = _np(L.qr(nr.asarray(a)).R)
     np.testing.assert_array_equal(_np(L.qr(nr.asarray(a * 2.0**-40)).R), r * 2.0**-40)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(100, 20), (20, 100), (2, 3, 9, 4), (2, 3, 4, 9), (8, 4), (4, 8), (40, 1), (1, 40)])
+def test_reduced_svd_of_long_matrices_goes_through_qr(dtype, shape):
+    # M >= 2N (or N >= 2M): Jacobi runs on R of A = Q R (of A^T); same invariants as the direct kernel.
+    a = _rng(15).standard_normal(shape).astype(dtype)
+    u, s, vh = (_np(z) for z in L.svd(nr.asarray(a), full_matrices=False))
+    direct_s = _np(nr.ops.linalg_svd(nr.asarray(a), vectors=False)[1])
+    tol = _tol(dtype, a)
+    np.testing.assert_allclose(s, np.linalg.svd(a.astype(np.float64), compute_uv=False), atol=tol)
+    np.testing.assert_allclose(s, direct_s, atol=tol)
+    np.testing.assert_allclose((u * s[..., None, :]) @ vh, a, atol=tol)
+    _assert_orthonormal_columns(u, tol)
+    _assert_orthonormal_columns(_mT(vh), tol)
+    np.testing.assert_allclose(_np(L.svdvals(nr.asarray(a))), s, atol=tol)
