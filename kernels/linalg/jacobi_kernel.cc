@@ -56,7 +56,8 @@ class JacobiEigh {
       for (uint64_t i = 0; i < n_ * n_; ++i) v_.SetValue(b * n_ * n_ + i, work_.Get(V(0, 0) + i));
   }
 
-  __aicore__ uint64_t A(uint64_t i, uint64_t j) const { return i * n_ + j; }
+  // A is symmetric: only its lower triangle is stored (entry (i, j) and (j, i) at one place).
+  __aicore__ uint64_t A(uint64_t i, uint64_t j) const { return i >= j ? i * n_ + j : j * n_ + i; }
   __aicore__ uint64_t V(uint64_t i, uint64_t j) const { return n_ * n_ + i * n_ + j; }
 
   // Largest |entry| of the lower triangle; NaN when one is NaN or inf.
@@ -75,8 +76,8 @@ class JacobiEigh {
     T sum2 = T(0);
     for (uint64_t i = 0; i < n_; ++i)
       for (uint64_t j = 0; j < n_; ++j) {
-        const T a = scale * x_.GetValue(b * n_ * n_ + (i >= j ? i * n_ + j : j * n_ + i));
-        work_.Set(A(i, j), a);
+        const T a = scale * x_.GetValue(b * n_ * n_ + A(i, j));  // x's lower triangle: A's layout
+        if (i >= j) work_.Set(A(i, j), a);
         sum2 += a * a;
         if (vectors_) work_.Set(V(i, j), i == j ? T(1) : T(0));
       }
@@ -107,14 +108,11 @@ class JacobiEigh {
       const T akp = work_.Get(A(k, p)), akq = work_.Get(A(k, q));
       const T np = c * akp - s * akq, nq = s * akp + c * akq;
       work_.Set(A(k, p), np);
-      work_.Set(A(p, k), np);
       work_.Set(A(k, q), nq);
-      work_.Set(A(q, k), nq);
     }
     work_.Set(A(p, p), app - t * apq);
     work_.Set(A(q, q), aqq + t * apq);
     work_.Set(A(p, q), T(0));
-    work_.Set(A(q, p), T(0));
     if (vectors_) work_.RotateColumns(V(0, p), V(0, q), n_, n_, c, s);
   }
 
