@@ -319,3 +319,16 @@ def test_reduced_svd_of_long_matrices_goes_through_qr(dtype, shape):
     _assert_orthonormal_columns(u, tol)
     _assert_orthonormal_columns(_mT(vh), tol)
     np.testing.assert_allclose(_np(L.svdvals(nr.asarray(a))), s, atol=tol)
+
+
+def test_ill_conditioned_hilbert_matrix():
+    n = 10  # condition ~1.6e13
+    h = 1.0 / (np.arange(n)[:, None] + np.arange(n)[None, :] + 1.0)
+    s = _np(L.svdvals(nr.asarray(h)))
+    np.testing.assert_allclose(s, np.linalg.svd(h, compute_uv=False), atol=_tol("float64", h))
+    w, v = (_np(z) for z in L.eigh(nr.asarray(h)))
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(h), atol=_tol("float64", h))
+    np.testing.assert_allclose((v * w) @ v.T, h, atol=_tol("float64", h))
+    q, r = (_np(z) for z in L.qr(nr.asarray(h)))
+    np.testing.assert_allclose(q @ r, h, atol=_tol("float64", h))
+    assert int(_np(L.matrix_rank(nr.asarray(h)))) == np.linalg.matrix_rank(h)
