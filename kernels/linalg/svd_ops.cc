@@ -43,7 +43,9 @@ std::vector<OpDefBuilder> svd_defs() {
       "(full_matrices: [..., m, m], [..., n, n]; [..., 0, 0] when vectors=False); info int32 [...]: sweeps "
       "used, -1 when Jacobi did not converge within the sweep cap. A matrix with NaN/inf gives NaN results.",
       {"U", "S", "Vh", "info"}, infer_svd, svd_tiling, "npurt_linalg_svd_kernel", kSvdEntry);
-  defs.back().attr("vectors", AttrType::kBool, AttrValue(true)).attr("full_matrices", AttrType::kBool, AttrValue(false));
+  defs.back()
+      .attr("vectors", AttrType::kBool, AttrValue(true))
+      .attr("full_matrices", AttrType::kBool, AttrValue(false));
   sweep_cap_attr(defs.back());
   return defs;
 }

@@ -181,11 +181,12 @@ def matrix_rank(x, /, *, rtol=None):
 
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
-    """Matrix norm of every matrix of x [..., M, N]: ord 'fro' (default), 'nuc' (sum of singular values),
+    """Matrix norm of every matrix of x [..., M, N]: ord 'fro' (default; None too), 'nuc' (sum of singular values),
     1 / -1 (max / min column abs-sum), inf / -inf (max / min row abs-sum), 2 / -2 (largest / smallest
     singular value). keepdims keeps the two axes as size 1."""
     where = "npurt.linalg.matrix_norm"
     _matrices(where, x)
+    ord = "fro" if ord is None else ord  # numpy's (and array-api-strict's) None: Frobenius
     if isinstance(ord, builtins.bool) or ord not in _NORM_ORDS:
         raise InvalidArgumentError(f"{where}: argument 'ord': must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, "
                                    f"-inf, got {ord!r}")

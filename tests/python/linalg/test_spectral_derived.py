@@ -49,7 +49,7 @@ def test_matrix_rank():
     assert np.asarray(L.matrix_rank(nr.asarray(np.zeros((2, 0, 3))))).tolist() == [0, 0]
 
 
-@pytest.mark.parametrize("ord", ["fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf])
+@pytest.mark.parametrize("ord", ["fro", None, "nuc", 1, -1, 2, -2, np.inf, -np.inf])
 @pytest.mark.parametrize("keepdims", [False, True])
 def test_matrix_norm_matches_numpy(ord, keepdims):
     a = np.random.default_rng(3).standard_normal((2, 4, 3))
