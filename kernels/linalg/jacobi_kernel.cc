@@ -1,5 +1,6 @@
 // kernels/linalg/jacobi_kernel.cc: eigenvalues (and eigenvectors) of every
-// symmetric matrix of a batch by the cyclic Jacobi method (device code).
+// symmetric matrix of a batch (device code) by the cyclic Jacobi method, or
+// (flag kQl, the op's default) by eigh_ql.h's tridiagonalization + QL.
 //
 // The matrix is read from its lower triangle (numpy's UPLO='L'; the upper one
 // is never read) into the work copy A; each sweep visits every pair p < q and
@@ -13,9 +14,13 @@
 // A is x scaled by a power of two (PowerOfTwoScale: exact, no overflow or
 // underflow of the squares for huge or tiny entries); w is scaled back.
 // Work area: A (n*n), V (n*n) when vectors are asked for.
+//
+// With kQl in the flags the same kernel runs Householder tridiagonalization
+// + implicit QL instead (eigh_ql.h) on the same scaled, symmetrized matrix.
 #include <cstdint>
 
 #include "kernel_operator.h"
+#include "linalg/eigh_ql.h"
 #include "linalg/jacobi_work.h"
 #include "npurt/backend.h"
 #include "npurt/dtype.h"
@@ -48,12 +53,27 @@ class JacobiEigh {
       return;
     }
     const T p = PowerOfTwoScale(max_abs);
+    if ((t_.flags & kQl) != 0) {
+      SolveQl(b, p);
+      return;
+    }
     const T scale = Load(b, p);
     info_.SetValue(b, IterateSweeps(t_.max_sweeps, [&] { return Sweep(scale); }));
     SortAscending();
     for (uint64_t i = 0; i < n_; ++i) w_.SetValue(b * n_ + i, work_.Get(A(i, i)) / p);
     if (vectors_)
       for (uint64_t i = 0; i < n_ * n_; ++i) v_.SetValue(b * n_ * n_ + i, work_.Get(V(0, 0) + i));
+  }
+
+  // eigh_ql.h on the full symmetric matrix (scaled by p) at the work area's start.
+  __aicore__ void SolveQl(uint64_t b, T p) {
+    TridiagonalQl<T> ql(work_, n_, t_.max_sweeps);
+    for (uint64_t i = 0; i < n_; ++i)
+      for (uint64_t j = 0; j < n_; ++j) work_.Set(ql.V(i, j), p * x_.GetValue(b * n_ * n_ + A(i, j)));
+    info_.SetValue(b, ql.Run());
+    for (uint64_t i = 0; i < n_; ++i) w_.SetValue(b * n_ + i, work_.Get(ql.D(i)) / p);
+    if (vectors_)
+      for (uint64_t i = 0; i < n_ * n_; ++i) v_.SetValue(b * n_ * n_ + i, work_.Get(i));
   }
 
   // A is symmetric: only its lower triangle is stored (entry (i, j) and (j, i) at one place).

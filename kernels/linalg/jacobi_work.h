@@ -28,7 +28,7 @@ namespace npurt::kernels::linalg {
 
 struct SpectralTiling {
   uint32_t dtype = 0;       // npurt::DType: float32 or float64
-  uint32_t flags = 0;       // qr: kComplete; eigh: kVectors; svd: kVectors | kFull
+  uint32_t flags = 0;       // qr: kComplete; eigh: kVectors | kQl; svd: kVectors | kFull
   uint32_t in_ub = 0;       // 1: the work area is a UB buffer, 0: the block's GM workspace slice
   uint32_t max_sweeps = 0;  // Jacobi sweep cap
   uint64_t batch = 0, m = 0, n = 0;
@@ -39,6 +39,7 @@ struct SpectralTiling {
 constexpr uint32_t kComplete = 1;  // qr: mode='complete'
 constexpr uint32_t kVectors = 2;   // eigh / svd: compute the vectors
 constexpr uint32_t kFull = 4;      // svd: full_matrices=True
+constexpr uint32_t kQl = 8;        // eigh: tridiagonalization + implicit QL instead of Jacobi
 
 #ifndef NPURT_SPECTRAL_HOST_ONLY
 

@@ -15,15 +15,15 @@ namespace npurt {
 namespace ops {
 namespace {
 
-// info (int32 per matrix): sweeps used, -1 when the sweep cap was reached.
+// info (int32 per matrix): QL steps / sweeps used, -1 when the cap was reached.
 void check_converged(const char* where, const Tensor& info, const Stream& stream) {
   std::vector<int32_t> v(static_cast<size_t>(info.numel()));
   if (v.empty()) return;
   const Stream s = stream.valid() ? stream : Stream::current(info.device());
   copy_to_host(v.data(), info, v.size() * sizeof(int32_t), s, /*blocking=*/true);
   if (std::any_of(v.begin(), v.end(), [](int32_t i) { return i < 0; }))
-    throw InvalidArgument(std::string(where) + ": argument 'x': Jacobi iteration did not converge within its sweep "
-                          "cap for at least one matrix of the stack");
+    throw InvalidArgument(std::string(where) + ": argument 'x': the iteration (QL / Jacobi) did not converge "
+                          "within its cap for at least one matrix of the stack");
 }
 
 }  // namespace

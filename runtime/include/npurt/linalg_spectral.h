@@ -5,13 +5,13 @@
 //   // x [..., m, n] = r.U [..., m, k] * diag(r.S [..., k]) * r.Vh [..., k, n]
 //
 // x is float32 or float64 (sim-only), >= 2-D, any layout (the dispatcher
-// copies a strided view). qr: Householder; eigh: cyclic Jacobi on the lower
-// triangle, eigenvalues ascending, eigenvectors as columns; svd: one-sided
-// Jacobi, singular values descending. A matrix with NaN/inf gives NaN results.
+// copies a strided view). qr: Householder; eigh: Householder tridiagonalization
+// + implicit QL of the lower triangle, eigenvalues ascending, eigenvectors as
+// columns; svd: one-sided Jacobi, singular values descending. A matrix with NaN/inf gives NaN results.
 //
 // Invariants: eigh and svd wait for their kernel (they read its convergence
 // report) and throw InvalidArgument "npurt::ops::<fn>: argument 'x': ..." when
-// Jacobi did not converge within the sweep cap; bad arguments throw before
+// QL / Jacobi did not converge within the iteration cap; bad arguments throw before
 // anything is enqueued (the ops' messages, "npurt.ops.linalg_<fn>: ...").
 #pragma once
 

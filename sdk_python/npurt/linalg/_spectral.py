@@ -2,7 +2,8 @@
 qr, eigh, eigvalsh, svd, svdvals, pinv, matrix_rank, matrix_norm.
 
 The decompositions run on the device in kernels/linalg/ (`linalg_qr`:
-Householder; `linalg_eigh`: cyclic Jacobi; `linalg_svd`: one-sided Jacobi), one
+Householder; `linalg_eigh`: Householder tridiagonalization + implicit QL, or
+cyclic Jacobi; `linalg_svd`: one-sided Jacobi), one
 matrix of the stack per block; pinv, matrix_rank and matrix_norm are npurt
 array operations on their results (or on abs/sum/max/min for matrix_norm's
 'fro', 1, -1, inf, -inf).
@@ -15,8 +16,8 @@ Decisions:
   * eigh/eigvalsh read the lower triangle (numpy's UPLO='L'); eigenvalues are
     ascending, singular values descending; vector signs are not normalized.
   * A matrix containing NaN or inf gives NaN results (numpy raises
-    LinAlgError); Jacobi that does not converge within the sweep cap raises
-    InvalidArgumentError naming the function (never seen for finite input).
+    LinAlgError); QL / Jacobi that does not converge within the iteration cap
+    raises InvalidArgumentError naming the function (never seen for finite input).
   * A reduced SVD (svd with full_matrices=False, svdvals, pinv, matrix_rank,
     matrix_norm 2/-2/'nuc') of a matrix at least twice as tall as wide first
     takes its QR (A = Q R) and runs Jacobi on the small R (U = Q U_R, cube
@@ -65,8 +66,8 @@ def _matrices(where, x, square=False):
 def _check_converged(where, info):
     """Raises when a Jacobi kernel reported info -1 (sweep cap reached) for a matrix."""
     if info.size and builtins.bool(_xp.any(info < 0)):
-        raise InvalidArgumentError(f"{where}: argument 'x': Jacobi iteration did not converge within its sweep "
-                                   f"cap for at least one matrix of the stack")
+        raise InvalidArgumentError(f"{where}: argument 'x': the iteration (QL / Jacobi) did not converge within "
+                                   f"its cap for at least one matrix of the stack")
 
 
 def qr(x, /, *, mode="reduced"):

@@ -241,7 +241,7 @@ def test_sweep_cap_reports_non_convergence():
     x = nr.asarray(_symmetric_from_lower(_rng(12).standard_normal((2, 8, 8))))
     _, _, info = nr.ops.linalg_eigh(x, max_sweeps=1)
     assert (_np(info) == -1).all()
-    with pytest.raises(nr.InvalidArgumentError, match=r"npurt.linalg.eigh: argument 'x': Jacobi .* not converge"):
+    with pytest.raises(nr.InvalidArgumentError, match=r"npurt.linalg.eigh: argument 'x': the iteration .* not converge"):
         L._check_converged("npurt.linalg.eigh", info)
     *_, info = nr.ops.linalg_svd(x, max_sweeps=1)
     assert (_np(info) == -1).all()
@@ -332,3 +332,32 @@ def test_ill_conditioned_hilbert_matrix():
     q, r = (_np(z) for z in L.qr(nr.asarray(h)))
     np.testing.assert_allclose(q @ r, h, atol=_tol("float64", h))
     assert int(_np(L.matrix_rank(nr.asarray(h)))) == np.linalg.matrix_rank(h)
+
+
+@pytest.mark.parametrize("method", ["ql", "jacobi"])
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (3, 3), (15, 15), (33, 33), (2, 3, 6, 6)])
+def test_eigh_both_methods(method, dtype, shape):
+    # linalg_eigh runs tridiagonalization + QL by default (what eigh uses), cyclic Jacobi on request.
+    a = _rng(16).standard_normal(shape).astype(dtype)
+    s = _symmetric_from_lower(a.astype(np.float64))
+    x = nr.asarray(a)
+    w, v, info = (_np(z) for z in nr.ops.linalg_eigh(x, method=method))
+    tol = _tol(dtype, s)
+    assert (info >= 1).all()
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(s), atol=tol)
+    np.testing.assert_allclose((v * w[..., None, :]) @ _mT(v), s, atol=tol)
+    _assert_orthonormal_columns(v, tol)
+    w_only, v_none, _ = (_np(z) for z in nr.ops.linalg_eigh(x, method=method, vectors=False))
+    assert v_none.size == 0
+    np.testing.assert_array_equal(w_only, w) if method == "ql" else np.testing.assert_allclose(w_only, w, atol=tol)
+    gm = [_np(z) for z in nr.ops.linalg_eigh(x, method=method, gm_work=True)]
+    np.testing.assert_array_equal(gm[0], w)
+    np.testing.assert_array_equal(gm[1], v)
+
+
+def test_eigh_method_and_cap_errors():
+    x = nr.asarray(_symmetric_from_lower(_rng(17).standard_normal((8, 8))))
+    assert int(_np(nr.ops.linalg_eigh(x, method="jacobi", max_sweeps=1)[2])) == -1
+    with pytest.raises(nr.InvalidArgumentError, match="argument 'method'"):
+        nr.ops.linalg_eigh(x, method="qr")
