@@ -35,15 +35,23 @@ __aicore__ inline T Hypot(T a, T b) {
 template <class T>
 class TridiagonalQl {
  public:
-  __aicore__ TridiagonalQl(const Work<T>& w, uint64_t n, uint32_t cap) : w_(w), n_(n), cap_(cap) {}
+  __aicore__ TridiagonalQl(const Work<T>& w, uint64_t n, uint32_t cap, bool vectors)
+      : w_(w), n_(n), cap_(cap), vectors_(vectors) {}
 
   // V = the symmetric matrix (full, row-major) on entry. Returns the info
   // value (QL steps of the slowest eigenvalue, -1 past the cap); eigenvalues
-  // in d ascending, eigenvectors in V's columns.
+  // in d ascending, eigenvectors in V's columns (when vectors: without them
+  // the reflections are not accumulated nor the QL rotations applied, which
+  // leaves d's arithmetic, so the eigenvalues, unchanged).
   __aicore__ int32_t Run() {
     if (n_ == 0) return 1;
     Tridiagonalize();
-    Accumulate();
+    if (vectors_) {
+      Accumulate();
+    } else {  // the tridiagonal's diagonal is V's (Accumulate moves it to d the same way)
+      for (uint64_t j = 0; j < n_; ++j) Set(D(j), Get(V(j, j)));
+      Set(E(0), T(0));
+    }
     const int32_t info = Ql();
     SelectionSort(
         n_, false, [&](uint64_t i) { return w_.Get(D(i)); },
@@ -51,7 +59,7 @@ class TridiagonalQl {
           const T t = w_.Get(D(i));
           w_.Set(D(i), w_.Get(D(j)));
           w_.Set(D(j), t);
-          w_.SwapColumns(V(0, i), V(0, j), n_, n_);
+          if (vectors_) w_.SwapColumns(V(0, i), V(0, j), n_, n_);
         });
     return info;
   }
@@ -197,7 +205,7 @@ class TridiagonalQl {
       c = p / r;
       p = c * Get(D(i)) - s * g;
       Set(D(i + 1), h + s * (c * g + s * Get(D(i))));
-      w_.RotateColumns(V(0, i + 1), V(0, i), n_, n_, c, -s);
+      if (vectors_) w_.RotateColumns(V(0, i + 1), V(0, i), n_, n_, c, -s);
     }
     p = -s * s2 * c3 * el1 * Get(E(l)) / dl1;
     Set(E(l), s * p);
@@ -208,6 +216,7 @@ class TridiagonalQl {
   const Work<T>& w_;
   uint64_t n_;
   uint32_t cap_;
+  bool vectors_;
 };
 
 }  // namespace npurt::kernels::linalg

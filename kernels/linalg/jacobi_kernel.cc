@@ -67,7 +67,7 @@ class JacobiEigh {
 
   // eigh_ql.h on the full symmetric matrix (scaled by p) at the work area's start.
   __aicore__ void SolveQl(uint64_t b, T p) {
-    TridiagonalQl<T> ql(work_, n_, t_.max_sweeps);
+    TridiagonalQl<T> ql(work_, n_, t_.max_sweeps, vectors_);
     for (uint64_t i = 0; i < n_; ++i)
       for (uint64_t j = 0; j < n_; ++j) work_.Set(ql.V(i, j), p * x_.GetValue(b * n_ * n_ + A(i, j)));
     info_.SetValue(b, ql.Run());
