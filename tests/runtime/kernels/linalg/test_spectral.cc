@@ -2,8 +2,8 @@
 // checked by invariants computed here in double: A = Q R, A = V diag(w) V^T, A = U diag(S) Vh,
 // orthonormal columns, R upper triangular, ordered values. Tolerance: float64 1e-12, float32
 // 2e-5 (n <= 12, entries in [-2, 2]). Also: the GM work area equals the UB one bit for bit,
-// the sweep cap reports through info / InvalidArgument, bad dtypes and shapes are refused
-// naming the op and argument, and the runtime stays usable.
+// eigh's QL and Jacobi methods agree, the sweep cap reports through info, bad dtypes and
+// shapes are refused naming the op and argument, and the runtime stays usable.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -130,6 +130,26 @@ TEST(LinalgSpectral, EighOfAKnownMatrix) {
   EXPECT_EQ(ops::eigh(upload(a, {2, 2}, DType::kFloat64), /*vectors=*/false).eigenvectors.numel(), 0);
 }
 
+TEST(LinalgSpectral, EighBothMethodsReconstruct) {
+  const int64_t n = 12;
+  const std::vector<double> a = random_matrix<double>(static_cast<size_t>(n * n), 9);
+  Mat sym(a.size());
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) sym[i * n + j] = i >= j ? a[i * n + j] : a[j * n + i];
+  const Tensor x = upload(a, {n, n}, DType::kFloat64);
+  for (const char* method : {"ql", "jacobi"}) {
+    const std::vector<Tensor> r = ops::call("linalg_eigh", {x}, {{"method", AttrValue(std::string(method))}});
+    const Mat w = download<double>(r[0]), v = download<double>(r[1]);
+    for (int64_t j = 1; j < n; ++j) EXPECT_LE(w[j - 1], w[j]) << method << " ascending";
+    expect_near_all(product(v, w, transpose(v, n, n), n, n, n), sym, 1e-12, std::string("eigh ") + method);
+    expect_orthonormal(v, n, n, 1e-12, std::string("eigh ") + method);
+    EXPECT_GE(download<int32_t>(r[2])[0], 1) << method;
+  }
+  expect_near_all(download<double>(ops::eigh(x).eigenvalues),
+                  download<double>(ops::call("linalg_eigh", {x}, {{"method", AttrValue(std::string("jacobi"))}})[0]),
+                  1e-12, "ql vs jacobi eigenvalues");
+}
+
 TEST(LinalgSpectral, GmWorkAreaMatchesUb) {
   const std::vector<double> a = random_matrix<double>(2 * 6 * 6, 5);
   const Tensor x = upload(a, {2, 6, 6}, DType::kFloat64);
@@ -139,6 +159,12 @@ TEST(LinalgSpectral, GmWorkAreaMatchesUb) {
     for (size_t i = 0; i < ub.size(); ++i)
       EXPECT_EQ(download<uint8_t>(ub[i]), download<uint8_t>(gm[i])) << op << " output " << i;
   }
+  const std::vector<NamedAttr> jacobi = {{"method", AttrValue(std::string("jacobi"))}};
+  std::vector<NamedAttr> jacobi_gm = jacobi;
+  jacobi_gm.push_back({"gm_work", AttrValue(true)});
+  const std::vector<Tensor> ub = ops::call("linalg_eigh", {x}, jacobi), gm = ops::call("linalg_eigh", {x}, jacobi_gm);
+  for (size_t i = 0; i < ub.size(); ++i)
+    EXPECT_EQ(download<uint8_t>(ub[i]), download<uint8_t>(gm[i])) << "jacobi output " << i;
 }
 
 TEST(LinalgSpectral, SweepCapReportsNonConvergence) {
