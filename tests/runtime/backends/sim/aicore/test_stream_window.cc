@@ -40,19 +40,25 @@ class StreamWindowTest : public ::testing::Test {
   std::vector<uint8_t> buf_ = std::vector<uint8_t>(64 * 1024);
 };
 
+// Calls drip_prefetch until the cursor cur() has walked [from, from + bytes),
+// `lines` lines per call, and once more: it stays at the end.
+template <class Cursor>
+void ExpectDripWalk(Cursor cur, const uint8_t* from, uint64_t bytes, int lines) {
+  for (uint64_t i = 1; i <= bytes / (kLine * lines); ++i) {
+    drip_prefetch();
+    EXPECT_EQ(cur(), from + i * kLine * lines) << "call " << i;
+  }
+  drip_prefetch();
+  EXPECT_EQ(cur(), from + bytes);
+}
+
 TEST_F(StreamWindowTest, ShortReadLeavesACursorOverItsNextBytesNotAWindow) {
   const uint8_t* p = buf_.data();
   note_stream_read(p, 4096);
   EXPECT_FALSE(in_stream_window(p));  // no in-loop prefetch for a row-sized read
   EXPECT_EQ(t_stream_windows.drip, p + 4096);
   EXPECT_EQ(t_stream_windows.drip_end, p + 4096 + kStreamAhead);
-  const uint64_t calls = kStreamAhead / (kLine * kDripLines);
-  for (uint64_t i = 1; i <= calls; ++i) {
-    drip_prefetch();
-    EXPECT_EQ(t_stream_windows.drip, p + 4096 + i * kLine * kDripLines) << "call " << i;
-  }
-  drip_prefetch();  // exhausted: stays at the end
-  EXPECT_EQ(t_stream_windows.drip, t_stream_windows.drip_end);
+  ExpectDripWalk([] { return t_stream_windows.drip; }, p + 4096, kStreamAhead, kDripLines);
 }
 
 TEST_F(StreamWindowTest, RereadingTheSameRowKeepsTheProgressANewRowRestarts) {
@@ -110,13 +116,7 @@ TEST_F(StreamWindowTest, StoreLeavesAWriteCursorOverTheSameLengthAfterIt) {
   note_stream_write(p + 4096, 4096);  // a 4 KiB tile stored at p
   EXPECT_EQ(t_stream_windows.wdrip, p + 4096);
   EXPECT_EQ(t_stream_windows.wdrip_end, p + 8192);
-  const uint64_t calls = 4096 / (kLine * kWriteDripLines);
-  for (uint64_t i = 1; i <= calls; ++i) {
-    drip_prefetch();
-    EXPECT_EQ(t_stream_windows.wdrip, p + 4096 + i * kLine * kWriteDripLines) << "call " << i;
-  }
-  drip_prefetch();  // exhausted: stays at the end
-  EXPECT_EQ(t_stream_windows.wdrip, t_stream_windows.wdrip_end);
+  ExpectDripWalk([] { return t_stream_windows.wdrip; }, p + 4096, 4096, kWriteDripLines);
 }
 
 TEST_F(StreamWindowTest, ShortStoresLeaveNoWriteCursorLongOnesAreCapped) {
