@@ -5,20 +5,20 @@
 //   rms_norm:   y = x * rstd * gamma,                 rstd = 1 / sqrt(mean(x^2) + eps)
 //
 // Everything is computed in float32. Rows that fit UB (num_chunks == 1): a
-// tile of n rows moves with one DataCopyPad each way; fp16/bf16 rows are cast
-// to float32 two rows at a time right before their statistics and back right
-// after their normalisation (on the simulator a row cast while hot in the
-// host's L1 is ~2x cheaper than a whole-tile cast streamed through L2). Per
-// row the statistics come from the UB copy (the mean first, then the centred
-// sum of squares: exact two-pass sums, no E[x^2] - mean^2 cancellation), the
-// sums of squares land in per-row slots that are read back once per tile (one
-// V -> S sync per tile, not per row), one vector pass turns the tile's
-// variances into rstd (Adds/Sqrt/Reciprocal), then each row is scaled. Vector
-// calls per row: layer_norm ReduceSum, Adds, Mul, ReduceSum, Muls, FusedMulAdd
-// (gamma * y + beta; the same bits as Mul then Add) = 6, plus one cast each way per two rows
-// for fp16/bf16; rms_norm Mul, ReduceSum, Muls, Mul gamma. Longer rows
-// (multi-pass plan): pass 1 walks the row's chunks combining per-chunk
-// (mean, M2) with Chan's formula, pass 2 re-reads the chunks and writes y.
+// tile of n rows moves with one DataCopyPad each way; the vector work goes a
+// pair of rows at a time, statistics then y, while the pair is hot in the
+// simulator host's L1 (fp16/bf16 rows are cast to float32 two rows per call
+// into the first two rows of the float tile, and back into the tile's y
+// rows). Per row the statistics come from the UB copy (the mean first, then
+// the centred sum of squares: exact two-pass sums, no E[x^2] - mean^2
+// cancellation); the pair's two sums of squares land in per-row slots, are
+// read back with one V -> S sync and turned into rstd by one Rsqrt over two
+// lanes, then each row is scaled. Vector calls per row: layer_norm ReduceSum,
+// Adds, Mul, ReduceSum, Muls, FusedMulAdd (gamma * y + beta; the same bits as
+// Mul then Add) = 6, plus per two rows one Rsqrt and, for fp16/bf16, one cast
+// each way; rms_norm Mul, ReduceSum, Muls, Mul gamma. Longer rows (multi-pass
+// plan): pass 1 walks the row's chunks combining per-chunk (mean, M2) with
+// Chan's formula, pass 2 re-reads the chunks and writes y.
 #include <type_traits>
 
 #include "kernel_operator.h"
@@ -59,6 +59,8 @@ class NormForward {
     pipe_.InitBuffer(stats_, 2 * RoundUp(d_.rows_per_tile, 8) * sizeof(float));
     pipe_.InitBuffer(sums_, d_.rows_per_tile * 8 * sizeof(float));  // one 32-byte ReduceSum slot per row
     red_.Init(pipe_, d_.chunk);
+    st_ = stats_.Get<float>(), sq_t_ = sq_.Get<float>(), sums_t_ = sums_.Get<float>();  // taken once: used per pair
+    rstd_at_ = RoundUp(d_.rows_per_tile, 8);
   }
 
   __aicore__ void Run() {
@@ -153,77 +155,84 @@ class NormForward {
     return i + 1 < n ? ls + len : len;
   }
 
-  // Phase 1 of a tile, a pair of rows at a time (the rows' ops follow each
-  // other, so on the simulator they stay in the host's L1 cache; the fp16/bf16
-  // cast takes the two rows in one call, PairLanes): layer_norm's means go
-  // through the rows' slots (both ReduceSums, then one V -> S read for the
-  // pair: the two sums' in-order tails overlap and the pair pays one sync
-  // round trip instead of two) into st[i], the centred rows are kept in f,
-  // then each row's sum of squares lands in its slot (no read-back here:
-  // TileRstd reads every slot after one sync).
-  __aicore__ void RowStats(typename RowStage<T, O>::Tile& tile, uint32_t n, uint32_t len, uint32_t ls) {
-    LocalTensor<float> st = stats_.Get<float>(), sq = sq_.Get<float>(), sums = sums_.Get<float>();
+  // Statistics of the k (1 or 2) rows at src (rows ls apart): layer_norm's
+  // means go through the rows' slots (both ReduceSums, then one V -> S read for
+  // the pair: the two sums' in-order tails overlap) into st[i + j], the centred
+  // rows land in f, then each row's sum of squares lands in its slot.
+  __aicore__ void PairStats(const LocalTensor<float>& src, const LocalTensor<float>& f, uint32_t i, uint32_t k,
+                            uint32_t len, uint32_t ls) {
+    const LocalTensor<float>&st = st_, &sq = sq_t_, &sums = sums_t_;
     const int32_t cnt = static_cast<int32_t>(len);
-    for (uint32_t i = 0; i < n; i += 2) {
-      const uint32_t k = i + 1 < n ? 2 : 1;
-      if constexpr (!kFloatIn) ToFloat(tile.src[i * ls], tile.x[i * ls], PairLanes(i, n, len, ls));
-      float mean[2] = {0.0f, 0.0f};
-      if (layer_) {
-        for (uint32_t j = 0; j < k; ++j) red_.SumTo(sums[(i + j) * 8], tile.src[(i + j) * ls], len);
-        AscendC::SetFlag<HardEvent::V_S>(EVENT_ID3);
-        AscendC::WaitFlag<HardEvent::V_S>(EVENT_ID3);
-        for (uint32_t j = 0; j < k; ++j) {
-          mean[j] = sums.GetValue((i + j) * 8) * t_.inv_cols;
-          st.SetValue(i + j, mean[j]);
-        }
-        ScalarToVector();  // the slots are rewritten below with the sums of squares
-      }
+    float mean[2] = {0.0f, 0.0f};
+    if (layer_) {
+      for (uint32_t j = 0; j < k; ++j) red_.SumTo(sums[(i + j) * 8], src[j * ls], len);
+      AscendC::SetFlag<HardEvent::V_S>(EVENT_ID3);
+      AscendC::WaitFlag<HardEvent::V_S>(EVENT_ID3);
       for (uint32_t j = 0; j < k; ++j) {
-        const LocalTensor<float> si = tile.src[(i + j) * ls];
-        if (layer_) {
-          LocalTensor<float> fi = tile.f[(i + j) * ls];
-          AscendC::Adds(fi, si, -mean[j], cnt);
-          AscendC::Mul(sq, fi, fi, cnt);
-        } else {
-          AscendC::Mul(sq, si, si, cnt);
-        }
-        red_.SumTo(sums[(i + j) * 8], sq, len);
+        mean[j] = sums.GetValue((i + j) * 8) * t_.inv_cols;
+        st.SetValue(i + j, mean[j]);
       }
+      ScalarToVector();  // the slots are rewritten below with the sums of squares
+    }
+    for (uint32_t j = 0; j < k; ++j) {
+      if (layer_) {
+        const LocalTensor<float> fj = f[j * ls];
+        AscendC::Adds(fj, src[j * ls], -mean[j], cnt);
+        AscendC::Mul(sq, fj, fj, cnt);
+      } else {
+        AscendC::Mul(sq, src[j * ls], src[j * ls], cnt);
+      }
+      red_.SumTo(sums[(i + j) * 8], sq, len);
     }
   }
 
-  // The tile's sums of squares -> rstd at st[s, s + n): one V -> S sync for the
-  // tile, the scalar moves, one vector Adds/Sqrt/Reciprocal, then V -> S again.
-  __aicore__ LocalTensor<float> TileRstd(uint32_t n) {
-    LocalTensor<float> st = stats_.Get<float>(), sums = sums_.Get<float>();
-    const uint32_t s = RoundUp(d_.rows_per_tile, 8);
+  // rstd of rows i and i + 1 (k of them) from their slots' sums of squares:
+  // one V -> S sync, var + eps on the scalar unit (two statements, as the
+  // vector Adds rounded them: no fused multiply-add), one Rsqrt over k lanes
+  // of the scalar slot (the simulator's Rsqrt is 1 / sqrt, so the same bits as
+  // Sqrt then Reciprocal in one vector call), V -> S again; rstd goes to rstd[j]
+  // and to the tile's statistics.
+  __aicore__ void PairRstd(uint32_t i, uint32_t k, float* rstd) {
+    const LocalTensor<float>& v = red_.Slot();
     AscendC::SetFlag<HardEvent::V_S>(EVENT_ID3);
     AscendC::WaitFlag<HardEvent::V_S>(EVENT_ID3);
-    for (uint32_t i = 0; i < n; ++i) st.SetValue(s + i, sums.GetValue(i * 8) * t_.inv_cols);
-    LocalTensor<float> rs = st[s];
-    VarToRstd(rs, n);  // starts with S -> V (also guards the slots against the next tile's ReduceSum)
+    for (uint32_t j = 0; j < k; ++j) {
+      const float var = sums_t_.GetValue((i + j) * 8) * t_.inv_cols;
+      v.SetValue(j, var + t_.eps);
+    }
+    ScalarToVector();  // also guards the slots against the next pair's ReduceSum
+    AscendC::Rsqrt(v, v, static_cast<int32_t>(k));
     AscendC::SetFlag<HardEvent::V_S>(EVENT_ID3);
     AscendC::WaitFlag<HardEvent::V_S>(EVENT_ID3);
-    return rs;
+    for (uint32_t j = 0; j < k; ++j) {
+      rstd[j] = v.GetValue(j);
+      st_.SetValue(rstd_at_ + i + j, rstd[j]);
+    }
   }
 
-  // One DataCopyPad in and out per tile; the vector work goes row by row in two
-  // phases (statistics, then y) around one batched rstd computation. Phase 2
-  // walks the rows backwards: a tile's float rows (14 x 4 KiB for 1024
-  // columns) overflow the simulator host's L1, and the rows phase 1 touched
-  // last are the ones still there (forwards, LRU evicts each row just before
-  // it is needed); it also leaves row 0 hot for the next tile's phase 1.
+  // One DataCopyPad in and out per tile; the vector work goes a pair of rows
+  // at a time, statistics then y, so the pair's float rows are still in the
+  // simulator host's L1 when they are scaled (phase 2 over the whole tile read
+  // its 14 float rows of 4 KiB back from L2, and a tile-wide rstd needs them
+  // all). Float16/bfloat16 in and out: every pair is computed in the first
+  // two rows of f (8 KiB that stay hot), cast from x and back into y at the
+  // pair's own rows; float32 in or out: f and src are the tile's own rows.
+  // (Shrinking f to two rows in the plan gave 20-row tiles but no measurable
+  // gain, and longer chunks of the multi-pass plan would have lost UB.)
   __aicore__ void WholeRows(uint64_t r, uint32_t n) {
+    constexpr bool kPairF = !kFloatIn && !std::is_same<O, float>::value;  // f is a float tile of its own
     const uint32_t len = static_cast<uint32_t>(d_.cols), ls = d_.chunk_stride;
-    auto tile = io_.Load(r, n, 0, len, ls, false);  // x is cast row by row in RowStats
-    RowStats(tile, n, len, ls);
-    const LocalTensor<float> rs = TileRstd(n);
-    const LocalTensor<float>& in = layer_ ? tile.f : tile.src;
-    for (uint32_t i = n; i-- > 0;) {
-      Normalize(tile.f[i * ls], in[i * ls], 0.0f, rs.GetValue(i), len);
-      if constexpr (!std::is_same<O, float>::value) {  // rows i and i + 1 (walking backwards, i + 1 is done)
-        if (i % 2 == 0) FromFloat(tile.y[i * ls], tile.f[i * ls], PairLanes(i, n, len, ls));
-      }
+    auto tile = io_.Load(r, n, 0, len, ls, false);  // x is cast pair by pair below
+    for (uint32_t i = 0; i < n; i += 2) {
+      const uint32_t k = i + 1 < n ? 2 : 1, lanes = PairLanes(i, n, len, ls);
+      const LocalTensor<float> f = tile.f[kPairF ? 0 : i * ls], src = tile.src[kPairF ? 0 : i * ls];
+      if constexpr (!kFloatIn) ToFloat(f, tile.x[i * ls], lanes);
+      PairStats(src, f, i, k, len, ls);
+      float rstd[2];
+      PairRstd(i, k, rstd);
+      const LocalTensor<float>& in = layer_ ? f : src;
+      for (uint32_t j = 0; j < k; ++j) Normalize(f[j * ls], in[j * ls], 0.0f, rstd[j], len);
+      if constexpr (!std::is_same<O, float>::value) FromFloat(tile.y[i * ls], f, lanes);
     }
     io_.Store(tile, r, n, 0, len, ls, false);
     StoreStats(r, n);
@@ -287,6 +296,8 @@ class NormForward {
   RowStage<T, O> io_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> sq_, params_, stage_, stats_, sums_;
   LocalTensor<float> p_, beta_t_;  // params_ as float: gamma at 0, beta (beta_t_) at chunk_stride
+  LocalTensor<float> st_, sq_t_, sums_t_;  // stats_ (mean at 0, rstd at rstd_at_), sq_, sums_
+  uint32_t rstd_at_ = 0;
   RowReducer red_;
 };
 

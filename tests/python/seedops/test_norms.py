@@ -119,24 +119,29 @@ def test_each_row_keeps_its_own_statistics(dtype, rms):
     check_forward(x, g, None if rms else b, eps=1e-6 if rms else 1e-5, rms=rms)
 
 
-@pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
+@pytest.mark.parametrize("dtype,out", [(F16, ""), (BF16, ""), (F32, ""), (F16, "float32")], ids=str)
 @pytest.mark.parametrize("d", [1024, 1023, 33])
 @pytest.mark.parametrize("rms", [False, True], ids=["layer", "rms"])
-def test_rows_do_not_depend_on_their_tile_position(dtype, d, rms):
-    """float16/bfloat16 rows are cast two per call (rows 2k and 2k + 1 of a
-    tile; the last row of an odd tile alone): every row must come out with
-    the bits it gets when it is computed on its own (a one-row input: a tile
-    of one row), whether it was the first or second of a pair, or alone."""
+def test_rows_do_not_depend_on_their_tile_position(dtype, out, d, rms):
+    """The forward kernel works a pair of rows at a time (rows 2k and 2k + 1 of
+    a tile, the last row of an odd tile alone): float16/bfloat16 rows are cast
+    two per call into the first two rows of the float tile, and the pair's rstd
+    comes from one Rsqrt over two lanes (one for a row alone). Every row must
+    come out with the bits it gets when it is computed on its own (a one-row
+    input: a tile of one row), whether it was the first or second of a pair,
+    or alone, for each staging: fp16/bf16 in and out, float32, and float16 in
+    with float32 out (the float rows are then y's own)."""
     rng = np.random.default_rng(d)
     rows = 1001  # several tiles per core, partial (odd and even) last tiles
     x = (rng.standard_normal((rows, d)) * 2.0 ** rng.integers(-4, 5, (rows, 1)) + 3).astype(dtype)
     g = rng.standard_normal(d).astype(dtype)
     b = None if rms else rng.standard_normal(d).astype(dtype)
     eps = 1e-6 if rms else 1e-5
-    y, mean, rstd = run_forward(x, g, b, eps, rms)
+    y, mean, rstd = run_forward(x, g, b, eps, rms, dtype=out)
+    bits = np.uint32 if y.dtype == F32 else np.uint16
     for i in [0, 1, 2, 13, 14, 25, 26, 27, rows - 2, rows - 1]:
-        yi, mi, ri = run_forward(x[i : i + 1], g, b, eps, rms)
-        np.testing.assert_array_equal(yi[0].view(np.uint16), y[i].view(np.uint16), err_msg=f"row {i}")
+        yi, mi, ri = run_forward(x[i : i + 1], g, b, eps, rms, dtype=out)
+        np.testing.assert_array_equal(yi[0].view(bits), y[i].view(bits), err_msg=f"row {i}")
         np.testing.assert_array_equal(ri, rstd[i : i + 1])
         if not rms:
             np.testing.assert_array_equal(mi, mean[i : i + 1])

@@ -19,6 +19,7 @@
 #include "backends/sim/aicore/core_state.h"
 #include "backends/sim/aicore/load_copy.h"
 #include "backends/sim/aicore/stream_copy.h"
+#include "backends/sim/aicore/stream_window.h"
 
 namespace npurt::sim {
 
@@ -159,7 +160,10 @@ void copy_in_checked(CoreContext* c, const LocalRef& dst, const uint8_t* src, ui
 void copy_out_checked(CoreContext* c, const GmRef& dst, const LocalRef& src, uint64_t bytes) {
   const uint8_t* from = src.buf && src.buf->mirror_bytes ? mirror_read(src.buf, src.ptr, bytes) : src.ptr;
   if (bytes >= kStreamMinBytes && streaming_target(c, dst)) stream_copy(dst.ptr, from, bytes);
-  else std::memcpy(dst.ptr, from, bytes);
+  else {
+    std::memcpy(dst.ptr, from, bytes);
+    note_stream_write(dst.ptr + bytes, bytes);  // the next tile's store follows (stream_window.h)
+  }
 }
 
 void copy_gm_to_local(CoreContext* c, const LocalRef& dst, const GmRef& src, const CopyPlan& p,

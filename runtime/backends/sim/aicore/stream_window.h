@@ -11,7 +11,9 @@
 // bytes ahead of every source operand that lies inside a recorded range,
 // running past its end into what a streaming kernel's next tile will read.
 // Short reads (<= kDripMaxBytes) record no window but a look-ahead cursor
-// that the following vector ops advance a few lines at a time (drip_prefetch).
+// that the following vector ops advance a few lines at a time (drip_prefetch);
+// memcpy'd stores to GM leave a cursor over what the next store will write
+// (note_stream_write).
 // Invariants: per host thread (one simulated core runs on one thread at a
 // time); only ever used for prefetch hints, which never fault and never change
 // a result, so a stale or missing window costs speed, not correctness.
@@ -26,7 +28,7 @@ constexpr int kStreamWindows = 2;
 // few % of each other on the sum loop: docs/performance.md "Sum (wave 8)").
 constexpr uint64_t kStreamAhead = 4096;
 // Reads shorter than this are not worth the prefetch instructions.
-constexpr uint64_t kStreamMinBytes = 1024;
+constexpr uint64_t kStreamWindowMinBytes = 1024;
 // Short reads (a row or two of a row-wise kernel: layer_norm, softmax) are
 // followed by compute on the L1-hot row, not by more streaming. Prefetching
 // their next kStreamAhead bytes inside the reading loop issued 64 prefetches at
@@ -48,6 +50,8 @@ struct StreamWindows {
   const uint8_t* drip = nullptr;      // next line to prefetch
   const uint8_t* drip_end = nullptr;  // end of the look-ahead range
   const uint8_t* drip_from = nullptr; // its start (a re-read of the same row keeps the progress)
+  uint8_t* wdrip = nullptr;           // next GM line to prefetch for writing (note_stream_write)
+  uint8_t* wdrip_end = nullptr;       // end of that range
 };
 
 // initial-exec TLS: the default model of -fPIC code calls __tls_get_addr on
@@ -66,9 +70,36 @@ inline void note_stream_read(const uint8_t* p, uint64_t bytes) {
   w.next = (w.next + 1) % kStreamWindows;
 }
 
-// Issues up to kDripLines prefetches of the pending look-ahead (one call per vector op).
+// The write side of the drip. A row-wise kernel stores each finished tile
+// with one DataCopy into GM, a memcpy for outputs below kStreamRegionBytes
+// (stream_copy.h), and the next tile's output follows it in GM. memcpy reads
+// each destination line for ownership first: for layer_norm float16 [32, 256,
+// 1024] that copy was 16-18 % of the samples (`perf`, one CPU). A memcpy'd
+// store of at least 4 KiB leaves a cursor over the same number of bytes after
+// it (at most kWriteAheadMax), and every vector op prefetches kWriteDripLines
+// of it for writing, so the lines are owned before the next store reaches
+// them. 8 lines per op: 4 and 16 gained less, 32 nothing ("Layer_norm float16
+// pairs (wave 12)" in docs/performance.md).
+constexpr int kWriteDripLines = 8;
+constexpr uint64_t kWriteAheadMax = 65536;
+constexpr uint64_t kWriteDripMinBytes = 4096;
+
+inline void note_stream_write(uint8_t* end, uint64_t bytes) {
+  if (bytes < kWriteDripMinBytes) return;
+  StreamWindows& w = t_stream_windows;
+  w.wdrip = end;
+  w.wdrip_end = end + (bytes < kWriteAheadMax ? bytes : kWriteAheadMax);
+}
+
+// Issues up to kWriteDripLines write prefetches and kDripLines read prefetches
+// of the pending look-aheads (one call per vector op).
 inline void drip_prefetch() {
   StreamWindows& w = t_stream_windows;
+  uint8_t* o = w.wdrip;
+  if (o < w.wdrip_end) {
+    for (int k = 0; k < kWriteDripLines && o < w.wdrip_end; ++k, o += 64) __builtin_prefetch(o, 1, 3);
+    w.wdrip = o;
+  }
   const uint8_t* d = w.drip;
   if (d >= w.drip_end) return;
   for (int k = 0; k < kDripLines && d < w.drip_end; ++k, d += 64) __builtin_prefetch(d, 0, 3);

@@ -2,9 +2,11 @@
 // bookkeeping of GM reads straight from a mirror (stream_window.h). Long reads
 // record a window the reading loop prefetches ahead of; short reads (a row of
 // a row-wise kernel) leave a cursor over their next kStreamAhead bytes that
-// every vector op advances by kDripLines lines. Prefetches never change a
-// result, so what is tested is where the cursor goes, that the vector ops
-// drive it, and that prefetching past the end of mapped memory never faults.
+// every vector op advances by kDripLines lines; a memcpy'd store to GM leaves
+// a write cursor over the bytes after it that the vector ops advance by
+// kWriteDripLines lines. Prefetches never change a result, so what is tested
+// is where the cursors go, that the vector ops drive them, and that
+// prefetching past the end of mapped (or writable) memory never faults.
 #include <gtest/gtest.h>
 
 #include <sys/mman.h>
@@ -22,7 +24,11 @@ using npurt::sim::in_stream_window;
 using npurt::sim::kDripLines;
 using npurt::sim::kDripMaxBytes;
 using npurt::sim::kStreamAhead;
+using npurt::sim::kWriteAheadMax;
+using npurt::sim::kWriteDripLines;
+using npurt::sim::kWriteDripMinBytes;
 using npurt::sim::note_stream_read;
+using npurt::sim::note_stream_write;
 using npurt::sim::t_stream_windows;
 
 constexpr uint64_t kLine = 64;
@@ -34,19 +40,25 @@ class StreamWindowTest : public ::testing::Test {
   std::vector<uint8_t> buf_ = std::vector<uint8_t>(64 * 1024);
 };
 
+// Calls drip_prefetch until the cursor cur() has walked [from, from + bytes),
+// `lines` lines per call, and once more: it stays at the end.
+template <class Cursor>
+void ExpectDripWalk(Cursor cur, const uint8_t* from, uint64_t bytes, int lines) {
+  for (uint64_t i = 1; i <= bytes / (kLine * lines); ++i) {
+    drip_prefetch();
+    EXPECT_EQ(cur(), from + i * kLine * lines) << "call " << i;
+  }
+  drip_prefetch();
+  EXPECT_EQ(cur(), from + bytes);
+}
+
 TEST_F(StreamWindowTest, ShortReadLeavesACursorOverItsNextBytesNotAWindow) {
   const uint8_t* p = buf_.data();
   note_stream_read(p, 4096);
   EXPECT_FALSE(in_stream_window(p));  // no in-loop prefetch for a row-sized read
   EXPECT_EQ(t_stream_windows.drip, p + 4096);
   EXPECT_EQ(t_stream_windows.drip_end, p + 4096 + kStreamAhead);
-  const uint64_t calls = kStreamAhead / (kLine * kDripLines);
-  for (uint64_t i = 1; i <= calls; ++i) {
-    drip_prefetch();
-    EXPECT_EQ(t_stream_windows.drip, p + 4096 + i * kLine * kDripLines) << "call " << i;
-  }
-  drip_prefetch();  // exhausted: stays at the end
-  EXPECT_EQ(t_stream_windows.drip, t_stream_windows.drip_end);
+  ExpectDripWalk([] { return t_stream_windows.drip; }, p + 4096, kStreamAhead, kDripLines);
 }
 
 TEST_F(StreamWindowTest, RereadingTheSameRowKeepsTheProgressANewRowRestarts) {
@@ -81,17 +93,51 @@ TEST_F(StreamWindowTest, VectorOpsDriveTheCursor) {
 }
 
 // The look-ahead of a read that ends right before an unmapped page runs into
-// that page: prefetches there must not fault.
+// that page, and the last tile of an output leaves a write cursor past its
+// allocation, possibly over read-only or unmapped pages: prefetches there (for
+// reading or writing) must not fault.
 TEST_F(StreamWindowTest, DripPastMappedMemoryDoesNotFault) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   void* m = mmap(nullptr, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(m, MAP_FAILED);
   auto* base = static_cast<uint8_t*>(m);
-  ASSERT_EQ(0, munmap(base + page, 3 * page));
-  note_stream_read(base + page - 1024, 1024);
-  for (int i = 0; i < 64; ++i) drip_prefetch();
+  ASSERT_EQ(0, mprotect(base + page, page, PROT_READ));
+  ASSERT_EQ(0, munmap(base + 2 * page, 2 * page));
+  note_stream_read(base + 2 * page - 1024, 1024);
+  note_stream_write(base + page, 3 * page);
+  for (int i = 0; i < 256; ++i) drip_prefetch();
   EXPECT_EQ(t_stream_windows.drip, t_stream_windows.drip_end);
-  munmap(base, page);
+  EXPECT_EQ(t_stream_windows.wdrip, t_stream_windows.wdrip_end);
+  munmap(base, 2 * page);
+}
+
+TEST_F(StreamWindowTest, StoreLeavesAWriteCursorOverTheSameLengthAfterIt) {
+  uint8_t* p = buf_.data();
+  note_stream_write(p + 4096, 4096);  // a 4 KiB tile stored at p
+  EXPECT_EQ(t_stream_windows.wdrip, p + 4096);
+  EXPECT_EQ(t_stream_windows.wdrip_end, p + 8192);
+  ExpectDripWalk([] { return t_stream_windows.wdrip; }, p + 4096, 4096, kWriteDripLines);
+}
+
+TEST_F(StreamWindowTest, ShortStoresLeaveNoWriteCursorLongOnesAreCapped) {
+  uint8_t* p = buf_.data();
+  note_stream_write(p + 100, kWriteDripMinBytes - 1);
+  EXPECT_EQ(t_stream_windows.wdrip, nullptr);
+  note_stream_write(p, uint64_t{1} << 20);
+  EXPECT_EQ(t_stream_windows.wdrip_end, p + kWriteAheadMax);
+}
+
+// Both cursors advance in the same vector op, independently.
+TEST_F(StreamWindowTest, VectorOpsDriveBothCursors) {
+  uint8_t* p = buf_.data();
+  note_stream_read(p, 2048);
+  note_stream_write(p + 16384, 8192);
+  std::vector<float> a(64, 1.0f), d(64);
+  namespace vec = npurt::aicore::vec;
+  ASSERT_TRUE(vec::binary(vec::BinaryOp::kMul, vec::VType::kF32, d.data(), a.data(), a.data(), a.size()));
+  EXPECT_EQ(t_stream_windows.drip, p + 2048 + kLine * kDripLines);
+  EXPECT_EQ(t_stream_windows.wdrip, p + 16384 + kLine * kWriteDripLines);
+  EXPECT_EQ(d[0], 1.0f);
 }
 
 }  // namespace
