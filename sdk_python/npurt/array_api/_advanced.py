@@ -9,10 +9,10 @@ Supported keys (numpy semantics):
     integer entries are adjacent, else they go first;
   * one boolean array as the whole key (``x[mask]``, ``x[mask, ...]``), whose
     shape matches the leading dims of x; a 0-d boolean array.
-Boolean arrays combined with other entries raise IndexError.
+Boolean arrays combined with other entries raise nr.IndexingError (an IndexError).
 
 Invariants: indices are checked on the device (index_check): the host reads
-only a 64-slot status and raises IndexError naming the axis and the index;
+only a 64-slot status and raises nr.IndexingError naming the axis and the index;
 masks are compacted on the device (mask_count per block, a scan of the 64
 block counts, mask_positions): the host reads only the total, which sizes the
 result. Writes go through scatter into the
@@ -22,7 +22,7 @@ import builtins
 import operator
 
 from .. import _npurt
-from .._npurt import ArgumentTypeError, InvalidArgumentError
+from .._npurt import ArgumentTypeError, IndexingError, InvalidArgumentError
 from .. import ops as _ops
 from . import _dtypes
 
@@ -52,7 +52,7 @@ def _index_array(k, where):
         if a.size == 0 and a.dtype.kind == "f":
             a = a.astype(numpy.int64)
         if a.dtype.kind not in "iub":
-            raise IndexError(f"{where}: argument 'key': arrays used as indices must be of integer or boolean "
+            raise IndexingError(f"{where}: argument 'key': arrays used as indices must be of integer or boolean "
                              f"type, got {a.dtype}")
         return _npurt.asarray(numpy.ascontiguousarray(a))
     return None
@@ -77,7 +77,7 @@ def is_advanced(key):
 def check_indices(idx, size, axis, where):
     """idx normalized to int64 in [0, size) on the device; IndexError for any index outside [-size, size)."""
     if _dtypes.kind(idx.dtype) not in "iu":
-        raise IndexError(f"{where}: argument 'indices': arrays used as indices must be of integer type, got "
+        raise IndexingError(f"{where}: argument 'indices': arrays used as indices must be of integer type, got "
                          f"{idx.dtype}")
     if idx.size == 0:
         return _npurt.zeros(tuple(idx.shape), _npurt.int64)
@@ -85,7 +85,7 @@ def check_indices(idx, size, axis, where):
     slots = status.tolist()  # a synchronizing read of 64 (count, first) pairs
     for count, first in slots:
         if count:
-            raise IndexError(f"{where}: index {first} is out of bounds for axis {axis} with size {size}")
+            raise IndexingError(f"{where}: index {first} is out of bounds for axis {axis} with size {size}")
     return y
 
 
@@ -175,11 +175,11 @@ def _sole_mask(key, x, where):
         return None
     rest = [k for k in keys if k is not masks[0]]
     if len(masks) > 1 or builtins.any(k is not Ellipsis for k in rest):
-        raise IndexError(f"{where}: argument 'key': a boolean array index must be the whole key (optionally "
+        raise IndexingError(f"{where}: argument 'key': a boolean array index must be the whole key (optionally "
                          "with ...); combining it with other indices is not supported")
     mask = _index_array(masks[0], where)
     if mask.ndim > x.ndim or tuple(mask.shape) != tuple(x.shape[:mask.ndim]):
-        raise IndexError(f"{where}: argument 'key': boolean index of shape {tuple(mask.shape)} does not match "
+        raise IndexingError(f"{where}: argument 'key': boolean index of shape {tuple(mask.shape)} does not match "
                          f"the indexed array's leading shape {tuple(x.shape[:mask.ndim])}")
     return mask
 
@@ -204,7 +204,7 @@ class _Plan:
                 arr = None  # a 0-d integer array is an integer
             if arr is not None:
                 if _dtypes.kind(arr.dtype) not in "iu":
-                    raise IndexError(f"{where}: argument 'key': arrays used as indices must be of integer type "
+                    raise IndexingError(f"{where}: argument 'key': arrays used as indices must be of integer type "
                                      f"here, got {arr.dtype}")
                 arrays.append((arr, vaxis, xaxis))
                 adv_pos.append(pos)
@@ -227,7 +227,7 @@ class _Plan:
                 broadcast_shapes(*(tuple(a.shape) for a, _, _ in arrays), where=where)
             except ValueError:
                 shapes = " ".join(str(tuple(a.shape)) for a, _, _ in arrays)
-                raise IndexError(f"{where}: argument 'key': shape mismatch: indexing arrays could not be broadcast "
+                raise IndexingError(f"{where}: argument 'key': shape mismatch: indexing arrays could not be broadcast "
                                  f"together with shapes {shapes}") from None
         self.view = basic_view(x, tuple(basic), where)
         adjacent = adv_pos[-1] - adv_pos[0] + 1 == len(adv_pos)
