@@ -33,6 +33,11 @@ bool int_in_range(const FillValue& v, const DTypeInfo& info) {
 // Whether fill needs value_int for v: an integer into an integral dtype.
 bool exact_int(const FillValue& v, DType dtype) { return v.kind == FillValue::Kind::kInt && is_integral(dtype); }
 
+// fill's `value` for v in dtype: a float truncated toward zero (-0.5 -> +0) for an integral dtype.
+double value_attr(const FillValue& v, DType dtype) {
+  return is_integral(dtype) && v.kind != FillValue::Kind::kInt ? std::trunc(v.real) + 0.0 : v.real;
+}
+
 std::string value_text(const FillValue& v) {
   if (v.kind != FillValue::Kind::kInt) return "float " + std::to_string(v.real);
   return "int " + (v.above_int64 ? std::to_string(static_cast<uint64_t>(v.int_bits)) : std::to_string(v.int_bits));
@@ -62,8 +67,7 @@ double round_to_float16(double v) {
 }
 
 std::vector<NamedAttr> fill_attrs(const FillValue& v, DType dtype) {
-  const double real = is_integral(dtype) && v.kind != FillValue::Kind::kInt ? std::trunc(v.real) + 0.0 : v.real;
-  std::vector<NamedAttr> attrs = {{"value", AttrValue(real)}};
+  std::vector<NamedAttr> attrs = {{"value", AttrValue(value_attr(v, dtype))}};
   if (v.kind == FillValue::Kind::kComplex) attrs.push_back({"value_imag", AttrValue(v.imag)});
   if (exact_int(v, dtype)) {
     attrs.push_back({"use_int", AttrValue(true)});
@@ -93,7 +97,7 @@ Tensor fill(const Dims& shape, DType dtype, const FillValue& value, const Stream
 void fill_into(const Tensor& dst, const FillValue& value, const Stream& stream) {
   check_fits(value, dst.dtype(), "npurt::ops::fill_into");
   if (!exact_int(value, dst.dtype()) || exact_as_double(value)) {  // the double (truncated for an integral dtype) is exact: fill_into's one launch
-    fill_into(dst, fill_attrs(value, dst.dtype())[0].value.as_float(), stream, value.imag);
+    fill_into(dst, value_attr(value, dst.dtype()), stream, value.imag);
     return;
   }
   if (dst.numel() == 0) return;
