@@ -186,3 +186,22 @@ def test_float16_rounds_the_python_double_once():
     y = nr.zeros(6, dtype=nr.float16)
     y[::2] = v
     assert y.numpy()[::2].tobytes() == want.tobytes()
+
+
+def test_other_dtype_layouts_broadcasting_and_nested_lists(monkeypatch):
+    host = np.arange(24, dtype=np.float32).reshape(4, 6)
+    src = np.arange(40, dtype=np.int16).reshape(5, 8)
+    cases = [((slice(None), slice(None, None, 2)), src[:4, ::-3][:, :3]),  # a strided, reversed source
+             ((slice(1, 3), slice(None)), np.int64(7).reshape(())),         # 0-d
+             ((slice(None), slice(1, 4)), src[0, :3]),                      # broadcast over the rows
+             ((slice(None, None, -1), 0), np.array([[1], [2], [3], [4]], np.uint8)[:, 0]),
+             ((slice(0, 2), slice(0, 3)), [[1, 2, 3], [4, 5, 6]]),          # nested lists
+             ((slice(None), slice(4, 6)), [[1.5, -2.5]]),                   # broadcast list row
+             (Ellipsis, ((9,),))]                                            # tuples, broadcast to all
+    for key, value in cases:
+        x = nr.asarray(host)
+        with monkeypatch.context() as m:
+            no_python_path(m)
+            x[key] = value
+        host[key] = value
+        assert x.numpy().tobytes() == host.tobytes(), key
