@@ -16,7 +16,9 @@ only a 64-slot status and raises nr.IndexingError naming the axis and the index;
 masks are compacted on the device (mask_count per block, a scan of the 64
 block counts, mask_positions): the host reads only the total, which sizes the
 result. Writes go through scatter into the
-array itself (or a contiguous copy of a non-contiguous view, copied back).
+array itself (or a contiguous copy of a non-contiguous view, copied back),
+except x[mask] = scalar into a contiguous float16 / float32 x: one in-place
+`where` (no compaction, no host read; _masked_fill).
 """
 import builtins
 import operator
@@ -292,6 +294,23 @@ def _write(view, merged_shape, flat, src, axis, unique, where):
     assign(view, tmp, where)
 
 
+# dtypes whose `where` runs on the vector unit on every backend (nr.ops.describe("where"): the
+# others are sim-only there, while scatter moves any dtype as bytes)
+_WHERE_DTYPES = ("float16", "float32")
+
+
+def _masked_fill(x, mask, src):
+    """x[mask] = src for a 0-d src (x's dtype) as one in-place `where` launch, with no mask
+    compaction and no host read; False when it does not apply (a non-contiguous x, a dtype
+    outside _WHERE_DTYPES): scatter then writes it."""
+    from .manipulation import reshape
+    if src.ndim != 0 or not x.is_contiguous or str(x.dtype) not in _WHERE_DTYPES:
+        return False
+    cond = reshape(mask, tuple(mask.shape) + (1,) * (x.ndim - mask.ndim))  # broadcast over the trailing dims
+    _ops.where(cond, src, x, out=x)  # elementwise: each element is read before it is written
+    return True
+
+
 def advanced_setitem(x, key, value, where):
     from .indexing import _broadcast_view, _device_value, assign, basic_view
     from .manipulation import reshape
@@ -300,9 +319,12 @@ def advanced_setitem(x, key, value, where):
         if mask.ndim == 0:
             assign(basic_view(x, builtins.bool(mask.tolist()), where), value, where)
             return
+        value = _device_value(value, x, where)
+        if _masked_fill(x, mask, value):
+            return
         flat, count = _mask_plan(x, mask)
         rest = tuple(x.shape[mask.ndim:])
-        src = _broadcast_view(_device_value(value, x, where), (count,) + rest, where)
+        src = _broadcast_view(value, (count,) + rest, where)
         if count:
             _write(x, (mask.size,) + rest, flat, src, 0, True, where)
         return
