@@ -17,10 +17,12 @@ masks are compacted on the device (mask_count per block, a scan of the 64
 block counts, mask_positions): the host reads only the total, which sizes the
 result. Writes go through scatter into the
 array itself (or a contiguous copy of a non-contiguous view, copied back),
-except x[mask] = scalar into a contiguous float16 / float32 x: one in-place
-`where` (no compaction, no host read; _masked_fill).
+except x[mask] = scalar into a contiguous x: one in-place `where` (no
+compaction, no host read; _masked_fill) for the dtypes `where` takes on x's
+device (all on the sim, float16 / float32 on an NPU).
 """
 import builtins
+import functools
 import operator
 
 from .. import _npurt
@@ -294,17 +296,21 @@ def _write(view, merged_shape, flat, src, axis, unique, where):
     assign(view, tmp, where)
 
 
-# dtypes whose `where` runs on the vector unit on every backend (nr.ops.describe("where"): the
-# others are sim-only there, while scatter moves any dtype as bytes)
-_WHERE_DTYPES = ("float16", "float32")
+@functools.lru_cache(maxsize=None)
+def _where_takes(dtype, device_type):
+    """Whether the `where` op runs for arrays of dtype on a device of device_type: every dtype it
+    declares on the sim, the ones not marked sim-only elsewhere (float16 / float32 on an NPU)."""
+    _, dtypes, _, _, sim_only = _npurt._op_schema("where")["inputs"][1]
+    names = lambda text: {t.strip() for t in text.split(",") if t.strip()}  # noqa: E731
+    return dtype in names(dtypes) and (device_type == "sim" or dtype not in names(sim_only))
 
 
 def _masked_fill(x, mask, src):
     """x[mask] = src for a 0-d src (x's dtype) as one in-place `where` launch, with no mask
     compaction and no host read; False when it does not apply (a non-contiguous x, a dtype
-    outside _WHERE_DTYPES): scatter then writes it."""
+    `where` does not take on x's device): scatter, which moves any dtype as bytes, writes it."""
     from .manipulation import reshape
-    if src.ndim != 0 or not x.is_contiguous or str(x.dtype) not in _WHERE_DTYPES:
+    if src.ndim != 0 or not x.is_contiguous or not _where_takes(str(x.dtype), str(x.device.type)):
         return False
     cond = reshape(mask, tuple(mask.shape) + (1,) * (x.ndim - mask.ndim))  # broadcast over the trailing dims
     _ops.where(cond, src, x, out=x)  # elementwise: each element is read before it is written

@@ -1,14 +1,20 @@
-"""x[mask] = scalar into a contiguous float16 / float32 array is one in-place `where` launch
-(sdk_python/npurt/array_api/_advanced.py, _masked_fill): no mask compaction, no host read;
-bit-identical to numpy (untouched elements keep their bits, NaN payloads included) and to the
-scatter path every other case takes."""
+"""x[mask] = scalar into a contiguous array is one in-place `where` launch
+(sdk_python/npurt/array_api/_advanced.py, _masked_fill) for the dtypes `where` takes on the
+array's device (every dtype on the sim; float16 / float32 on an NPU): no mask compaction, no
+host read; bit-identical to numpy (untouched elements keep their bits, NaN payloads included)
+and to the scatter path every other case takes."""
 import warnings
 
 import numpy as np
 import pytest
 
+import ml_dtypes
+
 import npurt as nr
 from npurt.array_api import _advanced
+
+OTHER = ["bool", "int8", "uint8", "int16", "int32", "uint32", "int64", "uint64", "bfloat16", "float64", "complex64",
+         "complex128"]
 
 
 def launches(fn):
@@ -58,7 +64,9 @@ def test_one_where_launch_and_fallbacks():
     assert launches(lambda: x.__setitem__(m, v)) == ["where"]
     assert "scatter" in launches(lambda: x.__setitem__(m, nr.ones((3, 6))))  # an array value: compaction
     i = nr.asarray(np.zeros((4, 6), np.int32))
-    assert "scatter" in launches(lambda: i.__setitem__(m, 2))  # where is sim-only for int32
+    assert launches(lambda: i.__setitem__(m, 2)) == ["copy H2D", "where"]  # int32: sim-only in where, on the sim
+    assert _advanced._where_takes("int32", "sim") and not _advanced._where_takes("int32", "ascend")
+    assert _advanced._where_takes("float16", "ascend") and _advanced._where_takes("float32", "ascend")
     t = nr.asarray(np.zeros((6, 4), np.float32)).T  # not contiguous
     assert "scatter" in launches(lambda: t.__setitem__(m, 1.0))
     expected = np.zeros((4, 6), np.float32)
@@ -69,7 +77,7 @@ def test_one_where_launch_and_fallbacks():
 
 def test_large_where_under_full_checks():
     n = 1 << 20
-    base = np.arange(n, dtype=np.float32)
+    base = np.arange(n, dtype=np.float32) / 64  # within float16's range
     mask = (np.arange(n) % 3) == 1
     with nr.debug.sim_check_level("full"):
         x = nr.asarray(base)
@@ -92,3 +100,24 @@ def test_errors_are_unchanged():
         x[nr.asarray(np.array([True, False, True, False]))] = "a"
     x[nr.asarray(np.array([True, False, True, False]))] = 3.0
     np.testing.assert_array_equal(x.numpy(), [3, 0, 3, 0])
+
+
+@pytest.mark.parametrize("dtype", OTHER)
+def test_every_dtype_matches_numpy(monkeypatch, dtype):
+    np_dtype = np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else np.dtype(dtype)
+    rng = np.random.default_rng(3)
+    raw = rng.standard_normal((6, 5)) * 40
+    base = (raw + 1j * raw[::-1] if np_dtype.kind == "c" else raw).astype(np_dtype)
+    mask = rng.random((6,)) < 0.5
+    for value in (1, True, 2.5, -3.0, 0):
+        if np_dtype.kind == "u" and value == -3.0:
+            continue
+        expected = base.copy()
+        expected[mask] = value
+        for use_where in (True, False):
+            x = nr.asarray(base)
+            with monkeypatch.context() as m:
+                if not use_where:
+                    m.setattr(_advanced, "_masked_fill", lambda *a: False)
+                x[nr.asarray(mask)] = value
+            assert x.numpy().tobytes() == expected.tobytes(), (use_where, value)
