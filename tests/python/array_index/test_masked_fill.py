@@ -31,6 +31,20 @@ def host(shape, dtype, seed):
     return v
 
 
+def check_both_paths(monkeypatch, base, mask, value, expected):
+    """x[mask] = value through `where` (an npurt mask) and through scatter (a numpy mask,
+    _masked_fill off): both give numpy's bytes."""
+    for use_where in (True, False):
+        x = nr.asarray(base)
+        with monkeypatch.context() as m:
+            if not use_where:
+                m.setattr(_advanced, "_masked_fill", lambda *a: False)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # 70000.0 into float16: numpy's overflow warning, on both paths
+                x[nr.asarray(mask) if use_where else mask] = value
+        assert x.numpy().tobytes() == expected.tobytes(), (use_where, value)
+
+
 CASES = [((8,), (8,)), ((5, 7), (5, 7)), ((5, 7), (5,)), ((3, 4, 6), (3, 4)), ((3, 4, 6), (3,)), ((1000,), (1000,))]
 
 
@@ -44,15 +58,7 @@ def test_where_path_matches_numpy_and_scatter(monkeypatch, dtype, shape, mshape,
     with np.errstate(over="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         expected[mask] = value
-    for use_where in (True, False):
-        x = nr.asarray(base)
-        with monkeypatch.context() as m:
-            if not use_where:
-                m.setattr(_advanced, "_masked_fill", lambda *a: False)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # 70000.0 into float16: numpy's overflow warning, on both paths
-                x[nr.asarray(mask) if use_where else mask] = value
-        assert x.numpy().tobytes() == expected.tobytes(), (use_where, value)
+    check_both_paths(monkeypatch, base, mask, value, expected)
 
 
 def test_one_where_launch_and_fallbacks():
@@ -114,10 +120,4 @@ def test_every_dtype_matches_numpy(monkeypatch, dtype):
             continue
         expected = base.copy()
         expected[mask] = value
-        for use_where in (True, False):
-            x = nr.asarray(base)
-            with monkeypatch.context() as m:
-                if not use_where:
-                    m.setattr(_advanced, "_masked_fill", lambda *a: False)
-                x[nr.asarray(mask)] = value
-            assert x.numpy().tobytes() == expected.tobytes(), (use_where, value)
+        check_both_paths(monkeypatch, base, mask, value, expected)
