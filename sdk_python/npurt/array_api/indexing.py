@@ -12,8 +12,9 @@ Invariants:
   * ``x[key] = v`` writes only through registered kernels: one ``copy`` launch
     (npurt::ops::copy_into: a strided target is written through the copy op's
     ``out_strides``) from a broadcast (stride-0) source view; v may be a Python
-    scalar, a numpy array (uploaded, a data movement) or an nr.ndarray (cast on
-    the device when its dtype differs).
+    scalar (converted by the one rule of npurt/fill_value.h, numpy's), a numpy
+    array or list (uploaded, a data movement) or an nr.ndarray (cast on the
+    device when its dtype differs).
   * Every error is an npurt class that is also the builtin numpy raises
     (nr.IndexingError an IndexError, nr.InvalidArgumentError a ValueError,
     nr.OutOfRangeError an OverflowError, nr.ArgumentTypeError and
@@ -24,11 +25,13 @@ Invariants:
   * The ndarray type's x[key] / x[key] = v slots run in C++ first
     (sdk_python/bindings/indexing.cpp): plain basic keys are answered there by
     npurt::basic_index (npurt/basic_index.h) with the same view as
-    basic_view, and assignments of Python / numpy scalars, nr.ndarrays and
-    numpy arrays of x's dtype to them by one fill / copy launch. What comes
-    here: advanced keys, other values (numpy arrays of another dtype, lists),
-    values numpy warns about or refuses, arrays on other devices, broadcast
-    targets, subclasses, and every error.
+    basic_view, and assignments of Python / numpy / ml_dtypes scalars
+    (integers up to 64 bits exactly), nr.ndarrays, numpy arrays (cast by
+    astype on the device) and lists to them by one fill / copy launch. What
+    comes here: advanced keys, values numpy warns about or refuses (float
+    numpy arrays into integer arrays, out-of-range values), bfloat16 host
+    casts, arrays on other devices, broadcast targets, subclasses, and every
+    error.
 """
 import builtins
 import operator
