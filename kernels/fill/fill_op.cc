@@ -12,6 +12,7 @@
 
 #include "common/tiling_util.h"
 #include "fill/fill_tiling.h"
+#include "npurt/fill_value.h"
 #include "npurt/op_registry.h"
 #include "npurt/tensor.h"
 
@@ -71,7 +72,8 @@ void encode(const OpContext& ctx, DType dt, double v, double imag, uint8_t* p) {
     case DType::kUInt16: put_int<uint16_t>(ctx, p, v, dt); break;
     case DType::kUInt32: put_int<uint32_t>(ctx, p, v, dt); break;
     case DType::kUInt64: put_int<uint64_t>(ctx, p, v, dt); break;
-    case DType::kFloat16: put(p, float_to_half_bits(static_cast<float>(v))); break;
+    // rounded once from the double (through float first would round twice: 1 + 2^-11 + 2^-40 -> 1)
+    case DType::kFloat16: put(p, float_to_half_bits(static_cast<float>(round_to_float16(v)))); break;
     case DType::kBFloat16: put(p, float_to_bf16_bits(static_cast<float>(v))); break;
     case DType::kFloat32: put(p, static_cast<float>(v)); break;
     case DType::kFloat64: put(p, v); break;
@@ -176,7 +178,8 @@ void fill_tiling(const OpContext& ctx, TilingResult& r) {
 
 NPURT_REGISTER_OP("fill")
     .doc("A new tensor of `shape` and `dtype` with every element equal to `value`.\n"
-         "Integer dtypes require an integral value in range; float16/bfloat16 round to nearest even.\n"
+         "Integer dtypes require an integral value in range; float16 rounds the double once, bfloat16\n"
+         "through float32 (nearest even).\n"
          "use_int=True takes integral dtypes' value exactly from value_int (uint64 >= 2**63 as its\n"
          "two's-complement bits); value_imag is the imaginary part for complex dtypes.\n"
          "With strides (elements, one per dim, any sign), y is the window of the view of `shape` and\n"

@@ -26,6 +26,9 @@ namespace npurt::python {
 namespace nb = nanobind;
 
 void bind_errors(nb::module_& m);    // errors.cpp
+// Throws nb::python_error holding npurt.OutOfRangeError (an InvalidArgumentError
+// and an OverflowError, errors.cpp) with `message`.
+[[noreturn]] void throw_out_of_range(const std::string& message);
 void bind_dtypes(nb::module_& m);    // dtypes.cpp
 void bind_devices(nb::module_& m);   // devices.cpp
 void bind_streams(nb::module_& m);   // streams.cpp
@@ -54,8 +57,9 @@ PyObject* interned(const std::string& s);
 
 // ---- fill values (fill_values.cpp) ------------------------------------------
 // The Python scalar o (bool, int, float, complex) as an npurt::FillValue for
-// dtype (npurt/fill_value.h's rule); OverflowError "<where>: Python int <v> is
-// out of range for <dtype>" for an int outside an integral dtype's range,
+// dtype (npurt/fill_value.h's rule); nr.OutOfRangeError (an OverflowError)
+// "<where>: Python int <v> is out of range for <dtype>" for an int (or a
+// truncated float) outside an integral dtype's range, InvalidArgumentError for NaN,
 // TypeError for another type.
 FillValue fill_value_arg(PyObject* o, DType dtype, const char* where);
 

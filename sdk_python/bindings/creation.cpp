@@ -81,9 +81,9 @@ nb::object host_array(nb::handle obj, nb::handle dtype, DType* out_dtype) {
     else
       array = np.attr("asarray")(obj);
   } catch (nb::python_error& e) {
-    if (e.matches(PyExc_OverflowError))
-      throw_invalid_argument(where, "obj", "a value is out of range for the dtype: " +
-                                               std::string(nb::str(e.value()).c_str()));
+    if (e.matches(PyExc_OverflowError))  // nr.OutOfRangeError: an InvalidArgumentError and an OverflowError
+      throw_out_of_range(std::string(where) + ": argument 'obj': a value is out of range for the dtype: " +
+                         nb::str(e.value()).c_str());
     if (!e.matches(PyExc_ValueError) && !e.matches(PyExc_TypeError)) throw;
     throw_invalid_argument(where, "obj", "cannot convert to an array: " + std::string(nb::str(e.value()).c_str()));
   }

@@ -9,7 +9,9 @@
 // `except ValueError` and `except nr.InvalidArgumentError` all catch it.
 // ArgumentTypeError (an argument of the wrong type: a list where an array is
 // needed) has the same bases and no StatusCode of its own (C++ is typed): only
-// the Python layer raises it, with code INVALID_ARGUMENT. The message is the
+// the Python layer raises it, with code INVALID_ARGUMENT; so do IndexingError
+// (also an IndexError: a bad index) and OutOfRangeError (also an
+// OverflowError: a value beyond a dtype's range). The message is the
 // runtime's unchanged; the exception also carries `.code`, the StatusCode name
 // ("OUT_OF_MEMORY"), also as a class attribute, so an instance the Python layer
 // raises itself (`raise nr.InvalidArgumentError(msg)`) has it too.
@@ -32,6 +34,7 @@ struct ErrorClass {
 constexpr int kNumCodes = static_cast<int>(StatusCode::kUnsupportedDtype) + 1;
 PyObject* g_classes[kNumCodes] = {};  // owned by the module (borrowed here)
 PyObject* g_base = nullptr;
+PyObject* g_out_of_range = nullptr;  // npurt.OutOfRangeError (owned by the module)
 
 PyObject* make_class(nb::module_& m, const char* name, PyObject* bases, const char* doc, StatusCode code) {
   std::string qualified = std::string("npurt.") + name;
@@ -57,6 +60,11 @@ void raise_error(StatusCode code, const char* message) {
   }
   PyErr_SetObject(cls, exc);
   Py_DECREF(exc);
+}
+
+void throw_out_of_range(const std::string& message) {
+  PyErr_SetString(g_out_of_range, message.c_str());
+  throw nb::python_error();
 }
 
 void bind_errors(nb::module_& m) {
@@ -94,12 +102,29 @@ void bind_errors(nb::module_& m) {
     g_classes[static_cast<int>(e.code)] = make_class(m, e.name, bases, e.doc, e.code);
     Py_DECREF(bases);
   }
-  PyObject* type_bases = PyTuple_Pack(2, g_classes[static_cast<int>(StatusCode::kInvalidArgument)], PyExc_TypeError);
-  make_class(m, "ArgumentTypeError", type_bases,
-             "An argument of the wrong type (an InvalidArgumentError and a TypeError, like "
-             "UnsupportedDtypeError): raised by the Python layer.",
-             StatusCode::kInvalidArgument);
-  Py_DECREF(type_bases);
+  // InvalidArgumentError's Python-only refinements: each also derives from the
+  // builtin numpy raises in its case, so `except IndexError` etc. still work.
+  const struct {
+    const char* name;
+    PyObject* builtin;
+    const char* doc;
+  } refinements[] = {
+      {"ArgumentTypeError", PyExc_TypeError,
+       "An argument of the wrong type (an InvalidArgumentError and a TypeError, like "
+       "UnsupportedDtypeError): raised by the Python layer."},
+      {"IndexingError", PyExc_IndexError,
+       "A bad index in x[key] / x[key] = v (an InvalidArgumentError and an IndexError, as numpy raises): "
+       "out of bounds, too many indices, a key entry of a bad type, a boolean mask of the wrong shape."},
+      {"OutOfRangeError", PyExc_OverflowError,
+       "A value outside the target dtype's range (an InvalidArgumentError and an OverflowError, as numpy "
+       "raises): nr.full(2, 300, dtype=nr.int8), x[0] = 2**70."},
+  };
+  for (const auto& r : refinements) {
+    PyObject* bases = PyTuple_Pack(2, g_classes[static_cast<int>(StatusCode::kInvalidArgument)], r.builtin);
+    PyObject* cls = make_class(m, r.name, bases, r.doc, StatusCode::kInvalidArgument);
+    if (r.builtin == PyExc_OverflowError) g_out_of_range = cls;
+    Py_DECREF(bases);
+  }
 
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {

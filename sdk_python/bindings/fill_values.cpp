@@ -1,23 +1,35 @@
 // sdk_python/bindings/fill_values.cpp: a Python scalar read as an
 // npurt::FillValue under the one conversion rule of npurt/fill_value.h, and
 // that rule bound for the array-API layer: _npurt._fill_attrs (nr.full's and
-// full_like's fill attributes) and _npurt._check_fill_range (nr.arange's bounds).
+// full_like's fill attributes) and _npurt._check_fill_range (nr.arange's
+// bounds, the indexing layer's scalar values).
 // scalar_constants.cpp reads the operators' constants through fill_value_arg too.
 //
-// Invariants: an int outside an integral dtype's range raises OverflowError
-// "<where>: Python int <v> is out of range for <dtype>" (numpy raises
-// OverflowError too), also for ints beyond 64 bits; such an int into another
-// dtype is float(value), which raises OverflowError beyond the double range;
-// anything but a bool, int, float or complex raises TypeError.
+// Invariants: an int outside an integral dtype's range raises
+// nr.OutOfRangeError (an OverflowError, as numpy raises) "<where>: Python int
+// <v> is out of range for <dtype>", also for ints beyond 64 bits; such an int
+// into another dtype is float(value), which raises OverflowError beyond the
+// double range; a float into an integral dtype is truncated toward zero, and
+// one outside the range after that (or inf) raises nr.OutOfRangeError, NaN
+// nr.InvalidArgumentError (int(nan) is a ValueError); anything but a bool,
+// int, float or complex raises TypeError.
+#include <cmath>
+
 #include "bindings.h"
 #include "npurt/fill_value.h"
 
 namespace npurt::python {
 namespace {
 
+// "<where>: Python <type> <o> <reason> <dtype>".
+std::string message(PyObject* o, const char* reason, DType dtype, const char* where) {
+  nb::str repr = nb::repr(nb::handle(o));
+  return std::string(where) + ": Python " + Py_TYPE(o)->tp_name + " " + repr.c_str() + " " + reason + " " +
+         dtype_name(dtype);
+}
+
 [[noreturn]] void raise_out_of_range(PyObject* o, DType dtype, const char* where) {
-  PyErr_Format(PyExc_OverflowError, "%s: Python int %S is out of range for %s", where, o, dtype_name(dtype));
-  throw nb::python_error();
+  throw_out_of_range(message(o, "is out of range for", dtype, where));
 }
 
 FillValue read_int(PyObject* o, DType dtype, const char* where) {
@@ -55,7 +67,11 @@ FillValue fill_value_arg(PyObject* o, DType dtype, const char* where) {
                  Py_TYPE(o)->tp_name);
     throw nb::python_error();
   }
-  if (!fits(v, dtype)) raise_out_of_range(o, dtype, where);
+  if (!fits(v, dtype)) {
+    if (v.kind != FillValue::Kind::kInt && std::isnan(v.real))
+      throw InvalidArgument(message(o, "cannot be converted to", dtype, where));
+    raise_out_of_range(o, dtype, where);
+  }
   return v;
 }
 
@@ -76,14 +92,16 @@ void bind_fill_values(nb::module_& m) {
       },
       nb::arg("value"), nb::arg("dtype"), nb::arg("where"),
       "The `fill` op's value attributes for a Python scalar in dtype (npurt/fill_value.h's rule); "
-      "OverflowError naming `where` for an int outside an integral dtype's range.");
+      "nr.OutOfRangeError (an OverflowError) naming `where` for an int or float outside an integral "
+      "dtype's range (floats truncated toward zero first), nr.InvalidArgumentError for NaN.");
   m.def(
       "_check_fill_range",
       [](nb::handle value, nb::handle dtype, const char* where) {
         fill_value_arg(value.ptr(), dtype_arg(dtype, where), where);
       },
       nb::arg("value"), nb::arg("dtype"), nb::arg("where"),
-      "Raises OverflowError naming `where` when the Python int `value` is outside integral dtype's range.");
+      "Raises nr.OutOfRangeError naming `where` when the Python scalar `value` is outside an integral "
+      "dtype's range (a float after truncation), nr.InvalidArgumentError for NaN.");
 }
 
 }  // namespace npurt::python

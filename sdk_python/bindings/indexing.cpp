@@ -11,19 +11,23 @@
 //     and answered by npurt::basic_index (npurt/basic_index.h), the public
 //     C++ helper;
 //   - x[key] = v: the same keys, for an array on the current device, and a
-//     scalar value (Python bool / int / float / complex, numpy bool_, integer,
-//     floating and complexfloating scalars) that fill writes exactly as numpy
-//     converts it into the array's dtype (fill_value: every dtype, under
-//     numpy's rounding, truncation and range rules): one `fill` kernel writes
-//     it into the view, contiguous or strided (npurt::ops::fill_into); an
-//     nr.ndarray value (cast by `astype` when its dtype differs) or a numpy
-//     array of the array's dtype (uploaded) is broadcast and written by one
-//     `copy` kernel (npurt::ops::copy_into).
-// Everything else (integer arrays and masks, numpy arrays of other dtypes,
-// values numpy warns about or refuses, other devices, broadcast targets) and every error calls
+//     scalar value (Python bool / int up to 64 bits / float / complex, numpy
+//     bool_, integer, floating and complexfloating scalars, ml_dtypes
+//     scalars) that fill writes exactly as numpy converts it into the array's
+//     dtype (npurt/fill_value.h's rule: numpy's rounding, truncation and range
+//     rules; ints beyond 2^53 exact through fill's value_int): one `fill`
+//     kernel writes it into the view, contiguous or strided
+//     (npurt::ops::fill_into); an nr.ndarray value (cast by `astype` when its
+//     dtype differs), a numpy array (uploaded in its own dtype, then cast by
+//     `astype` on the device) or a list / tuple (one numpy.asarray into the
+//     array's dtype on the host, then uploaded) is broadcast and written by
+//     one `copy` kernel (npurt::ops::copy_into).
+// Everything else (integer arrays and masks, float -> int / complex -> real
+// numpy arrays, values numpy warns about or refuses, other devices, broadcast
+// targets, subclasses) and every error calls
 // the Python layer's getitem / setitem (kept on the type as _py___getitem__ /
 // _py___setitem__, see install_index_slots), so advanced indexing and the
-// exact error text stay that layer's.
+// exact error text (npurt error classes: nr.IndexingError ...) stay that layer's.
 // Invariant: the fast path returns the very view (shape, strides, offset) and
 // writes the very values of the Python path; tests/python/array_structure/
 // test_indexing_fast_path.py and test_setitem_fast_path.py compare the two.
@@ -204,131 +208,118 @@ PyObject* getitem_slot(PyObject* self, PyObject* key) {
   return call_python(self, g_getitem, key, nullptr);
 }
 
-// v rounded to the nearest float16 (ties to even) as a double, what numpy's
-// double -> half cast gives; fill's float -> half step keeps it exactly
-// (fill alone would round v to float first: a second rounding).
-double round_to_half(double v) {
-  if (!std::isfinite(v) || v == 0) return v;
-  int e = 0;
-  std::frexp(v, &e);                    // |v| in [2^(e-1), 2^e)
-  const int s = std::max(e - 11, -24);  // the half ulp there (subnormals: 2^-24)
-  return std::ldexp(std::nearbyint(std::ldexp(v, -s)), s);
+// An integer (Python int or subclass, numpy integer scalar) as an exact
+// FillValue; false (no error left set) beyond 64 bits or without __index__.
+bool read_integer(PyObject* o, FillValue* s) {
+  PyObject* i = PyLong_CheckExact(o) ? (Py_INCREF(o), o) : PyNumber_Index(o);
+  if (!i) return PyErr_Clear(), false;
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+  bool ok = !(v == -1 && PyErr_Occurred());
+  if (ok && overflow > 0) {  // a uint64 above INT64_MAX?
+    const unsigned long long u = PyLong_AsUnsignedLongLong(i);
+    ok = !PyErr_Occurred();
+    if (ok) *s = FillValue::unsigned_integer(u);
+  } else if (ok) {
+    ok = overflow == 0;
+    *s = FillValue::integer(v);
+  }
+  Py_DECREF(i);
+  if (!ok) PyErr_Clear();
+  return ok;
 }
 
-// A Python or numpy scalar as read from the value: its kind and exact value.
-struct Scalar {
-  enum Kind { kBool, kInt, kFloat, kComplex } kind = kBool;
-  double re = 0, im = 0;  // kInt: |value| <= 2^53, so re is exact
-};
-
-// An integer |v| <= 2^53 (exact as a double) from o's __index__; false otherwise (no error left set).
-bool read_index_value(PyObject* o, double* re) {
-  long long v = 0;
-  if (!index_value(o, &v) || v > (1LL << 53) || v < -(1LL << 53)) return false;
-  *re = static_cast<double>(v);
-  return true;
+// o.itemsize (a numpy scalar's), or -1 (no error left set).
+long itemsize(PyObject* o) {
+  PyObject* n = PyObject_GetAttrString(o, "itemsize");
+  const long v = n ? PyLong_AsLong(n) : -1;
+  Py_XDECREF(n);
+  if (v == -1) PyErr_Clear();
+  return v;
 }
 
-// value as a Scalar: Python bool / int / float / complex (np.float64 and
-// np.complex128 are subclasses of the last two), numpy bool_, integer,
-// float16 / float32 and complex64 scalars; false for anything else (long
-// doubles, arrays, other objects) or an integer beyond 2^53.
-bool read_scalar(PyObject* o, Scalar* s) {
-  static PyTypeObject *np_bool = nullptr, *np_floating = nullptr, *np_complex = nullptr;
+// value as a FillValue: Python bool / int (exact, up to 64 bits: uint64 values
+// above INT64_MAX too) / float / complex (np.float64 and np.complex128 are
+// subclasses of the last two), numpy bool_, integer, float16 / float32 and
+// complex64 scalars, and ml_dtypes scalars (bfloat16, float8...: numpy
+// generics of at most 2 bytes, exact as doubles); false for anything else
+// (long doubles, arrays, other objects) or an integer beyond 64 bits.
+bool read_scalar(PyObject* o, FillValue* s) {
+  static PyTypeObject *np_bool = nullptr, *np_floating = nullptr, *np_complex = nullptr, *np_generic = nullptr;
   if (o == Py_True || o == Py_False) {
-    *s = {Scalar::kBool, o == Py_True ? 1.0 : 0.0, 0.0};
+    *s = FillValue::boolean(o == Py_True);
     return true;
   }
   if (PyFloat_Check(o)) {
-    *s = {Scalar::kFloat, PyFloat_AS_DOUBLE(o), 0.0};
+    *s = FillValue::floating(PyFloat_AS_DOUBLE(o));
     return true;
   }
   if (PyComplex_Check(o)) {
-    *s = {Scalar::kComplex, PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)};
+    *s = FillValue::complex(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o));
     return true;
   }
-  if (PyLong_CheckExact(o)) {  // the common case, without __index__'s new reference
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    *s = {Scalar::kInt, static_cast<double>(v), 0.0};
-    return !overflow && v <= (1LL << 53) && v >= -(1LL << 53);
-  }
-  if (PyLong_Check(o) || is_numpy_integer(o)) {
-    s->kind = Scalar::kInt;
-    return read_index_value(o, &s->re);
-  }
+  if (PyLong_Check(o) || is_numpy_integer(o)) return read_integer(o, s);
   if (is_numpy(o, "bool_", &np_bool)) {
     const int t = PyObject_IsTrue(o);
     if (t < 0) return PyErr_Clear(), false;
-    *s = {Scalar::kBool, t ? 1.0 : 0.0, 0.0};
+    *s = FillValue::boolean(t != 0);
     return true;
   }
   const bool np_c = is_numpy(o, "complexfloating", &np_complex);
-  if (np_c || is_numpy(o, "floating", &np_floating)) {
-    // float16 / float32 / complex64 are exact as doubles; long doubles are
-    // not (float64 / complex128 took the branches above).
-    PyObject* itemsize = PyObject_GetAttrString(o, "itemsize");
-    const long n = itemsize ? PyLong_AsLong(itemsize) : -1;
-    Py_XDECREF(itemsize);
-    if (n < 0 || n > (np_c ? 8 : 4)) return PyErr_Clear(), false;
-    const Py_complex c = PyComplex_AsCComplex(o);
-    if (c.real == -1.0 && PyErr_Occurred()) return PyErr_Clear(), false;
-    *s = {np_c ? Scalar::kComplex : Scalar::kFloat, c.real, c.imag};
-    return true;
-  }
-  return false;
+  const bool np_f = !np_c && is_numpy(o, "floating", &np_floating);
+  if (!np_c && !np_f && !is_numpy(o, "generic", &np_generic)) return false;
+  // float16 / float32 / complex64 / ml_dtypes' 1-2 byte floats are exact as
+  // doubles; long doubles are not (float64 / complex128 took the branches above).
+  const long n = itemsize(o);
+  if (n < 0 || n > (np_c ? 8 : np_f ? 4 : 2)) return false;
+  const Py_complex c = PyComplex_AsCComplex(o);  // through __float__ for the ml_dtypes generics
+  if (c.real == -1.0 && PyErr_Occurred()) return PyErr_Clear(), false;
+  *s = np_c ? FillValue::complex(c.real, c.imag) : FillValue::floating(c.real);
+  return true;
 }
 
-// d into a float dtype as numpy casts it (one rounding; bfloat16 through
-// float32 as ml_dtypes does, and fill does), or false where numpy warns: a
-// finite value beyond the dtype's range.
-bool float_fill_value(double d, DType dtype, double* value) {
-  if (dtype == DType::kFloat16) d = round_to_half(d);
+// d (one part of the value) within a float dtype's finite range once rounded
+// as the kernel rounds it (float16 once from the double, bfloat16 through
+// float32); false where numpy warns: a finite value that overflows.
+bool float_in_range(double d, DType dtype) {
+  if (dtype == DType::kFloat16) d = round_to_float16(d);
   const double max = dtype == DType::kFloat16    ? 65504.0
                      : dtype == DType::kBFloat16 ? 3.3895313892515355e38  // bfloat16's largest finite
                      : dtype == DType::kFloat64  ? std::numeric_limits<double>::max()
                                                  : static_cast<double>(std::numeric_limits<float>::max());
-  *value = d;
   return !(std::isfinite(d) && std::fabs(d) > max);
 }
 
-// The value fill writes exactly as numpy's asarray(value).astype(dtype)
-// converts it (re + i*im), or false (the Python path then converts, warns or
-// raises):
-//  - into float16 / bfloat16 / float32 / float64: bools, ints and floats, one
-//    rounding (bfloat16 through float32), no finite value beyond the range;
+// Whether fill writes v into dtype exactly as numpy's asarray(v).astype(dtype)
+// converts it (npurt/fill_value.h's rule, which is numpy's); false sends the
+// value to the Python path, which converts, warns or raises:
+//  - into float16 / bfloat16 / float32 / float64: bools, ints and floats with
+//    no finite value beyond the range (numpy warns on overflow);
 //  - into complex64 / complex128: the same per part, complex values too;
-//  - into an integer dtype: bools, ints within range, floats truncated toward
-//    zero when finite and the result is within range;
+//  - into an integral dtype: bools, ints and floats that fits() (ints exact,
+//    floats truncated toward zero, in range: not NaN or inf);
 //  - into bool: any bool, int or float (v != 0; NaN is True).
 // Complex values into real dtypes (numpy warns) and everything else: false.
-bool fill_value(const Scalar& v, DType dtype, double* re, double* im) {
-  const DTypeInfo& info = dtype_info(dtype);
-  *im = 0;
-  if (dtype == DType::kBool) {
-    *re = v.re != 0 ? 1.0 : 0.0;
-    return v.kind != Scalar::kComplex;
-  }
-  if (info.kind == DTypeKind::kComplex) {
+bool fills_like_numpy(const FillValue& v, DType dtype) {
+  const bool complex_value = v.kind == FillValue::Kind::kComplex;
+  if (dtype == DType::kBool) return !complex_value;
+  if (is_complex(dtype)) {
+    if (!exact_as_double(v)) return false;
     const DType part = dtype == DType::kComplex64 ? DType::kFloat32 : DType::kFloat64;
-    return float_fill_value(v.re, part, re) && float_fill_value(v.im, part, im);
+    return float_in_range(v.real, part) && float_in_range(v.imag, part);
   }
-  if (v.kind == Scalar::kComplex) return false;
-  if (info.kind == DTypeKind::kUnsignedInt || info.kind == DTypeKind::kSignedInt) {
-    if (!std::isfinite(v.re) || std::fabs(v.re) > 9007199254740992.0) return false;
-    *re = std::trunc(v.re) + 0.0;  // -0.5 -> 0, not -0
-    return fits(FillValue::integer(static_cast<int64_t>(*re)), dtype);  // the integer range rule of fill_value.h
-  }
-  return float_fill_value(v.re, dtype, re);
+  if (complex_value) return false;
+  if (is_integral(dtype)) return fits(v, dtype);
+  if (!exact_as_double(v)) return false;  // numpy rounds a 64-bit int once to float32 / float16; its double would round twice
+  return float_in_range(v.real, dtype);
 }
 
 // self[key] = value by one `fill` kernel into the view (any strides); false when the fast path does not apply.
 bool fast_fill(PyObject* self, PyObject* key, PyObject* value) {
   if (Py_TYPE(self) != g_type) return false;
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
-  Scalar s;
-  double re = 0, im = 0;
-  if (x.read_only() || !read_scalar(value, &s) || !fill_value(s, x.dtype(), &re, &im) ||
+  FillValue v;
+  if (x.read_only() || !read_scalar(value, &v) || !fills_like_numpy(v, x.dtype()) ||
       !(x.device() == current_device()))
     return false;
   Tensor view = fast_view(self, key, "npurt.ndarray.__setitem__");
@@ -336,7 +327,7 @@ bool fast_fill(PyObject* self, PyObject* key, PyObject* value) {
   if (view.numel() == 0) return true;
   for (size_t d = 0; d < view.ndim(); ++d)  // a broadcast (read-only) target is the Python path's to refuse
     if (view.shape()[d] > 1 && view.strides()[d] == 0) return false;
-  ops::fill_into(view, re, Stream(), im);
+  ops::fill_into(view, v);
   return true;
 }
 
@@ -403,22 +394,70 @@ bool fast_copy(PyObject* self, PyObject* key, PyObject* value) {
   return true;
 }
 
-// self[key] = value for a numpy.ndarray (exact type) of the array's very
-// dtype (native byte order): uploaded on the array's stream as the Python
-// path's asarray does (host_transfer.h), then write_array. Other dtypes need
-// numpy's host-side cast (and its warnings): the Python path.
-bool fast_upload(PyObject* self, PyObject* key, PyObject* value) {
+// Whether the device's astype converts an array of `from` into `to` with
+// numpy's values and no warning numpy would give for them: not float / complex
+// into integral or bool (NaN, inf and out-of-range values are implementation-
+// defined and numpy warns), not complex into real (numpy's ComplexWarning),
+// not into or out of bfloat16 (ml_dtypes' host cast is the reference there).
+// Float narrowing (float64 -> float32) is taken: its overflow gives inf as
+// numpy's does, without numpy's RuntimeWarning (docs/numpy-users.md).
+bool device_cast_like_numpy(DType from, DType to) {
+  if (from == DType::kBFloat16 || to == DType::kBFloat16) return from == to;
+  const DTypeKind f = dtype_info(from).kind, t = dtype_info(to).kind;
+  if ((f == DTypeKind::kFloat || f == DTypeKind::kComplex) && (is_integral(to) || to == DType::kBool)) return false;
+  return !(f == DTypeKind::kComplex && t != DTypeKind::kComplex);
+}
+
+// A numpy array (exact type, native byte order) to write into self[key]:
+// `host` itself, or for a list / tuple numpy.asarray(value, x's dtype) (the
+// one host-side conversion the Python path's nr.asarray makes, bfloat16
+// excepted); its DType in *dtype. None when the fast path does not take it:
+// another type, a dtype npurt lacks, a conversion numpy refuses (the Python
+// path raises it), or a cast device_cast_like_numpy refuses.
+nb::object host_value(PyObject* value, DType target, DType* dtype) {
   static PyTypeObject* np_ndarray = nullptr;
-  if (Py_TYPE(self) != g_type || !is_numpy(value, "ndarray", &np_ndarray) || Py_TYPE(value) != np_ndarray)
-    return false;
+  nb::object array;
+  if (PyList_Check(value) || PyTuple_Check(value)) {
+    if (target == DType::kBFloat16) return nb::none();
+    array = nb::steal(PyObject_CallMethodObjArgs(numpy_module().ptr(), interned("asarray"), value,
+                                                 numpy_dtype(target).ptr(), nullptr));
+    if (!array.is_valid()) return PyErr_Clear(), nb::none();
+  } else if (is_numpy(value, "ndarray", &np_ndarray) && Py_TYPE(value) == np_ndarray) {
+    array = nb::borrow(value);
+  } else {
+    return nb::none();
+  }
+  const nb::object np_dtype = array.attr("dtype");
+  if (np_dtype.equal(numpy_dtype(target))) {
+    *dtype = target;
+    return array;
+  }
+  try {
+    *dtype = dtype_from_numpy(np_dtype, "npurt.ndarray.__setitem__", "value");
+  } catch (const Error&) {
+    return nb::none();  // object arrays, big-endian, long double...: the Python path
+  }
+  return device_cast_like_numpy(*dtype, target) ? array : nb::none();
+}
+
+// self[key] = value for a numpy.ndarray (exact type) or a list / tuple
+// (host_value): uploaded on the array's stream in its own dtype as the Python
+// path's asarray does (host_transfer.h), converted on the device by `astype`
+// when the dtypes differ (as nr.astype), then write_array.
+bool fast_upload(PyObject* self, PyObject* key, PyObject* value) {
+  if (Py_TYPE(self) != g_type) return false;
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
-  const nb::handle v(value);
-  if (!v.attr("dtype").equal(numpy_dtype(x.dtype()))) return false;
+  DType dtype = x.dtype();
+  const nb::object v = host_value(value, x.dtype(), &dtype);
+  if (v.is_none()) return false;
   Dims shape;
   for (nb::handle d : v.attr("shape")) shape.push_back(nb::cast<int64_t>(d));
   const Tensor view = assignable_view(self, key, shape);
   if (!view.defined()) return false;
-  if (view.numel() > 0) write_array(view, tensor_from_numpy(v, x.dtype(), x.stream()));
+  if (view.numel() == 0) return true;
+  Tensor src = tensor_from_numpy(v, dtype, x.stream());
+  if (dtype != x.dtype()) src = ops::call("astype", {src}, {{"dtype", AttrValue(x.dtype())}})[0];  // as fast_copy
+  write_array(view, src);
   return true;
 }
 

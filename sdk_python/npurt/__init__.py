@@ -19,6 +19,8 @@ from ._npurt import (
     InvalidArgumentError,
     UnsupportedDtypeError,
     ArgumentTypeError,
+    IndexingError,
+    OutOfRangeError,
     OutOfMemoryError,
     KernelFault,
     NotFoundError,

@@ -9,20 +9,24 @@ Supported keys (numpy semantics):
     integer entries are adjacent, else they go first;
   * one boolean array as the whole key (``x[mask]``, ``x[mask, ...]``), whose
     shape matches the leading dims of x; a 0-d boolean array.
-Boolean arrays combined with other entries raise IndexError.
+Boolean arrays combined with other entries raise nr.IndexingError (an IndexError).
 
 Invariants: indices are checked on the device (index_check): the host reads
-only a 64-slot status and raises IndexError naming the axis and the index;
+only a 64-slot status and raises nr.IndexingError naming the axis and the index;
 masks are compacted on the device (mask_count per block, a scan of the 64
 block counts, mask_positions): the host reads only the total, which sizes the
 result. Writes go through scatter into the
-array itself (or a contiguous copy of a non-contiguous view, copied back).
+array itself (or a contiguous copy of a non-contiguous view, copied back),
+except x[mask] = scalar into a contiguous x: one in-place `where` (no
+compaction, no host read; _masked_fill) for the dtypes `where` takes on x's
+device (all on the sim, float16 / float32 on an NPU).
 """
 import builtins
+import functools
 import operator
 
 from .. import _npurt
-from .._npurt import ArgumentTypeError, InvalidArgumentError
+from .._npurt import ArgumentTypeError, IndexingError, InvalidArgumentError
 from .. import ops as _ops
 from . import _dtypes
 
@@ -52,7 +56,7 @@ def _index_array(k, where):
         if a.size == 0 and a.dtype.kind == "f":
             a = a.astype(numpy.int64)
         if a.dtype.kind not in "iub":
-            raise IndexError(f"{where}: argument 'key': arrays used as indices must be of integer or boolean "
+            raise IndexingError(f"{where}: argument 'key': arrays used as indices must be of integer or boolean "
                              f"type, got {a.dtype}")
         return _npurt.asarray(numpy.ascontiguousarray(a))
     return None
@@ -77,7 +81,7 @@ def is_advanced(key):
 def check_indices(idx, size, axis, where):
     """idx normalized to int64 in [0, size) on the device; IndexError for any index outside [-size, size)."""
     if _dtypes.kind(idx.dtype) not in "iu":
-        raise IndexError(f"{where}: argument 'indices': arrays used as indices must be of integer type, got "
+        raise IndexingError(f"{where}: argument 'indices': arrays used as indices must be of integer type, got "
                          f"{idx.dtype}")
     if idx.size == 0:
         return _npurt.zeros(tuple(idx.shape), _npurt.int64)
@@ -85,7 +89,7 @@ def check_indices(idx, size, axis, where):
     slots = status.tolist()  # a synchronizing read of 64 (count, first) pairs
     for count, first in slots:
         if count:
-            raise IndexError(f"{where}: index {first} is out of bounds for axis {axis} with size {size}")
+            raise IndexingError(f"{where}: index {first} is out of bounds for axis {axis} with size {size}")
     return y
 
 
@@ -175,11 +179,11 @@ def _sole_mask(key, x, where):
         return None
     rest = [k for k in keys if k is not masks[0]]
     if len(masks) > 1 or builtins.any(k is not Ellipsis for k in rest):
-        raise IndexError(f"{where}: argument 'key': a boolean array index must be the whole key (optionally "
+        raise IndexingError(f"{where}: argument 'key': a boolean array index must be the whole key (optionally "
                          "with ...); combining it with other indices is not supported")
     mask = _index_array(masks[0], where)
     if mask.ndim > x.ndim or tuple(mask.shape) != tuple(x.shape[:mask.ndim]):
-        raise IndexError(f"{where}: argument 'key': boolean index of shape {tuple(mask.shape)} does not match "
+        raise IndexingError(f"{where}: argument 'key': boolean index of shape {tuple(mask.shape)} does not match "
                          f"the indexed array's leading shape {tuple(x.shape[:mask.ndim])}")
     return mask
 
@@ -204,7 +208,7 @@ class _Plan:
                 arr = None  # a 0-d integer array is an integer
             if arr is not None:
                 if _dtypes.kind(arr.dtype) not in "iu":
-                    raise IndexError(f"{where}: argument 'key': arrays used as indices must be of integer type "
+                    raise IndexingError(f"{where}: argument 'key': arrays used as indices must be of integer type "
                                      f"here, got {arr.dtype}")
                 arrays.append((arr, vaxis, xaxis))
                 adv_pos.append(pos)
@@ -227,7 +231,7 @@ class _Plan:
                 broadcast_shapes(*(tuple(a.shape) for a, _, _ in arrays), where=where)
             except ValueError:
                 shapes = " ".join(str(tuple(a.shape)) for a, _, _ in arrays)
-                raise IndexError(f"{where}: argument 'key': shape mismatch: indexing arrays could not be broadcast "
+                raise IndexingError(f"{where}: argument 'key': shape mismatch: indexing arrays could not be broadcast "
                                  f"together with shapes {shapes}") from None
         self.view = basic_view(x, tuple(basic), where)
         adjacent = adv_pos[-1] - adv_pos[0] + 1 == len(adv_pos)
@@ -292,6 +296,27 @@ def _write(view, merged_shape, flat, src, axis, unique, where):
     assign(view, tmp, where)
 
 
+@functools.lru_cache(maxsize=None)
+def _where_takes(dtype, device_type):
+    """Whether the `where` op runs for arrays of dtype on a device of device_type: every dtype it
+    declares on the sim, the ones not marked sim-only elsewhere (float16 / float32 on an NPU)."""
+    _, dtypes, _, _, sim_only = _npurt._op_schema("where")["inputs"][1]
+    names = lambda text: {t.strip() for t in text.split(",") if t.strip()}  # noqa: E731
+    return dtype in names(dtypes) and (device_type == "sim" or dtype not in names(sim_only))
+
+
+def _masked_fill(x, mask, src):
+    """x[mask] = src for a 0-d src (x's dtype) as one in-place `where` launch, with no mask
+    compaction and no host read; False when it does not apply (a non-contiguous x, a dtype
+    `where` does not take on x's device): scatter, which moves any dtype as bytes, writes it."""
+    from .manipulation import reshape
+    if src.ndim != 0 or not x.is_contiguous or not _where_takes(str(x.dtype), str(x.device.type)):
+        return False
+    cond = reshape(mask, tuple(mask.shape) + (1,) * (x.ndim - mask.ndim))  # broadcast over the trailing dims
+    _ops.where(cond, src, x, out=x)  # elementwise: each element is read before it is written
+    return True
+
+
 def advanced_setitem(x, key, value, where):
     from .indexing import _broadcast_view, _device_value, assign, basic_view
     from .manipulation import reshape
@@ -300,9 +325,12 @@ def advanced_setitem(x, key, value, where):
         if mask.ndim == 0:
             assign(basic_view(x, builtins.bool(mask.tolist()), where), value, where)
             return
+        value = _device_value(value, x, where)
+        if _masked_fill(x, mask, value):
+            return
         flat, count = _mask_plan(x, mask)
         rest = tuple(x.shape[mask.ndim:])
-        src = _broadcast_view(_device_value(value, x, where), (count,) + rest, where)
+        src = _broadcast_view(value, (count,) + rest, where)
         if count:
             _write(x, (mask.size,) + rest, flat, src, 0, True, where)
         return

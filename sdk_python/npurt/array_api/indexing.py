@@ -12,23 +12,32 @@ Invariants:
   * ``x[key] = v`` writes only through registered kernels: one ``copy`` launch
     (npurt::ops::copy_into: a strided target is written through the copy op's
     ``out_strides``) from a broadcast (stride-0) source view; v may be a Python
-    scalar, a numpy array (uploaded, a data movement) or an nr.ndarray (cast on
-    the device when its dtype differs).
+    scalar (converted by the one rule of npurt/fill_value.h, numpy's), a numpy
+    array or list (uploaded, a data movement) or an nr.ndarray (cast on the
+    device when its dtype differs).
+  * Every error is an npurt class that is also the builtin numpy raises
+    (nr.IndexingError an IndexError, nr.InvalidArgumentError a ValueError,
+    nr.OutOfRangeError an OverflowError, nr.ArgumentTypeError and
+    nr.UnsupportedDtypeError TypeErrors), naming the function, the argument
+    and the reason.
   * Keys holding integer arrays or a boolean mask go to _advanced.py (the
     gather/scatter kernel family): the result is a new array, never a view.
   * The ndarray type's x[key] / x[key] = v slots run in C++ first
     (sdk_python/bindings/indexing.cpp): plain basic keys are answered there by
     npurt::basic_index (npurt/basic_index.h) with the same view as
-    basic_view, and assignments of Python / numpy scalars, nr.ndarrays and
-    numpy arrays of x's dtype to them by one fill / copy launch. What comes
-    here: advanced keys, other values (numpy arrays of another dtype, lists),
-    values numpy warns about or refuses, arrays on other devices, broadcast
-    targets, subclasses, and every error.
+    basic_view, and assignments of Python / numpy / ml_dtypes scalars
+    (integers up to 64 bits exactly), nr.ndarrays, numpy arrays (cast by
+    astype on the device) and lists to them by one fill / copy launch. What
+    comes here: advanced keys, values numpy warns about or refuses (float
+    numpy arrays into integer arrays, out-of-range values), bfloat16 host
+    casts, arrays on other devices, broadcast targets, subclasses, and every
+    error.
 """
 import builtins
 import operator
 
 from .. import _npurt
+from .._npurt import ArgumentTypeError, IndexingError, InvalidArgumentError, OutOfRangeError, UnsupportedDtypeError
 
 __all__ = ["getitem", "setitem", "view_of", "assign", "device_astype"]
 
@@ -69,9 +78,9 @@ def _expand_key(key, ndim, where):
         else:
             consumed += 1
     if ellipses > 1:
-        raise IndexError(f"{where}: argument 'key': an index can only have a single ellipsis ('...')")
+        raise IndexingError(f"{where}: argument 'key': an index can only have a single ellipsis ('...')")
     if consumed > ndim:
-        raise IndexError(f"{where}: argument 'key': too many indices for array: array is {ndim}-dimensional, "
+        raise IndexingError(f"{where}: argument 'key': too many indices for array: array is {ndim}-dimensional, "
                          f"but {consumed} were indexed")
     out = []
     for k in key:
@@ -85,7 +94,7 @@ def _expand_key(key, ndim, where):
 
 
 def _unsupported(k, where):
-    raise IndexError(f"{where}: argument 'key': only integers, slices (`:`), ellipsis (`...`), None "
+    raise IndexingError(f"{where}: argument 'key': only integers, slices (`:`), ellipsis (`...`), None "
                      f"(`newaxis`) and 0-d integer arrays are valid indices, got {type(k).__name__}")
 
 
@@ -102,7 +111,7 @@ def basic_view(x, key, where=_GET):
             continue
         if isinstance(k, slice):
             if k.step is not None and not isinstance(k.step, _npurt.ndarray) and k.step == 0:
-                raise ValueError(f"{where}: argument 'key': slice step cannot be zero")
+                raise InvalidArgumentError(f"{where}: argument 'key': slice step cannot be zero")
             start, stop, step = k.indices(shape[dim])
             n = len(range(start, stop, step))
             out_shape.append(n)
@@ -116,7 +125,7 @@ def basic_view(x, key, where=_GET):
             _unsupported(k, where)
         n = shape[dim]
         if not -n <= i < n:
-            raise IndexError(f"{where}: argument 'key': index {i} is out of bounds for axis {dim} with size {n}")
+            raise IndexingError(f"{where}: argument 'key': index {i} is out of bounds for axis {dim} with size {n}")
         offset += (i + n if i < 0 else i) * strides[dim]
         dim += 1
     if 0 in out_shape:
@@ -149,13 +158,19 @@ def _device_value(value, dst, where):
     """value as an nr.ndarray of dst's dtype on dst's device."""
     if isinstance(value, _npurt.ndarray):
         if value.device != dst.device:
-            raise ValueError(f"{where}: argument 'value': it is on {value.device}, the array on {dst.device}")
+            raise InvalidArgumentError(f"{where}: argument 'value': it is on {value.device}, the array on "
+                                       f"{dst.device}")
         return device_astype(value, dst.dtype, where)
+    if isinstance(value, (int, float)) and "int" in str(dst.dtype):
+        # npurt/fill_value.h's rule (numpy's): ints exact, floats truncated, in range
+        _npurt._check_fill_range(value, dst.dtype, f"{where}: argument 'value'")
     try:
         return _npurt.asarray(value, dst.dtype, stream=dst.stream)
+    except OutOfRangeError as e:  # a list element beyond the dtype's range (numpy's OverflowError)
+        raise OutOfRangeError(f"{where}: argument 'value': {e}") from None
     except (TypeError, ValueError, OverflowError) as e:
-        raise ValueError(f"{where}: argument 'value': cannot convert {type(value).__name__} to "
-                         f"{dst.dtype}: {e}") from None
+        cls = ArgumentTypeError if isinstance(e, TypeError) else InvalidArgumentError
+        raise cls(f"{where}: argument 'value': cannot convert {type(value).__name__} to {dst.dtype}: {e}") from None
 
 
 def device_astype(x, dtype, where):
@@ -169,7 +184,8 @@ def device_astype(x, dtype, where):
     try:
         return astype(x, dtype) if astype is not None else ops.cast(x, dtype=dtype)
     except (ValueError, TypeError, _npurt.NpurtError) as e:
-        raise TypeError(f"{where}: cannot convert {x.dtype} to {dtype} on the device: {e}") from None
+        raise UnsupportedDtypeError(f"{where}: argument 'value': cannot convert {x.dtype} to {dtype} on the device: "
+                                    f"{e}") from None
 
 
 def _broadcast_view(src, shape, where):
@@ -177,7 +193,7 @@ def _broadcast_view(src, shape, where):
     try:
         return broadcast_to(src, shape)
     except ValueError:
-        raise ValueError(f"{where}: argument 'value': could not broadcast input array from shape "
+        raise InvalidArgumentError(f"{where}: argument 'value': could not broadcast input array from shape "
                          f"{tuple(src.shape)} into shape {tuple(shape)}") from None
 
 
@@ -209,7 +225,7 @@ def assign(dst, value, where="npurt.assign"):
 
 def _scalar(x, where):
     if x.size != 1:
-        raise TypeError(f"{where}: only arrays with one element can be converted to Python scalars "
+        raise ArgumentTypeError(f"{where}: only arrays with one element can be converted to Python scalars "
                         f"(shape {tuple(x.shape)})")
     return x.numpy().reshape(()).item()
 
@@ -219,7 +235,7 @@ def item(x, *args):
     if len(args) == 1 and x.ndim != 1:  # a flat (C-order) index, like numpy
         flat = operator.index(args[0])
         if not -x.size <= flat < x.size:
-            raise IndexError(f"{where}: argument 'args': index {flat} is out of bounds for size {x.size}")
+            raise IndexingError(f"{where}: argument 'args': index {flat} is out of bounds for size {x.size}")
         flat %= x.size
         index = []
         for n in reversed(x.shape):
@@ -229,7 +245,7 @@ def item(x, *args):
     if args:
         return basic_view(x, args if len(args) > 1 else args[0], where).numpy().item()
     if x.size != 1:
-        raise ValueError(f"npurt.ndarray.item: can only convert an array of size 1 to a Python scalar "
+        raise InvalidArgumentError(f"npurt.ndarray.item: can only convert an array of size 1 to a Python scalar "
                          f"(size {x.size})")
     return x.numpy().reshape(()).item()
 
@@ -252,21 +268,21 @@ def _to_complex(x):
 
 def _to_bool(x):
     if x.size != 1:
-        raise ValueError(f"npurt.ndarray.__bool__: the truth value of an array with {x.size} elements is "
+        raise InvalidArgumentError(f"npurt.ndarray.__bool__: the truth value of an array with {x.size} elements is "
                          "ambiguous; use any() or all()")
     return builtins.bool(x.numpy().reshape(()).item())
 
 
 def _to_index(x):
     if x.ndim != 0 or x.dtype == _npurt.bool or "int" not in str(x.dtype):
-        raise TypeError(f"npurt.ndarray.__index__: only 0-d integer arrays can be used as an index "
+        raise ArgumentTypeError(f"npurt.ndarray.__index__: only 0-d integer arrays can be used as an index "
                         f"(got {x.dtype} with shape {tuple(x.shape)})")
     return int(x.numpy())
 
 
 def _iterate(x):
     if x.ndim == 0:
-        raise TypeError("npurt.ndarray.__iter__: iteration over a 0-d array")
+        raise ArgumentTypeError("npurt.ndarray.__iter__: iteration over a 0-d array")
     return (x[i] for i in range(x.shape[0]))  # x[i]: the C++ basic-index path (indexing.cpp)
 
 
@@ -274,7 +290,7 @@ def to_device(x, device, /, *, stream=None):
     """x on `device`: the same device returns x itself (no copy, `stream` unused); another device gets
     a copy through the host (a synchronizing data movement)."""
     if not isinstance(device, _npurt.Device):
-        raise TypeError(f"npurt.ndarray.to_device: argument 'device': expected an npurt.Device, got "
+        raise ArgumentTypeError(f"npurt.ndarray.to_device: argument 'device': expected an npurt.Device, got "
                         f"{type(device).__name__}")
     if device == x.device:
         return x

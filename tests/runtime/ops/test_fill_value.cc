@@ -1,5 +1,6 @@
-// npurt/fill_value.h: the host-scalar -> fill rule (range check, attributes)
-// and ops::fill with a FillValue, against the values numpy gives.
+// npurt/fill_value.h: the host-scalar -> fill rule (range check, truncation,
+// float16 rounding, attributes) and ops::fill / ops::fill_into with a
+// FillValue, against the values numpy gives.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -33,11 +34,73 @@ TEST(FillValue, FitsChecksIntegersAgainstIntegralRangesOnly) {
   EXPECT_TRUE(fits(FillValue::unsigned_integer(UINT64_MAX), DType::kUInt64));
   EXPECT_FALSE(fits(FillValue::unsigned_integer(uint64_t{1} << 63), DType::kInt64));
   EXPECT_FALSE(fits(FillValue::unsigned_integer(uint64_t{1} << 32), DType::kUInt32));
-  // Only integers into integral dtypes are range-checked: floats are the kernel's, bools are 0 / 1.
+  // Only values into integral dtypes are range-checked; bools are 0 / 1.
   EXPECT_TRUE(fits(FillValue::integer(1 << 20), DType::kFloat16));
   EXPECT_TRUE(fits(FillValue::integer(300), DType::kBool));
-  EXPECT_TRUE(fits(FillValue::floating(1e300), DType::kInt8));
+  EXPECT_TRUE(fits(FillValue::floating(1e300), DType::kFloat32));
   EXPECT_TRUE(fits(FillValue::boolean(true), DType::kUInt8));
+}
+
+TEST(FillValue, FloatsIntoIntegralDtypesTruncateWithinTheRange) {
+  // numpy: np.full(2, 127.9, np.int8) -> 127, -128.9 -> -128, -0.5 into uint8 -> 0
+  EXPECT_TRUE(fits(FillValue::floating(127.9), DType::kInt8));
+  EXPECT_TRUE(fits(FillValue::floating(-128.9), DType::kInt8));
+  EXPECT_FALSE(fits(FillValue::floating(128.0), DType::kInt8));
+  EXPECT_FALSE(fits(FillValue::floating(-129.0), DType::kInt8));
+  EXPECT_TRUE(fits(FillValue::floating(-0.5), DType::kUInt8));
+  EXPECT_FALSE(fits(FillValue::floating(-1.0), DType::kUInt8));
+  EXPECT_TRUE(fits(FillValue::floating(255.99), DType::kUInt8));
+  EXPECT_FALSE(fits(FillValue::floating(std::nan("")), DType::kInt64));
+  EXPECT_FALSE(fits(FillValue::floating(INFINITY), DType::kInt64));
+  EXPECT_FALSE(fits(FillValue::floating(9223372036854775808.0), DType::kInt64));  // 2^63
+  EXPECT_TRUE(fits(FillValue::floating(-9223372036854775808.0), DType::kInt64));
+  EXPECT_TRUE(fits(FillValue::floating(18446744073709549568.0), DType::kUInt64));  // 2^64 - 2048
+  EXPECT_FALSE(fits(FillValue::floating(18446744073709551616.0), DType::kUInt64));
+  auto a = fill_attrs(FillValue::floating(-2.7), DType::kInt32);
+  EXPECT_EQ(find(a, "value")->as_float(), -2.0);
+  EXPECT_EQ(find(a, "use_int"), nullptr);
+  a = fill_attrs(FillValue::floating(-0.5), DType::kUInt8);
+  EXPECT_FALSE(std::signbit(find(a, "value")->as_float()));  // -0.5 -> +0
+  const Stream s = stream0();
+  EXPECT_EQ(download<int8_t>(ops::fill({2}, DType::kInt8, FillValue::floating(2.5), s)), (std::vector<int8_t>{2, 2}));
+  EXPECT_EQ(download<int64_t>(ops::fill({1}, DType::kInt64, FillValue::floating(-1e18 - 0.5), s))[0],
+            static_cast<int64_t>(-1e18));
+}
+
+TEST(FillValue, Float16RoundsTheDoubleOnce) {
+  // 1 + 2^-11 + 2^-40 is just above float16's half-way point 1 + 2^-11: numpy
+  // gives 1 + 2^-10; through float32 (1 + 2^-11, a tie) it would be 1.
+  const double v = 1 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40);
+  EXPECT_EQ(round_to_float16(v), 1 + std::ldexp(1.0, -10));
+  EXPECT_EQ(round_to_float16(1 + std::ldexp(1.0, -11)), 1.0);  // a tie: to even
+  EXPECT_EQ(round_to_float16(65519.0), 65504.0);
+  EXPECT_EQ(round_to_float16(65520.0), 65536.0);  // beyond the range: float16 makes it inf
+  EXPECT_EQ(round_to_float16(std::ldexp(3.0, -26)), std::ldexp(1.0, -24));  // subnormal: 0.75 ulp -> 1 ulp
+  EXPECT_EQ(round_to_float16(-0.0), -0.0);
+  EXPECT_TRUE(std::isnan(round_to_float16(std::nan(""))));
+  const Stream s = stream0();
+  const auto h = download<uint16_t>(ops::fill({2}, DType::kFloat16, FillValue::floating(v), s));
+  EXPECT_EQ(h[0], 0x3c01);  // 1 + 2^-10
+  EXPECT_EQ(download<uint16_t>(ops::fill({1}, DType::kFloat16, FillValue::floating(65520.0), s))[0], 0x7c00);
+}
+
+TEST(FillValue, FillIntoWritesExactIntegersIntoStridedViews) {
+  const Stream s = stream0();
+  const int64_t big = (int64_t{1} << 62) + 1;
+  EXPECT_FALSE(exact_as_double(FillValue::integer(big)));
+  EXPECT_TRUE(exact_as_double(FillValue::integer(int64_t{1} << 53)));
+  EXPECT_FALSE(exact_as_double(FillValue::unsigned_integer(UINT64_MAX)));
+  Tensor x = ops::fill({6}, DType::kInt64, FillValue::integer(0), s);
+  ops::fill_into(x.view({3}, {2}, 8), FillValue::integer(big), s);            // x[1::2]: a copy from a 0-d fill
+  ops::fill_into(x.view({1}, {1}, 0), FillValue::integer(-big), s);           // contiguous: one fill
+  EXPECT_EQ(download<int64_t>(x), (std::vector<int64_t>{-big, big, 0, big, 0, big}));
+  Tensor u = ops::fill({4}, DType::kUInt64, FillValue::integer(0), s);
+  ops::fill_into(u.view({2}, {-2}, 24), FillValue::unsigned_integer(UINT64_MAX), s);  // u[::-2]
+  EXPECT_EQ(download<uint64_t>(u), (std::vector<uint64_t>{0, UINT64_MAX, 0, UINT64_MAX}));
+  ops::fill_into(u.view({2}, {2}, 0), FillValue::floating(7.9), s);  // truncated, one fill
+  EXPECT_EQ(download<uint64_t>(u), (std::vector<uint64_t>{7, UINT64_MAX, 7, UINT64_MAX}));
+  EXPECT_THROW(ops::fill_into(u.view({2}, {2}, 0), FillValue::floating(-1.0), s), InvalidArgument);
+  EXPECT_THROW(ops::fill_into(x, FillValue::unsigned_integer(UINT64_MAX), s), InvalidArgument);
 }
 
 TEST(FillValue, AttrsTakeIntegersExactlyAndComplexParts) {
@@ -80,8 +143,16 @@ TEST(FillValue, OpsFillRefusesIntegersOutOfRange) {
     EXPECT_STREQ(e.what(), "npurt::ops::fill: argument 'value': int 256 is out of range for uint8");
   }
   EXPECT_THROW(ops::fill({2}, DType::kInt64, FillValue::unsigned_integer(UINT64_MAX), stream0()), InvalidArgument);
-  // A double that is no integer of the dtype is the kernel's refusal, naming the attribute.
-  EXPECT_THROW(ops::fill({2}, DType::kInt8, FillValue::floating(std::nan("")), stream0()), InvalidArgument);
+  try {
+    ops::fill({2}, DType::kInt8, FillValue::floating(std::nan("")), stream0());
+    FAIL() << "no error";
+  } catch (const InvalidArgument& e) {
+    EXPECT_STREQ(e.what(), "npurt::ops::fill: argument 'value': float nan is out of range for int8");
+  }
+  // A raw `fill` call with a double that is no integer of the dtype is the kernel's refusal.
+  EXPECT_THROW(ops::call("fill", {}, {{"shape", AttrValue(Dims{2})}, {"dtype", AttrValue(DType::kInt8)},
+                                      {"value", AttrValue(2.5)}}, stream0()),
+               InvalidArgument);
 }
 
 }  // namespace
