@@ -1,0 +1,137 @@
+// kernels/linalg/lu_kernel.cc: the batched LU factorization with partial
+// pivoting (device code), P A = L U, LAPACK getrf's result layout: the unit
+// lower L (below the diagonal) and U (on and above it) share the output
+// matrix; pivots[k] is the row swapped with row k at step k. The same pass
+// gives the determinant as sign * exp(logabsdet) (numpy's det), so det,
+// slogdet, solve and inv all start from this one kernel.
+//
+// Algorithm (right-looking, one column per step): pick the largest |a(i, k)|
+// of rows i >= k (the first on ties, like LAPACK's i?amax), swap, scale the
+// column by the pivot and update the trailing matrix. A zero pivot (an exactly
+// singular matrix) leaves its column as it is, as getrf does, and makes the
+// sign 0 and logabsdet -inf. Where the matrix is worked (UB or GM) is the
+// tiling's in_ub (lu_tiling.h).
+#include <cmath>
+#include <cstdint>
+
+#include "common/kernel_util.h"
+#include "kernel_operator.h"
+#include "linalg/lu_matrix.h"
+#include "linalg/lu_tiling.h"
+#include "npurt/backend.h"
+#include "npurt/dtype.h"
+
+namespace npurt::kernels::linalg {
+namespace {
+
+template <class T>
+struct Determinant {
+  T sign = T(1);
+  T logabs = T(0);
+};
+
+// Factors the n x n matrix `a` in place; pivots go to piv[0, n).
+template <class T, class M>
+__aicore__ Determinant<T> Factor(const M& a, uint64_t n, const AscendC::GlobalTensor<int32_t>& piv) {
+  Determinant<T> d;
+  for (uint64_t k = 0; k < n; ++k) {
+    uint64_t p = k;
+    T best = std::fabs(a.Get(k, k));
+    for (uint64_t i = k + 1; i < n; ++i) {
+      const T v = std::fabs(a.Get(i, k));
+      if (v > best) {
+        best = v;
+        p = i;
+      }
+    }
+    piv.SetValue(k, static_cast<int32_t>(p));
+    if (p != k) {
+      SwapRows(a, k, p, n);
+      d.sign = -d.sign;
+    }
+    const T pivot = a.Get(k, k);
+    if (pivot == T(0)) {  // singular: getrf goes on with the next column
+      d.sign = T(0);
+      d.logabs = -INFINITY;
+      continue;
+    }
+    if (pivot < T(0)) d.sign = -d.sign;
+    d.logabs += std::log(std::fabs(pivot));
+    for (uint64_t i = k + 1; i < n; ++i) {
+      const T l = a.Get(i, k) / pivot;
+      a.Set(i, k, l);
+      for (uint64_t j = k + 1; j < n; ++j) a.Set(i, j, a.Get(i, j) - l * a.Get(k, j));
+    }
+  }
+  return d;
+}
+
+template <class T>
+class LuRun {
+ public:
+  __aicore__ LuRun(GM_ADDR a, GM_ADDR lu, GM_ADDR piv, GM_ADDR sign, GM_ADDR logabs, const LuTiling& t) : t_(t) {
+    const uint64_t nn = t.n * t.n;
+    a_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a), t.batch * nn);
+    lu_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(lu), t.batch * nn);
+    piv_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(piv), t.batch * t.n);
+    sign_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(sign), t.batch);
+    logabs_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(logabs), t.batch);
+    if (t.in_ub && nn > 0) pipe_.InitBuffer(buf_, static_cast<uint32_t>(nn * sizeof(T)));
+  }
+
+  __aicore__ void Run() {
+    const UnitRange r = CoreUnits(t_.per_core, t_.batch);
+    for (uint64_t b = r.first; b < r.last; ++b) {
+      const Determinant<T> d = t_.n == 0 ? Determinant<T>() : FactorOne(b);
+      sign_.SetValue(b, d.sign);
+      logabs_.SetValue(b, d.logabs);
+    }
+  }
+
+ private:
+  __aicore__ Determinant<T> FactorOne(uint64_t b) {
+    const uint64_t nn = t_.n * t_.n;
+    const AscendC::GlobalTensor<int32_t> piv = piv_[b * t_.n];
+    if (!t_.in_ub) {
+      CopyGm(lu_[b * nn], a_[b * nn], nn);
+      return Factor<T>(GmMatrix<T>{lu_[b * nn], t_.n}, t_.n, piv);
+    }
+    AscendC::LocalTensor<T> m = buf_.template Get<T>();
+    CopyIn(m, a_[b * nn], static_cast<uint32_t>(nn));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    const Determinant<T> d = Factor<T>(UbMatrix<T>{m, t_.n}, t_.n, piv);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    CopyOut(lu_[b * nn], m, static_cast<uint32_t>(nn));
+    AscendC::PipeBarrier<PIPE_ALL>();  // the next matrix's CopyIn reuses the buffer
+    return d;
+  }
+
+  const LuTiling& t_;
+  AscendC::GlobalTensor<T> a_, lu_, sign_, logabs_;
+  AscendC::GlobalTensor<int32_t> piv_;
+  AscendC::TPipe pipe_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_;
+};
+
+}  // namespace
+}  // namespace npurt::kernels::linalg
+
+extern "C" __global__ __aicore__ void npurt_lu_factor_kernel(GM_ADDR a, GM_ADDR lu, GM_ADDR piv, GM_ADDR sign,
+                                                             GM_ADDR logabs, GM_ADDR workspace, GM_ADDR tiling) {
+  (void)workspace;
+  using namespace npurt::kernels;
+  GET_TILING_DATA_WITH_STRUCT(LuTiling, t, tiling);
+  if (t.dtype == static_cast<uint32_t>(npurt::DType::kFloat64)) {
+    linalg::LuRun<double> run(a, lu, piv, sign, logabs, t);
+    run.Run();
+  } else {
+    linalg::LuRun<float> run(a, lu, piv, sign, logabs, t);
+    run.Run();
+  }
+}
+
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
+namespace npurt::kernels {
+extern const SimKernelEntry kLuFactorEntry = NPURT_SIM_ENTRY(npurt_lu_factor_kernel);
+}
+#endif  // NPURT_ASCEND_DEVICE_BUILD

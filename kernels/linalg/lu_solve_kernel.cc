@@ -1,0 +1,114 @@
+// kernels/linalg/lu_solve_kernel.cc: solves A X = B for a batch of LU
+// factorizations (lu_kernel.cc's layout: P A = L U with unit lower L, the
+// pivots as row swaps) and n x m right-hand sides B (device code). inv is
+// this kernel with B = I; solve with the caller's B.
+//
+// Algorithm: X = B with the pivots' row swaps applied in order, then the
+// forward substitution with L (unit diagonal) and the back substitution with
+// U, row by row (each step subtracts multiples of earlier rows of X: row
+// operations, the layout's contiguous direction). A zero on U's diagonal
+// divides by zero (inf/NaN results, no fault): the callers refuse singular
+// matrices first (npurt::ops::lu_solve documents it).
+#include <cstdint>
+
+#include "common/kernel_util.h"
+#include "kernel_operator.h"
+#include "linalg/lu_matrix.h"
+#include "linalg/lu_tiling.h"
+#include "npurt/backend.h"
+#include "npurt/dtype.h"
+
+namespace npurt::kernels::linalg {
+namespace {
+
+// x(r, :) -= f * x(s, :) over m columns.
+template <class T, class M>
+__aicore__ inline void SubtractRow(const M& x, uint64_t r, uint64_t s, T f, uint64_t m) {
+  for (uint64_t j = 0; j < m; ++j) x.Set(r, j, x.Get(r, j) - f * x.Get(s, j));
+}
+
+// Overwrites x (n x m, holding B) with the solution of (P^T L U) X = B.
+template <class T, class F, class M>
+__aicore__ void Substitute(const F& lu, const AscendC::GlobalTensor<int32_t>& piv, const M& x, uint64_t n,
+                           uint64_t m) {
+  for (uint64_t k = 0; k < n; ++k) {
+    const uint64_t p = static_cast<uint64_t>(piv.GetValue(k));
+    if (p != k) SwapRows(x, k, p, m);
+  }
+  for (uint64_t i = 1; i < n; ++i)  // L y = P b
+    for (uint64_t k = 0; k < i; ++k) SubtractRow<T>(x, i, k, lu.Get(i, k), m);
+  for (uint64_t i = n; i-- > 0;) {  // U x = y
+    for (uint64_t k = i + 1; k < n; ++k) SubtractRow<T>(x, i, k, lu.Get(i, k), m);
+    const T d = lu.Get(i, i);
+    for (uint64_t j = 0; j < m; ++j) x.Set(i, j, x.Get(i, j) / d);
+  }
+}
+
+template <class T>
+class SolveRun {
+ public:
+  __aicore__ SolveRun(GM_ADDR lu, GM_ADDR piv, GM_ADDR b, GM_ADDR x, const LuTiling& t) : t_(t) {
+    lu_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(lu), t.batch * t.n * t.n);
+    piv_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(piv), t.batch * t.n);
+    b_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(b), t.batch * t.n * t.m);
+    x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), t.batch * t.n * t.m);
+    if (t.in_ub && t.n * t.m > 0) {
+      pipe_.InitBuffer(lub_, static_cast<uint32_t>(t.n * t.n * sizeof(T)));
+      pipe_.InitBuffer(xb_, static_cast<uint32_t>(t.n * t.m * sizeof(T)));
+    }
+  }
+
+  __aicore__ void Run() {
+    if (t_.n * t_.m == 0) return;
+    const UnitRange r = CoreUnits(t_.per_core, t_.batch);
+    for (uint64_t b = r.first; b < r.last; ++b) SolveOne(b);
+  }
+
+ private:
+  __aicore__ void SolveOne(uint64_t b) {
+    const uint64_t nn = t_.n * t_.n, nm = t_.n * t_.m;
+    const AscendC::GlobalTensor<int32_t> piv = piv_[b * t_.n];
+    if (!t_.in_ub) {
+      CopyGm(x_[b * nm], b_[b * nm], nm);
+      Substitute<T>(GmMatrix<T>{lu_[b * nn], t_.n}, piv, GmMatrix<T>{x_[b * nm], t_.m}, t_.n, t_.m);
+      return;
+    }
+    AscendC::LocalTensor<T> lu = lub_.template Get<T>(), x = xb_.template Get<T>();
+    CopyIn(lu, lu_[b * nn], static_cast<uint32_t>(nn));
+    CopyIn(x, b_[b * nm], static_cast<uint32_t>(nm));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    Substitute<T>(UbMatrix<T>{lu, t_.n}, piv, UbMatrix<T>{x, t_.m}, t_.n, t_.m);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    CopyOut(x_[b * nm], x, static_cast<uint32_t>(nm));
+    AscendC::PipeBarrier<PIPE_ALL>();  // the next system's CopyIn reuses the buffers
+  }
+
+  const LuTiling& t_;
+  AscendC::GlobalTensor<T> lu_, b_, x_;
+  AscendC::GlobalTensor<int32_t> piv_;
+  AscendC::TPipe pipe_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> lub_, xb_;
+};
+
+}  // namespace
+}  // namespace npurt::kernels::linalg
+
+extern "C" __global__ __aicore__ void npurt_lu_solve_kernel(GM_ADDR lu, GM_ADDR piv, GM_ADDR b, GM_ADDR x,
+                                                            GM_ADDR workspace, GM_ADDR tiling) {
+  (void)workspace;
+  using namespace npurt::kernels;
+  GET_TILING_DATA_WITH_STRUCT(LuTiling, t, tiling);
+  if (t.dtype == static_cast<uint32_t>(npurt::DType::kFloat64)) {
+    linalg::SolveRun<double> run(lu, piv, b, x, t);
+    run.Run();
+  } else {
+    linalg::SolveRun<float> run(lu, piv, b, x, t);
+    run.Run();
+  }
+}
+
+#ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)
+namespace npurt::kernels {
+extern const SimKernelEntry kLuSolveEntry = NPURT_SIM_ENTRY(npurt_lu_solve_kernel);
+}
+#endif  // NPURT_ASCEND_DEVICE_BUILD

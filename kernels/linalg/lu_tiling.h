@@ -1,0 +1,35 @@
+// kernels/linalg/lu_tiling.h: tiling data of the dense linear-algebra kernels
+// of kernels/linalg/ (lu_factor, lu_solve, cholesky), shared by host and
+// device code.
+//
+// Every kernel of the family sees a batch of `batch` square n x n matrices
+// (contiguous, row-major, the dispatcher copies views); lu_solve also a batch
+// of n x m right-hand sides. A unit of work is one matrix; core b takes units
+// [b * per_core, min((b + 1) * per_core, batch)).
+//   - in_ub = 1: the matrix (and lu_solve's right-hand sides) fit the UB with
+//     room to spare: one DataCopy in, the algorithm on the scalar unit in UB,
+//     one DataCopy out.
+//   - in_ub = 0: the matrix is worked where it lies, in the output's GM buffer
+//     (scalar GM accesses, GlobalTensor::GetValue/SetValue): any n works, at
+//     GM latency.
+//
+// Invariants: dtype is float32 or float64; per_core > 0 when the launch has
+// blocks; upper is 0 or 1 (cholesky only).
+#pragma once
+
+#include <cstdint>
+
+namespace npurt::kernels {
+
+struct LuTiling {
+  uint32_t dtype = 0;     // npurt::DType of the matrices (float32 / float64)
+  uint32_t in_ub = 0;     // 1: worked in UB; 0: in GM
+  uint64_t batch = 0;     // matrices
+  uint64_t n = 0;         // rows = columns
+  uint64_t m = 0;         // lu_solve: columns of the right-hand sides
+  uint64_t per_core = 0;  // matrices per core
+  uint32_t upper = 0;     // cholesky: write the upper factor U = L^T
+  uint32_t pad = 0;
+};
+
+}  // namespace npurt::kernels
