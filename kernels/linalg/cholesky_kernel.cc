@@ -67,19 +67,10 @@ class CholeskyRun {
 
  private:
   __aicore__ int32_t FactorOne(uint64_t b) {
-    const uint64_t nn = t_.n * t_.n;
-    if (!t_.in_ub) {
-      CopyGm(l_[b * nn], a_[b * nn], nn);
-      return Factor<T>(GmMatrix<T>{l_[b * nn], t_.n}, t_.n, t_.upper != 0);
-    }
-    AscendC::LocalTensor<T> m = buf_.template Get<T>();
-    CopyIn(m, a_[b * nn], static_cast<uint32_t>(nn));
-    AscendC::PipeBarrier<PIPE_ALL>();
-    const int32_t info = Factor<T>(UbMatrix<T>{m, t_.n}, t_.n, t_.upper != 0);
-    AscendC::PipeBarrier<PIPE_ALL>();
-    CopyOut(l_[b * nn], m, static_cast<uint32_t>(nn));
-    AscendC::PipeBarrier<PIPE_ALL>();  // the next matrix's CopyIn reuses the buffer
-    return info;
+    const uint64_t nn = t_.n * t_.n, n = t_.n;
+    const bool upper = t_.upper != 0;
+    return WorkMatrix<T>(t_.in_ub != 0, buf_, l_[b * nn], a_[b * nn], nn, n,
+                         [&](const auto& m) { return Factor<T>(m, n, upper); });
   }
 
   const LuTiling& t_;
@@ -97,13 +88,7 @@ extern "C" __global__ __aicore__ void npurt_cholesky_kernel(GM_ADDR a, GM_ADDR l
   (void)workspace;
   using namespace npurt::kernels;
   GET_TILING_DATA_WITH_STRUCT(LuTiling, t, tiling);
-  if (t.dtype == static_cast<uint32_t>(npurt::DType::kFloat64)) {
-    linalg::CholeskyRun<double> run(a, l, info, t);
-    run.Run();
-  } else {
-    linalg::CholeskyRun<float> run(a, l, info, t);
-    run.Run();
-  }
+  linalg::RunReal<linalg::CholeskyRun>(t.dtype, a, l, info, t);
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

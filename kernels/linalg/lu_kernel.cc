@@ -90,20 +90,10 @@ class LuRun {
 
  private:
   __aicore__ Determinant<T> FactorOne(uint64_t b) {
-    const uint64_t nn = t_.n * t_.n;
-    const AscendC::GlobalTensor<int32_t> piv = piv_[b * t_.n];
-    if (!t_.in_ub) {
-      CopyGm(lu_[b * nn], a_[b * nn], nn);
-      return Factor<T>(GmMatrix<T>{lu_[b * nn], t_.n}, t_.n, piv);
-    }
-    AscendC::LocalTensor<T> m = buf_.template Get<T>();
-    CopyIn(m, a_[b * nn], static_cast<uint32_t>(nn));
-    AscendC::PipeBarrier<PIPE_ALL>();
-    const Determinant<T> d = Factor<T>(UbMatrix<T>{m, t_.n}, t_.n, piv);
-    AscendC::PipeBarrier<PIPE_ALL>();
-    CopyOut(lu_[b * nn], m, static_cast<uint32_t>(nn));
-    AscendC::PipeBarrier<PIPE_ALL>();  // the next matrix's CopyIn reuses the buffer
-    return d;
+    const uint64_t nn = t_.n * t_.n, n = t_.n;
+    const AscendC::GlobalTensor<int32_t> piv = piv_[b * n];
+    return WorkMatrix<T>(t_.in_ub != 0, buf_, lu_[b * nn], a_[b * nn], nn, n,
+                         [&](const auto& m) { return Factor<T>(m, n, piv); });
   }
 
   const LuTiling& t_;
@@ -121,13 +111,7 @@ extern "C" __global__ __aicore__ void npurt_lu_factor_kernel(GM_ADDR a, GM_ADDR 
   (void)workspace;
   using namespace npurt::kernels;
   GET_TILING_DATA_WITH_STRUCT(LuTiling, t, tiling);
-  if (t.dtype == static_cast<uint32_t>(npurt::DType::kFloat64)) {
-    linalg::LuRun<double> run(a, lu, piv, sign, logabs, t);
-    run.Run();
-  } else {
-    linalg::LuRun<float> run(a, lu, piv, sign, logabs, t);
-    run.Run();
-  }
+  linalg::RunReal<linalg::LuRun>(t.dtype, a, lu, piv, sign, logabs, t);
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

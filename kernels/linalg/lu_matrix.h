@@ -11,7 +11,9 @@
 
 #include <cstdint>
 
+#include "common/kernel_util.h"
 #include "kernel_operator.h"
+#include "npurt/dtype.h"
 
 namespace npurt::kernels::linalg {
 
@@ -55,6 +57,40 @@ template <class T>
 __aicore__ inline void CopyGm(const AscendC::GlobalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
                               uint64_t count) {
   for (uint64_t i = 0; i < count; ++i) dst.SetValue(i, src.GetValue(i));
+}
+
+// Works one matrix of `count` elements (row-major, leading dimension ld):
+// copies src to dst and runs work(matrix) on it, in UB (one DataCopy each way,
+// barriers between the phases) when in_ub, else in place in dst's GM. Returns
+// what work returns; dst holds the worked matrix afterwards either way.
+template <class T, class Work>
+__aicore__ inline auto WorkMatrix(bool in_ub, AscendC::TBuf<AscendC::TPosition::VECCALC>& buf,
+                                  const AscendC::GlobalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
+                                  uint64_t count, uint64_t ld, Work&& work) {
+  if (!in_ub) {
+    CopyGm(dst, src, count);
+    return work(GmMatrix<T>{dst, ld});
+  }
+  AscendC::LocalTensor<T> m = buf.template Get<T>();
+  CopyIn(m, src, static_cast<uint32_t>(count));
+  AscendC::PipeBarrier<PIPE_ALL>();
+  auto result = work(UbMatrix<T>{m, ld});
+  AscendC::PipeBarrier<PIPE_ALL>();
+  CopyOut(dst, m, static_cast<uint32_t>(count));
+  AscendC::PipeBarrier<PIPE_ALL>();  // the next matrix's CopyIn reuses the buffer
+  return result;
+}
+
+// The family's entry dispatch: Run<float> or Run<double> by the tiling's dtype.
+template <template <class> class Run, class... Args>
+__aicore__ inline void RunReal(uint32_t dtype, Args... args) {
+  if (dtype == static_cast<uint32_t>(npurt::DType::kFloat64)) {
+    Run<double> run(args...);
+    run.Run();
+  } else {
+    Run<float> run(args...);
+    run.Run();
+  }
 }
 
 // Units [first, last) of core GetBlockIdx() under `per_core` units per core.

@@ -65,22 +65,21 @@ class SolveRun {
   }
 
  private:
+  // X (the output) is the worked matrix; the factors are read where they lie
+  // (GM) or, on the UB path, loaded beside it first.
   __aicore__ void SolveOne(uint64_t b) {
-    const uint64_t nn = t_.n * t_.n, nm = t_.n * t_.m;
-    const AscendC::GlobalTensor<int32_t> piv = piv_[b * t_.n];
-    if (!t_.in_ub) {
-      CopyGm(x_[b * nm], b_[b * nm], nm);
-      Substitute<T>(GmMatrix<T>{lu_[b * nn], t_.n}, piv, GmMatrix<T>{x_[b * nm], t_.m}, t_.n, t_.m);
-      return;
-    }
-    AscendC::LocalTensor<T> lu = lub_.template Get<T>(), x = xb_.template Get<T>();
-    CopyIn(lu, lu_[b * nn], static_cast<uint32_t>(nn));
-    CopyIn(x, b_[b * nm], static_cast<uint32_t>(nm));
-    AscendC::PipeBarrier<PIPE_ALL>();
-    Substitute<T>(UbMatrix<T>{lu, t_.n}, piv, UbMatrix<T>{x, t_.m}, t_.n, t_.m);
-    AscendC::PipeBarrier<PIPE_ALL>();
-    CopyOut(x_[b * nm], x, static_cast<uint32_t>(nm));
-    AscendC::PipeBarrier<PIPE_ALL>();  // the next system's CopyIn reuses the buffers
+    const uint64_t nn = t_.n * t_.n, nm = t_.n * t_.m, n = t_.n, m = t_.m;
+    const AscendC::GlobalTensor<int32_t> piv = piv_[b * n];
+    auto solve_with = [&](const auto& lu) {
+      WorkMatrix<T>(t_.in_ub != 0, xb_, x_[b * nm], b_[b * nm], nm, m, [&](const auto& x) {
+        Substitute<T>(lu, piv, x, n, m);
+        return 0;
+      });
+    };
+    if (!t_.in_ub) return solve_with(GmMatrix<T>{lu_[b * nn], n});
+    AscendC::LocalTensor<T> lu = lub_.template Get<T>();
+    CopyIn(lu, lu_[b * nn], static_cast<uint32_t>(nn));  // WorkMatrix's first barrier orders it before the work
+    solve_with(UbMatrix<T>{lu, n});
   }
 
   const LuTiling& t_;
@@ -98,13 +97,7 @@ extern "C" __global__ __aicore__ void npurt_lu_solve_kernel(GM_ADDR lu, GM_ADDR 
   (void)workspace;
   using namespace npurt::kernels;
   GET_TILING_DATA_WITH_STRUCT(LuTiling, t, tiling);
-  if (t.dtype == static_cast<uint32_t>(npurt::DType::kFloat64)) {
-    linalg::SolveRun<double> run(lu, piv, b, x, t);
-    run.Run();
-  } else {
-    linalg::SolveRun<float> run(lu, piv, b, x, t);
-    run.Run();
-  }
+  linalg::RunReal<linalg::SolveRun>(t.dtype, lu, piv, b, x, t);
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

@@ -31,21 +31,20 @@ def check_array(x, where, arg="x"):
     return x
 
 
-def check_numeric(x, where, arg="x"):
+def _check_kind(x, where, arg, allowed, kind, hint):
     check_array(x, where, arg)
-    if x.dtype.name not in _NUMERIC:
-        raise UnsupportedDtypeError(f"{where}: argument '{arg}': {x.dtype.name} is not a numeric dtype (the "
-                                    "standard asks for numeric arrays)")
+    if x.dtype.name not in allowed:
+        raise UnsupportedDtypeError(f"{where}: argument '{arg}': {x.dtype.name} is not a {kind} dtype ({hint})")
     return x
+
+
+def check_numeric(x, where, arg="x"):
+    return _check_kind(x, where, arg, _NUMERIC, "numeric", "the standard asks for numeric arrays")
 
 
 def check_floating(x, where, arg="x"):
     """Any real or complex floating dtype (the composed functions: vector_norm)."""
-    check_array(x, where, arg)
-    if x.dtype.name not in _FLOATING:
-        raise UnsupportedDtypeError(f"{where}: argument '{arg}': {x.dtype.name} is not a floating-point dtype "
-                                    "(cast it first, e.g. x.astype(nr.float32))")
-    return x
+    return _check_kind(x, where, arg, _FLOATING, "floating-point", "cast it first, e.g. x.astype(nr.float32)")
 
 
 def check_factorable(x, where, arg="x"):

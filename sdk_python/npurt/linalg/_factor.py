@@ -74,7 +74,8 @@ def solve(x1, x2, /):
                           f"(x2's shape {tuple(x2.shape)}; a 1-D x2 is one vector, else (..., {n}, k))")
     batch = broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]), where=where)
     lu, piv, sign, _ = _npurt._lu_factor(a)
-    check_nonsingular(sign, where, "x1")
+    if all(batch):  # an empty broadcast batch solves nothing, so nothing is singular (numpy's rule)
+        check_nonsingular(sign, where, "x1")
     if tuple(a.shape[:-2]) != batch:
         lu, piv = xp.broadcast_to(lu, batch + (n, n)), xp.broadcast_to(piv, batch + (n,))
     x = _npurt._lu_solve(lu, piv, xp.broadcast_to(b, batch + tuple(b.shape[-2:])))
