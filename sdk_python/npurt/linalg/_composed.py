@@ -10,8 +10,8 @@ Decisions:
     integer dtype, floats keep theirs).
   * cross: axis must be negative (2023.12+: it counts from the end of both
     arrays, before broadcasting) and both arrays must have size 3 there.
-  * vector_norm: ord 2 = sqrt(sum |x|^2), 1 = sum |x|, inf = max |x|, -inf =
-    min |x|, 0 = the count of nonzeros (in x's real dtype), other p = (sum
+  * vector_norm: ord 2 = sqrt(sum |x|^2), 1 = sum |x|, inf = max |x| (0 over
+    an empty axis, as numpy), -inf = min |x| (an empty axis raises), 0 = the count of nonzeros (in x's real dtype), other p = (sum
     |x|^p)^(1/p) (a negative p gives 0 when an element is 0, as numpy's).
     The result has x's real dtype (complex64 -> float32).
 """
@@ -38,7 +38,7 @@ def diagonal(x, /, *, offset=0):
     rows, cols = x.shape[-2], x.shape[-1]
     k = max(0, min(rows - max(0, -offset), cols - max(0, offset)))
     strides = _npurt._elem_strides(x)
-    start = (offset * strides[-1] if offset >= 0 else -offset * strides[-2]) if k else 0
+    start = (offset * strides[-1] if offset >= 0 else -offset * strides[-2]) if k and x.size else 0
     view = _npurt._view(x, tuple(x.shape[:-2]) + (k,), tuple(strides[:-2]) + (strides[-2] + strides[-1],), start)
     return _npurt._read_only_view(view)
 
@@ -104,8 +104,9 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     axes = normalize_axes(axis, x.ndim, where)
     keep = bool(keepdims)
     a = xp.abs(x)  # real dtype
-    if p == math.inf:
-        return xp.max(a, axis=axes, keepdims=keep)
+    if p == math.inf:  # an empty reduction is 0, as numpy's (the max of no absolute values); -inf raises
+        empty = any(x.shape[i] == 0 for i in axes)
+        return xp.sum(a, axis=axes, keepdims=keep) if empty else xp.max(a, axis=axes, keepdims=keep)
     if p == -math.inf:
         return xp.min(a, axis=axes, keepdims=keep)
     if p == 0:

@@ -31,6 +31,8 @@ def test_diagonal_is_a_read_only_view(offset):
     assert d.shape == ref.shape
     np.testing.assert_array_equal(to_np(d), ref)
     assert nr._npurt._shares_storage(d, x) and d.read_only
+    # of an empty stack: no element, no offset into the (empty) storage
+    assert L.diagonal(nr.zeros((0, 4, 5)), offset=offset).shape == (0,) + ref.shape[1:]
     # of a non-contiguous view too
     np.testing.assert_array_equal(to_np(L.diagonal(x.mT[:, ::2], offset=offset)),
                                   np.diagonal(np.swapaxes(a, -1, -2)[:, ::2], offset, -2, -1))
@@ -119,6 +121,11 @@ def test_vector_norm_complex_float16_and_special_values():
     h = np.array([1.0, -2.0, 2.0], dtype=np.float16)
     assert L.vector_norm(dev(h)).dtype == nr.float16 and float(L.vector_norm(dev(h))) == 3.0
     assert float(L.vector_norm(nr.zeros((0,)))) == 0.0
+    # an empty reduction: inf-norm 0 as numpy's; -inf has no value (numpy raises too)
+    assert to_np(L.vector_norm(nr.zeros((2, 0)), axis=1, ord=math.inf)).tolist() == [0.0, 0.0]
+    assert float(L.vector_norm(nr.zeros((0, 3)), ord=math.inf)) == 0.0
+    with pytest.raises(ValueError, match="zero-size reduction"):
+        L.vector_norm(nr.zeros((2, 0)), axis=1, ord=-math.inf)
     assert float(L.vector_norm(dev(np.array([1.0, np.nan])))) != float(L.vector_norm(dev(np.array([1.0, 2.0]))))
     assert float(L.vector_norm(dev(np.array([1.0, -np.inf])), ord=math.inf)) == math.inf
     assert float(L.vector_norm(dev(np.array(-5.0)))) == 5.0  # 0-d: all (no) axes
