@@ -57,7 +57,7 @@ class CholeskyRun {
     a_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a), t.batch * nn);
     l_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(l), t.batch * nn);
     info_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(info), t.batch);
-    if (t.in_ub && nn > 0) pipe_.InitBuffer(buf_, static_cast<uint32_t>(nn * sizeof(T)));
+    if (t.in_ub && nn > 0) pipe_.InitBuffer(buf_, static_cast<uint32_t>(t.n * UbLd<T>(t.n) * sizeof(T)));
   }
 
   __aicore__ void Run() {
@@ -69,7 +69,7 @@ class CholeskyRun {
   __aicore__ int32_t FactorOne(uint64_t b) {
     const uint64_t nn = t_.n * t_.n, n = t_.n;
     const bool upper = t_.upper != 0;
-    return WorkMatrix<T>(t_.in_ub != 0, buf_, l_[b * nn], a_[b * nn], nn, n,
+    return WorkMatrix<T>(t_.in_ub != 0, buf_, l_[b * nn], a_[b * nn], n, n,
                          [&](const auto& m) { return Factor<T>(m, n, upper); });
   }
 

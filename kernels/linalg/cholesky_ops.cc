@@ -28,7 +28,8 @@ void cholesky_infer(const OpContext& ctx) {
 
 void cholesky_tiling(const OpContext& ctx, TilingResult& r) {
   const uint64_t n = linalg::square_n(ctx, 0, "a");
-  LuTiling t = linalg::batch_tiling(ctx, ctx.input(0).dtype, linalg::batch_of(ctx.input(0).shape, 2), n, n, n * n, r);
+  const DType d = ctx.input(0).dtype;
+  LuTiling t = linalg::batch_tiling(ctx, d, linalg::batch_of(ctx.input(0).shape, 2), n, n, n * linalg::ub_ld(n, d), r);
   t.upper = ctx.attr_bool("upper") ? 1 : 0;
   r.set_tiling(t);
 }

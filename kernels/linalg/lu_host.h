@@ -28,6 +28,10 @@ inline uint64_t square_n(const OpContext& ctx, size_t i, const char* arg) {
   return static_cast<uint64_t>(s.back());
 }
 
+// The UB leading dimension of rows of `cols` elements: rows start 32-B
+// aligned (the device side's UbLd, lu_matrix.h).
+inline uint64_t ub_ld(uint64_t cols, DType dtype) { return round_up(cols, block_elems(itemsize(dtype))); }
+
 // The product of the batch dimensions (all but the last `core_dims`).
 inline uint64_t batch_of(const Dims& s, size_t core_dims) {
   uint64_t b = 1;

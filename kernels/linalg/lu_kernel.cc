@@ -7,7 +7,8 @@
 //
 // Algorithm (right-looking, one column per step): pick the largest |a(i, k)|
 // of rows i >= k (the first on ties, like LAPACK's i?amax), swap, scale the
-// column by the pivot and update the trailing matrix. A zero pivot (an exactly
+// column by the pivot and update the trailing matrix (float32 in UB: on the
+// vector unit, see Eliminate). A zero pivot (an exactly
 // singular matrix) leaves its column as it is, as getrf does, and makes the
 // sign 0 and logabsdet -inf. Where the matrix is worked (UB or GM) is the
 // tiling's in_ub (lu_tiling.h).
@@ -29,6 +30,42 @@ struct Determinant {
   T sign = T(1);
   T logabs = T(0);
 };
+
+// Step k's elimination below the pivot: a(i, k) = l = a(i, k) / pivot and
+// a(i, j) -= l * a(k, j) for i, j > k, on the scalar unit (GM, float64).
+template <class T, class M>
+__aicore__ inline void Eliminate(const M& a, uint64_t k, uint64_t n, T pivot) {
+  for (uint64_t i = k + 1; i < n; ++i) {
+    const T l = a.Get(i, k) / pivot;
+    a.Set(i, k, l);
+    for (uint64_t j = k + 1; j < n; ++j) a.Set(i, j, a.Get(i, j) - l * a.Get(k, j));
+  }
+}
+
+// The same step for a float32 matrix in UB, rows updated on the vector unit
+// (Axpy). A vector op must start 32-B aligned, so each row is updated from
+// column a0 = the multiple of 8 at or before k + 1; the pivot row's columns
+// [a0, k] (U's pivot and L's multipliers) are zeroed meanwhile, so the
+// update leaves those columns of the other rows as they are (x + 0 * l),
+// and restored after. Barriers order the scalar writes (the multipliers)
+// before the vector reads and the vector writes before the next scalar reads.
+__aicore__ inline void Eliminate(const UbMatrix<float>& a, uint64_t k, uint64_t n, float pivot) {
+  if (k + 1 >= n) return;
+  const uint64_t a0 = (k + 1) / 8 * 8, kept = k + 1 - a0;  // kept <= 7
+  float saved[8];
+  for (uint64_t j = 0; j < kept; ++j) {
+    saved[j] = a.Get(k, a0 + j);
+    a.Set(k, a0 + j, 0.0f);
+  }
+  for (uint64_t i = k + 1; i < n; ++i) a.Set(i, k, a.Get(i, k) / pivot);
+  AscendC::PipeBarrier<PIPE_ALL>();
+  const AscendC::LocalTensor<float> pivot_row = a.data[static_cast<uint32_t>(k * a.ld + a0)];
+  const int32_t count = static_cast<int32_t>(n - a0);
+  for (uint64_t i = k + 1; i < n; ++i)
+    AscendC::Axpy(a.data[static_cast<uint32_t>(i * a.ld + a0)], pivot_row, -a.Get(i, k), count);
+  AscendC::PipeBarrier<PIPE_ALL>();
+  for (uint64_t j = 0; j < kept; ++j) a.Set(k, a0 + j, saved[j]);
+}
 
 // Factors the n x n matrix `a` in place; pivots go to piv[0, n).
 template <class T, class M>
@@ -57,11 +94,7 @@ __aicore__ Determinant<T> Factor(const M& a, uint64_t n, const AscendC::GlobalTe
     }
     if (pivot < T(0)) d.sign = -d.sign;
     d.logabs += std::log(std::fabs(pivot));
-    for (uint64_t i = k + 1; i < n; ++i) {
-      const T l = a.Get(i, k) / pivot;
-      a.Set(i, k, l);
-      for (uint64_t j = k + 1; j < n; ++j) a.Set(i, j, a.Get(i, j) - l * a.Get(k, j));
-    }
+    Eliminate(a, k, n, pivot);
   }
   return d;
 }
@@ -76,7 +109,7 @@ class LuRun {
     piv_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(piv), t.batch * t.n);
     sign_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(sign), t.batch);
     logabs_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(logabs), t.batch);
-    if (t.in_ub && nn > 0) pipe_.InitBuffer(buf_, static_cast<uint32_t>(nn * sizeof(T)));
+    if (t.in_ub && nn > 0) pipe_.InitBuffer(buf_, static_cast<uint32_t>(t.n * UbLd<T>(t.n) * sizeof(T)));
   }
 
   __aicore__ void Run() {
@@ -92,7 +125,7 @@ class LuRun {
   __aicore__ Determinant<T> FactorOne(uint64_t b) {
     const uint64_t nn = t_.n * t_.n, n = t_.n;
     const AscendC::GlobalTensor<int32_t> piv = piv_[b * n];
-    return WorkMatrix<T>(t_.in_ub != 0, buf_, lu_[b * nn], a_[b * nn], nn, n,
+    return WorkMatrix<T>(t_.in_ub != 0, buf_, lu_[b * nn], a_[b * nn], n, n,
                          [&](const auto& m) { return Factor<T>(m, n, piv); });
   }
 

@@ -59,24 +59,49 @@ __aicore__ inline void CopyGm(const AscendC::GlobalTensor<T>& dst, const AscendC
   for (uint64_t i = 0; i < count; ++i) dst.SetValue(i, src.GetValue(i));
 }
 
-// Works one matrix of `count` elements (row-major, leading dimension ld):
-// copies src to dst and runs work(matrix) on it, in UB (one DataCopy each way,
-// barriers between the phases) when in_ub, else in place in dst's GM. Returns
-// what work returns; dst holds the worked matrix afterwards either way.
+// The UB leading dimension of rows of `cols` elements of T: every row starts
+// 32-B aligned (what DataCopyPad gives each block, and what vector ops need).
+// The host side sizes the UB with the same rule (lu_host.h ub_ld).
+template <class T>
+__aicore__ inline uint64_t UbLd(uint64_t cols) {
+  constexpr uint64_t kBlock = 32 / sizeof(T);
+  return (cols + kBlock - 1) / kBlock * kBlock;
+}
+
+// rows x cols between GM (contiguous rows) and UB (rows UbLd<T>(cols) apart):
+// one DataCopyPad of `rows` blocks each way.
+template <class T>
+__aicore__ inline void CopyRowsIn(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
+                                  uint64_t rows, uint64_t cols) {
+  AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0);
+  AscendC::DataCopyPadExtParams<T> pad(false, 0, 0, T{});
+  AscendC::DataCopyPad(dst, src, p, pad);
+}
+template <class T>
+__aicore__ inline void CopyRowsOut(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                                   uint64_t rows, uint64_t cols) {
+  AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0);
+  AscendC::DataCopyPad(dst, src, p);
+}
+
+// Works one rows x cols matrix: copies src to dst and runs work(matrix) on
+// it, in UB (one DataCopyPad each way, rows UbLd apart, barriers between the
+// phases) when in_ub, else in place in dst's GM (leading dimension cols).
+// Returns what work returns; dst holds the worked matrix afterwards.
 template <class T, class Work>
 __aicore__ inline auto WorkMatrix(bool in_ub, AscendC::TBuf<AscendC::TPosition::VECCALC>& buf,
                                   const AscendC::GlobalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
-                                  uint64_t count, uint64_t ld, Work&& work) {
+                                  uint64_t rows, uint64_t cols, Work&& work) {
   if (!in_ub) {
-    CopyGm(dst, src, count);
-    return work(GmMatrix<T>{dst, ld});
+    CopyGm(dst, src, rows * cols);
+    return work(GmMatrix<T>{dst, cols});
   }
   AscendC::LocalTensor<T> m = buf.template Get<T>();
-  CopyIn(m, src, static_cast<uint32_t>(count));
+  CopyRowsIn(m, src, rows, cols);
   AscendC::PipeBarrier<PIPE_ALL>();
-  auto result = work(UbMatrix<T>{m, ld});
+  auto result = work(UbMatrix<T>{m, UbLd<T>(cols)});
   AscendC::PipeBarrier<PIPE_ALL>();
-  CopyOut(dst, m, static_cast<uint32_t>(count));
+  CopyRowsOut(dst, m, rows, cols);
   AscendC::PipeBarrier<PIPE_ALL>();  // the next matrix's CopyIn reuses the buffer
   return result;
 }

@@ -44,6 +44,31 @@ __aicore__ void Substitute(const F& lu, const AscendC::GlobalTensor<int32_t>& pi
   }
 }
 
+// The same for float32 right-hand sides in UB: each row operation is one
+// Axpy over a whole row of X (rows start 32-B aligned, lu_matrix.h UbLd); the
+// diagonal division stays scalar (exact division, as the scalar path), with
+// barriers between the vector and scalar touches of a row.
+template <class T, class F>
+__aicore__ void Substitute(const F& lu, const AscendC::GlobalTensor<int32_t>& piv, const UbMatrix<float>& x,
+                           uint64_t n, uint64_t m) {
+  for (uint64_t k = 0; k < n; ++k) {
+    const uint64_t p = static_cast<uint64_t>(piv.GetValue(k));
+    if (p != k) SwapRows(x, k, p, m);
+  }
+  AscendC::PipeBarrier<PIPE_ALL>();
+  auto row = [&](uint64_t i) { return x.data[static_cast<uint32_t>(i * x.ld)]; };
+  const int32_t count = static_cast<int32_t>(m);
+  for (uint64_t i = 1; i < n; ++i)  // L y = P b
+    for (uint64_t k = 0; k < i; ++k) AscendC::Axpy(row(i), row(k), -lu.Get(i, k), count);
+  for (uint64_t i = n; i-- > 0;) {  // U x = y
+    for (uint64_t k = i + 1; k < n; ++k) AscendC::Axpy(row(i), row(k), -lu.Get(i, k), count);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    const float d = lu.Get(i, i);
+    for (uint64_t j = 0; j < m; ++j) x.Set(i, j, x.Get(i, j) / d);
+    AscendC::PipeBarrier<PIPE_ALL>();
+  }
+}
+
 template <class T>
 class SolveRun {
  public:
@@ -54,7 +79,7 @@ class SolveRun {
     x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), t.batch * t.n * t.m);
     if (t.in_ub && t.n * t.m > 0) {
       pipe_.InitBuffer(lub_, static_cast<uint32_t>(t.n * t.n * sizeof(T)));
-      pipe_.InitBuffer(xb_, static_cast<uint32_t>(t.n * t.m * sizeof(T)));
+      pipe_.InitBuffer(xb_, static_cast<uint32_t>(t.n * UbLd<T>(t.m) * sizeof(T)));
     }
   }
 
@@ -71,7 +96,7 @@ class SolveRun {
     const uint64_t nn = t_.n * t_.n, nm = t_.n * t_.m, n = t_.n, m = t_.m;
     const AscendC::GlobalTensor<int32_t> piv = piv_[b * n];
     auto solve_with = [&](const auto& lu) {
-      WorkMatrix<T>(t_.in_ub != 0, xb_, x_[b * nm], b_[b * nm], nm, m, [&](const auto& x) {
+      WorkMatrix<T>(t_.in_ub != 0, xb_, x_[b * nm], b_[b * nm], n, m, [&](const auto& x) {
         Substitute<T>(lu, piv, x, n, m);
         return 0;
       });
