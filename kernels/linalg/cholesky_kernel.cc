@@ -8,7 +8,8 @@
 // sum l(j, k)^2) and l(i, j) = (a(i, j) - sum l(i, k) l(j, k)) / l(j, j),
 // in place over the working copy. A diagonal that is not > 0 (or is NaN)
 // stops the matrix: info[b] = j + 1 (potrf's info), 0 when it succeeded; the
-// caller raises. Where the matrix is worked is the tiling's in_ub.
+// caller raises. Where the matrix is worked is the tiling's in_ub; float32 in
+// UB from kVectorFrom columns on runs the vector form below.
 #include <cmath>
 #include <cstdint>
 
@@ -45,6 +46,48 @@ __aicore__ int32_t Factor(const M& a, uint64_t n, bool upper) {
     for (uint64_t j = i + 1; j < n; ++j) {
       a.Set(i, j, upper ? a.Get(j, i) : T(0));
       if (upper) a.Set(j, i, T(0));
+    }
+  return 0;
+}
+
+// The same for a float32 matrix in UB, on the vector unit: the outer-product
+// form on the upper triangle (U = L^T, row k of U scales by 1 / u(k, k) on the
+// scalar unit, then every later row i takes -u(k, i) * row k with one Axpy).
+// The lower triangle is first mirrored into the upper one; a row update
+// starts at the multiple of 8 at or before its diagonal (vector ops start
+// 32-B aligned), so it also writes a few columns left of the diagonal: the
+// strict lower triangle is scratch until the end, which writes the factor
+// where `upper` wants it and zeros the other triangle. Barriers order each
+// step's scalar writes before its vector reads and back.
+// Below kVectorFrom columns the scalar form is as fast or faster (sim, CPU
+// time, medians of 31: a 64 x 16 x 16 batch 0.28 ms scalar vs 0.35 ms vector,
+// 64 x 24 x 24 0.68 ms either way).
+constexpr uint64_t kVectorFrom = 24;
+
+template <class T>
+__aicore__ int32_t Factor(const UbMatrix<float>& a, uint64_t n, bool upper) {
+  if (n < kVectorFrom) return Factor<float, UbMatrix<float>>(a, n, upper);
+  for (uint64_t i = 1; i < n; ++i)
+    for (uint64_t j = 0; j < i; ++j) a.Set(j, i, a.Get(i, j));
+  for (uint64_t k = 0; k < n; ++k) {
+    AscendC::PipeBarrier<PIPE_ALL>();
+    const float s = a.Get(k, k);
+    if (!(s > 0.0f)) return static_cast<int32_t>(k + 1);
+    const float d = std::sqrt(s);
+    a.Set(k, k, d);
+    for (uint64_t j = k + 1; j < n; ++j) a.Set(k, j, a.Get(k, j) / d);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    for (uint64_t i = k + 1; i < n; ++i) {
+      const uint64_t a0 = i / 8 * 8;
+      AscendC::Axpy(a.data[static_cast<uint32_t>(i * a.ld + a0)], a.data[static_cast<uint32_t>(k * a.ld + a0)],
+                    -a.Get(k, i), static_cast<int32_t>(n - a0));
+    }
+  }
+  AscendC::PipeBarrier<PIPE_ALL>();
+  for (uint64_t i = 1; i < n; ++i)
+    for (uint64_t j = 0; j < i; ++j) {
+      a.Set(i, j, upper ? 0.0f : a.Get(j, i));
+      if (!upper) a.Set(j, i, 0.0f);
     }
   return 0;
 }
