@@ -64,7 +64,7 @@ void solve_tiling(const OpContext& ctx, TilingResult& r) {
   const uint64_t n = square_n(ctx, 0, "lu");
   const uint64_t m = static_cast<uint64_t>(ctx.input(2).shape.back());
   linalg::batch_tiling(ctx, ctx.input(0).dtype, batch_of(ctx.input(0).shape, 2), n, m,
-                       n * n + n * linalg::ub_ld(m, ctx.input(0).dtype), r);
+                       n * linalg::ub_ld(m, ctx.input(0).dtype), r);
 }
 
 std::string describe(const OpContext&, const TilingResult& r) {

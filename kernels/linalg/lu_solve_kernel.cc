@@ -77,10 +77,7 @@ class SolveRun {
     piv_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(piv), t.batch * t.n);
     b_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(b), t.batch * t.n * t.m);
     x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), t.batch * t.n * t.m);
-    if (t.in_ub && t.n * t.m > 0) {
-      pipe_.InitBuffer(lub_, static_cast<uint32_t>(t.n * t.n * sizeof(T)));
-      pipe_.InitBuffer(xb_, static_cast<uint32_t>(t.n * UbLd<T>(t.m) * sizeof(T)));
-    }
+    if (t.in_ub && t.n * t.m > 0) pipe_.InitBuffer(xb_, static_cast<uint32_t>(t.n * UbLd<T>(t.m) * sizeof(T)));
   }
 
   __aicore__ void Run() {
@@ -90,28 +87,23 @@ class SolveRun {
   }
 
  private:
-  // X (the output) is the worked matrix; the factors are read where they lie
-  // (GM) or, on the UB path, loaded beside it first.
+  // X (the output) is the worked matrix, in UB when it fits; the factors are
+  // only read on the scalar unit (each multiplier once), so they stay in GM.
   __aicore__ void SolveOne(uint64_t b) {
     const uint64_t nn = t_.n * t_.n, nm = t_.n * t_.m, n = t_.n, m = t_.m;
     const AscendC::GlobalTensor<int32_t> piv = piv_[b * n];
-    auto solve_with = [&](const auto& lu) {
-      WorkMatrix<T>(t_.in_ub != 0, xb_, x_[b * nm], b_[b * nm], n, m, [&](const auto& x) {
-        Substitute<T>(lu, piv, x, n, m);
-        return 0;
-      });
-    };
-    if (!t_.in_ub) return solve_with(GmMatrix<T>{lu_[b * nn], n});
-    AscendC::LocalTensor<T> lu = lub_.template Get<T>();
-    CopyIn(lu, lu_[b * nn], static_cast<uint32_t>(nn));  // WorkMatrix's first barrier orders it before the work
-    solve_with(UbMatrix<T>{lu, n});
+    const GmMatrix<T> lu{lu_[b * nn], n};
+    WorkMatrix<T>(t_.in_ub != 0, xb_, x_[b * nm], b_[b * nm], n, m, [&](const auto& x) {
+      Substitute<T>(lu, piv, x, n, m);
+      return 0;
+    });
   }
 
   const LuTiling& t_;
   AscendC::GlobalTensor<T> lu_, b_, x_;
   AscendC::GlobalTensor<int32_t> piv_;
   AscendC::TPipe pipe_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> lub_, xb_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> xb_;
 };
 
 }  // namespace

@@ -6,9 +6,10 @@
 // (contiguous, row-major, the dispatcher copies views); lu_solve also a batch
 // of n x m right-hand sides. A unit of work is one matrix; core b takes units
 // [b * per_core, min((b + 1) * per_core, batch)).
-//   - in_ub = 1: the matrix (and lu_solve's right-hand sides) fit the UB with
-//     room to spare: one DataCopy in, the algorithm on the scalar unit in UB,
-//     one DataCopy out.
+//   - in_ub = 1: the matrix (lu_solve: its right-hand sides; the factors are
+//     read from GM) fits the UB, rows 32-B aligned: one DataCopyPad in, the
+//     algorithm in UB (float32: row updates on the vector unit, the rest on
+//     the scalar unit), one DataCopyPad out.
 //   - in_ub = 0: the matrix is worked where it lies, in the output's GM buffer
 //     (scalar GM accesses, GlobalTensor::GetValue/SetValue): any n works, at
 //     GM latency.

@@ -5,8 +5,9 @@
 // Tolerances (random entries in [-1, 1], diagonal shifted by n so the matrices are well
 // conditioned): float64 1e-12 * n, float32 1e-4 * n, relative to max |A| (1 + n). n covers
 // 1, 2, 3, 15, 33 (UB path) and 100 (float64: UB; float32 too) and 170 (float64: past the UB, the
-// GM path); a batch of 3. Singular matrices give sign 0 and logabsdet -inf; bad shapes and dtypes
-// throw InvalidArgument naming the op and the argument, and the runtime stays usable.
+// GM path; lu_solve's GM path needs X past the UB: 170 x 170); a batch of 3. Singular matrices
+// give sign 0 and logabsdet -inf; bad shapes and dtypes throw InvalidArgument naming the op and
+// the argument, and the runtime stays usable.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -129,6 +130,8 @@ TEST(LinalgOps, LuFactorRebuildsPermutedMatrix) {
 
 TEST(LinalgOps, LuSolveResidual) {
   for (int64_t n : {1, 2, 15, 33, 170}) check_solve<double>(n < 100 ? 3 : 1, n, 4, DType::kFloat64, 1e-12);
+  check_solve<double>(1, 170, 170, DType::kFloat64, 1e-12);  // X 170 x 170 float64: past the UB, the GM path
+  check_solve<float>(1, 120, 130, DType::kFloat32, 1e-5);    // X in UB (vector rows), the factors from GM
   for (int64_t n : {1, 3, 33}) check_solve<float>(2, n, 3, DType::kFloat32, 1e-5);
 }
 
