@@ -51,7 +51,7 @@ __aicore__ inline void Eliminate(const M& a, uint64_t k, uint64_t n, T pivot) {
 // before the vector reads and the vector writes before the next scalar reads.
 __aicore__ inline void Eliminate(const UbMatrix<float>& a, uint64_t k, uint64_t n, float pivot) {
   if (k + 1 >= n) return;
-  const uint64_t a0 = (k + 1) / 8 * 8, kept = k + 1 - a0;  // kept <= 7
+  const uint64_t a0 = a.c0 + (k + 1 - a.c0) / 8 * 8, kept = k + 1 - a0;  // kept <= 7
   float saved[8];
   for (uint64_t j = 0; j < kept; ++j) {
     saved[j] = a.Get(k, a0 + j);
@@ -59,19 +59,19 @@ __aicore__ inline void Eliminate(const UbMatrix<float>& a, uint64_t k, uint64_t 
   }
   for (uint64_t i = k + 1; i < n; ++i) a.Set(i, k, a.Get(i, k) / pivot);
   AscendC::PipeBarrier<PIPE_ALL>();
-  const AscendC::LocalTensor<float> pivot_row = a.data[static_cast<uint32_t>(k * a.ld + a0)];
+  const AscendC::LocalTensor<float> pivot_row = a.data[a.At(k, a0)];
   const int32_t count = static_cast<int32_t>(n - a0);
-  for (uint64_t i = k + 1; i < n; ++i)
-    AscendC::Axpy(a.data[static_cast<uint32_t>(i * a.ld + a0)], pivot_row, -a.Get(i, k), count);
+  for (uint64_t i = k + 1; i < n; ++i) AscendC::Axpy(a.data[a.At(i, a0)], pivot_row, -a.Get(i, k), count);
   AscendC::PipeBarrier<PIPE_ALL>();
   for (uint64_t j = 0; j < kept; ++j) a.Set(k, a0 + j, saved[j]);
 }
 
-// Factors the n x n matrix `a` in place; pivots go to piv[0, n).
+// Steps [k_begin, k_end) of the factorization of the n x n matrix `a`, in
+// place, from the determinant so far; pivots go to piv[k].
 template <class T, class M>
-__aicore__ Determinant<T> Factor(const M& a, uint64_t n, const AscendC::GlobalTensor<int32_t>& piv) {
-  Determinant<T> d;
-  for (uint64_t k = 0; k < n; ++k) {
+__aicore__ Determinant<T> Factor(const M& a, uint64_t n, const AscendC::GlobalTensor<int32_t>& piv,
+                                 uint64_t k_begin, uint64_t k_end, Determinant<T> d) {
+  for (uint64_t k = k_begin; k < k_end; ++k) {
     uint64_t p = k;
     T best = std::fabs(a.Get(k, k));
     for (uint64_t i = k + 1; i < n; ++i) {
@@ -110,6 +110,7 @@ class LuRun {
     sign_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(sign), t.batch);
     logabs_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(logabs), t.batch);
     if (t.in_ub && nn > 0) pipe_.InitBuffer(buf_, static_cast<uint32_t>(t.n * UbLd<T>(t.n) * sizeof(T)));
+    if (!t.in_ub && t.ub_cap > 0) pipe_.InitBuffer(buf_, static_cast<uint32_t>(t.ub_cap * sizeof(T)));
   }
 
   __aicore__ void Run() {
@@ -125,8 +126,44 @@ class LuRun {
   __aicore__ Determinant<T> FactorOne(uint64_t b) {
     const uint64_t nn = t_.n * t_.n, n = t_.n;
     const AscendC::GlobalTensor<int32_t> piv = piv_[b * n];
+    if (!t_.in_ub && t_.ub_cap > 0) return FactorMixed(b);
     return WorkMatrix<T>(t_.in_ub != 0, buf_, lu_[b * nn], a_[b * nn], n, n,
-                         [&](const auto& m) { return Factor<T>(m, n, piv); });
+                         [&](const auto& m) { return Factor<T>(m, n, piv, 0, n, Determinant<T>()); });
+  }
+
+  // A float32 matrix past the UB: the first k0 steps in GM, then the trailing
+  // block (rows >= k0, columns >= c0, c0 = k0 rounded down to 8) in UB, where
+  // the vector unit updates rows; its row swaps reach the columns left of c0
+  // (in GM) afterwards, in the same order (LAPACK's laswp).
+  __aicore__ Determinant<T> FactorMixed(uint64_t b) {
+    const uint64_t nn = t_.n * t_.n, n = t_.n;
+    const AscendC::GlobalTensor<int32_t> piv = piv_[b * n];
+    const AscendC::GlobalTensor<T> lu = lu_[b * nn];
+    uint64_t k0 = 0;
+    while ((n - k0) * UbLd<T>(n - k0 / 8 * 8) > t_.ub_cap) ++k0;
+    const uint64_t c0 = k0 / 8 * 8, rows = n - k0, cols = n - c0;
+    CopyGm(lu, a_[b * nn], nn);
+    Determinant<T> d = Factor<T>(GmMatrix<T>{lu, n}, n, piv, 0, k0, Determinant<T>());
+    AscendC::LocalTensor<T> m = buf_.template Get<T>();
+    const uint32_t gap = static_cast<uint32_t>(c0 * sizeof(T));  // GM bytes between the block's rows
+    AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), static_cast<uint32_t>(cols * sizeof(T)), gap, 0, 0);
+    AscendC::PipeBarrier<PIPE_ALL>();  // the scalar GM writes before the block is read
+    AscendC::DataCopyPad(m, lu[k0 * n + c0], p, AscendC::DataCopyPadExtParams<T>(false, 0, 0, T{}));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    d = Factor<T>(UbMatrix<T>{m, UbLd<T>(cols), k0, c0}, n, piv, k0, n, d);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopyExtParams q(static_cast<uint16_t>(rows), static_cast<uint32_t>(cols * sizeof(T)), 0, gap, 0);
+    AscendC::DataCopyPad(lu[k0 * n + c0], m, q);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    for (uint64_t k = k0; k < n; ++k) {
+      const uint64_t s = static_cast<uint64_t>(piv.GetValue(k));
+      for (uint64_t j = 0; s != k && j < c0; ++j) {
+        const T v = lu.GetValue(k * n + j);
+        lu.SetValue(k * n + j, lu.GetValue(s * n + j));
+        lu.SetValue(s * n + j, v);
+      }
+    }
+    return d;
   }
 
   const LuTiling& t_;

@@ -17,30 +17,35 @@
 
 namespace npurt::kernels::linalg {
 
+// A UbMatrix may hold only the block of rows >= r0 and columns >= c0 of a
+// larger matrix (lu_kernel.cc's trailing block): indices stay the large
+// matrix's. c0 is a multiple of 32 / sizeof(T), so rows stay 32-B aligned.
 template <class T>
 struct UbMatrix {
   AscendC::LocalTensor<T> data;
   uint64_t ld = 0;
-  __aicore__ inline T Get(uint64_t i, uint64_t j) const {
-    return data.GetValue(static_cast<uint32_t>(i * ld + j));
+  uint64_t r0 = 0, c0 = 0;
+  __aicore__ inline uint32_t At(uint64_t i, uint64_t j) const {
+    return static_cast<uint32_t>((i - r0) * ld + (j - c0));
   }
-  __aicore__ inline void Set(uint64_t i, uint64_t j, T v) const {
-    data.SetValue(static_cast<uint32_t>(i * ld + j), v);
-  }
+  __aicore__ inline T Get(uint64_t i, uint64_t j) const { return data.GetValue(At(i, j)); }
+  __aicore__ inline void Set(uint64_t i, uint64_t j, T v) const { data.SetValue(At(i, j), v); }
 };
 
 template <class T>
 struct GmMatrix {
   AscendC::GlobalTensor<T> data;
   uint64_t ld = 0;
+  uint64_t c0 = 0;  // always 0: the whole matrix
   __aicore__ inline T Get(uint64_t i, uint64_t j) const { return data.GetValue(i * ld + j); }
   __aicore__ inline void Set(uint64_t i, uint64_t j, T v) const { data.SetValue(i * ld + j, v); }
 };
 
-// Swaps rows r and s (columns [0, cols)) of a matrix of either place.
+// Swaps rows r and s (the columns [a.c0, cols) the matrix holds) of a matrix
+// of either place.
 template <class M>
 __aicore__ inline void SwapRows(const M& a, uint64_t r, uint64_t s, uint64_t cols) {
-  for (uint64_t j = 0; j < cols; ++j) {
+  for (uint64_t j = a.c0; j < cols; ++j) {
     const auto v = a.Get(r, j);
     a.Set(r, j, a.Get(s, j));
     a.Set(s, j, v);

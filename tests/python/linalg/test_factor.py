@@ -140,6 +140,19 @@ def test_singular_matrices():
     np.testing.assert_allclose(to_np(L.inv(dev(a[2]))), np.eye(2))
 
 
+@pytest.mark.parametrize("dtype", FACTOR_DTYPES)
+def test_singular_large_matrices(dtype):
+    # n = 240: float32 finishes its trailing block in UB, float64 works in GM; a repeated row
+    # becomes an exact zero row whichever path eliminates it
+    a = well_conditioned((240, 240), 9, dtype)
+    a[-1] = a[0]
+    assert float(L.det(dev(a))) == 0.0
+    s = L.slogdet(dev(a))
+    assert float(s.sign) == 0.0 and float(s.logabsdet) == -math.inf
+    with pytest.raises(L.LinAlgError, match="singular matrix"):
+        L.inv(dev(a))
+
+
 def test_ill_conditioned_float64_residual():
     n = 8
     h = 1.0 / (np.arange(n)[:, None] + np.arange(n)[None, :] + 1.0)  # Hilbert: cond ~ 1.5e10
