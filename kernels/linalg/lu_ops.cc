@@ -44,7 +44,7 @@ void factor_tiling(const OpContext& ctx, TilingResult& r) {
   const uint64_t n = square_n(ctx, 0, "a");
   const DType d = ctx.input(0).dtype;
   LuTiling t = linalg::batch_tiling(ctx, d, batch_of(ctx.input(0).shape, 2), n, n, n * linalg::ub_ld(n, d), r);
-  if (!t.in_ub && d == DType::kFloat32 && n > 0) {  // the trailing block in UB (lu_kernel.cc FactorMixed)
+  if (!t.in_ub && d == DType::kFloat32 && n > 0 && n <= 4095) {  // the trailing block in UB (FactorMixed)
     t.ub_cap = static_cast<uint32_t>((ub_budget(ctx.profile()) - 64) / itemsize(d));
     r.set_tiling(t);
   }
@@ -67,8 +67,13 @@ void solve_infer(const OpContext& ctx) {
 void solve_tiling(const OpContext& ctx, TilingResult& r) {
   const uint64_t n = square_n(ctx, 0, "lu");
   const uint64_t m = static_cast<uint64_t>(ctx.input(2).shape.back());
-  linalg::batch_tiling(ctx, ctx.input(0).dtype, batch_of(ctx.input(0).shape, 2), n, m,
-                       n * linalg::ub_ld(m, ctx.input(0).dtype), r);
+  const DType d = ctx.input(0).dtype;
+  LuTiling t = linalg::batch_tiling(ctx, d, batch_of(ctx.input(0).shape, 2), n, m, n * linalg::ub_ld(m, d), r);
+  const uint64_t cap = (ub_budget(ctx.profile()) - 64) / itemsize(d);
+  if (!t.in_ub && d == DType::kFloat32 && n > 0 && n * 8 <= cap && n <= 4095) {  // column blocks of X in UB
+    t.ub_cap = static_cast<uint32_t>(cap);
+    r.set_tiling(t);
+  }
 }
 
 std::string describe(const OpContext&, const TilingResult& r) {

@@ -78,6 +78,7 @@ class SolveRun {
     b_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(b), t.batch * t.n * t.m);
     x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), t.batch * t.n * t.m);
     if (t.in_ub && t.n * t.m > 0) pipe_.InitBuffer(xb_, static_cast<uint32_t>(t.n * UbLd<T>(t.m) * sizeof(T)));
+    if (!t.in_ub && t.ub_cap > 0) pipe_.InitBuffer(xb_, static_cast<uint32_t>(t.ub_cap * sizeof(T)));
   }
 
   __aicore__ void Run() {
@@ -93,10 +94,32 @@ class SolveRun {
     const uint64_t nn = t_.n * t_.n, nm = t_.n * t_.m, n = t_.n, m = t_.m;
     const AscendC::GlobalTensor<int32_t> piv = piv_[b * n];
     const GmMatrix<T> lu{lu_[b * nn], n};
+    if (!t_.in_ub && t_.ub_cap > 0) return SolveColumnBlocks(lu, piv, b);
     WorkMatrix<T>(t_.in_ub != 0, xb_, x_[b * nm], b_[b * nm], n, m, [&](const auto& x) {
       Substitute<T>(lu, piv, x, n, m);
       return 0;
     });
+  }
+
+  // float32 X past the UB: the columns of X are independent systems, so X is
+  // solved in column blocks of w (a multiple of 8) that fit the UB, each
+  // moved in and out with one strided DataCopyPad and solved on the vector
+  // unit.
+  __aicore__ void SolveColumnBlocks(const GmMatrix<T>& lu, const AscendC::GlobalTensor<int32_t>& piv, uint64_t b) {
+    const uint64_t n = t_.n, m = t_.m, nm = n * m, width = t_.ub_cap / n / 8 * 8;
+    AscendC::LocalTensor<T> x = xb_.template Get<T>();
+    for (uint64_t j0 = 0; j0 < m; j0 += width) {
+      const uint64_t w = m - j0 < width ? m - j0 : width;
+      const uint32_t bytes = static_cast<uint32_t>(w * sizeof(T)), gap = static_cast<uint32_t>((m - w) * sizeof(T));
+      AscendC::DataCopyExtParams in(static_cast<uint16_t>(n), bytes, gap, 0, 0);
+      AscendC::DataCopyPad(x, b_[b * nm + j0], in, AscendC::DataCopyPadExtParams<T>(false, 0, 0, T{}));
+      AscendC::PipeBarrier<PIPE_ALL>();
+      Substitute<T>(lu, piv, UbMatrix<T>{x, UbLd<T>(w)}, n, w);
+      AscendC::PipeBarrier<PIPE_ALL>();
+      AscendC::DataCopyExtParams out(static_cast<uint16_t>(n), bytes, 0, gap, 0);
+      AscendC::DataCopyPad(x_[b * nm + j0], x, out);
+      AscendC::PipeBarrier<PIPE_ALL>();  // the next block's copy reuses the buffer
+    }
   }
 
   const LuTiling& t_;

@@ -12,8 +12,9 @@
 //     the scalar unit), one DataCopyPad out.
 //   - in_ub = 0: the matrix is worked where it lies, in the output's GM buffer
 //     (scalar GM accesses, GlobalTensor::GetValue/SetValue): any n works, at
-//     GM latency. lu_factor in float32 (ub_cap > 0) moves the trailing block
-//     into UB once it fits ub_cap elements and finishes there.
+//     GM latency. In float32 (ub_cap > 0, the UB elements to use) lu_factor
+//     moves the trailing block into UB once it fits and finishes there, and
+//     lu_solve solves X in column blocks that fit.
 //
 // Invariants: dtype is float32 or float64; per_core > 0 when the launch has
 // blocks; upper is 0 or 1 (cholesky only).
@@ -31,7 +32,7 @@ struct LuTiling {
   uint64_t m = 0;         // lu_solve: columns of the right-hand sides
   uint64_t per_core = 0;  // matrices per core
   uint32_t upper = 0;     // cholesky: write the upper factor U = L^T
-  uint32_t ub_cap = 0;    // lu_factor, float32, in_ub = 0: UB elements for the trailing block (see lu_kernel.cc)
+  uint32_t ub_cap = 0;    // float32 with in_ub = 0: UB elements for the trailing block / X's column blocks
 };
 
 }  // namespace npurt::kernels

@@ -134,6 +134,7 @@ TEST(LinalgOps, LuSolveResidual) {
   for (int64_t n : {1, 2, 15, 33, 170}) check_solve<double>(n < 100 ? 3 : 1, n, 4, DType::kFloat64, 1e-12);
   check_solve<double>(1, 170, 170, DType::kFloat64, 1e-12);  // X 170 x 170 float64: past the UB, the GM path
   check_solve<float>(1, 120, 130, DType::kFloat32, 1e-5);    // X in UB (vector rows), the factors from GM
+  check_solve<float>(1, 240, 240, DType::kFloat32, 1e-5);    // X past the UB: column blocks of 200 and 40
   for (int64_t n : {1, 3, 33}) check_solve<float>(2, n, 3, DType::kFloat32, 1e-5);
 }
 
