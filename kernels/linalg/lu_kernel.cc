@@ -14,6 +14,7 @@
 // tiling's in_ub (lu_tiling.h).
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "common/kernel_util.h"
 #include "kernel_operator.h"
@@ -64,6 +65,51 @@ __aicore__ inline void Eliminate(const UbMatrix<float>& a, uint64_t k, uint64_t 
   for (uint64_t i = k + 1; i < n; ++i) AscendC::Axpy(a.data[a.At(i, a0)], pivot_row, -a.Get(i, k), count);
   AscendC::PipeBarrier<PIPE_ALL>();
   for (uint64_t j = 0; j < kept; ++j) a.Set(k, a0 + j, saved[j]);
+}
+
+// A float32 matrix in GM whose elimination steps stream the rows below the
+// pivot through UB (FactorMixed's first steps): element accesses (the pivot
+// search, the row swaps) go to GM; `ub` holds the pivot row and a chunk of
+// rows, `ub_cap` elements in all.
+struct StreamedGm {
+  GmMatrix<float> gm;
+  AscendC::LocalTensor<float> ub;
+  uint64_t ub_cap = 0;
+  uint64_t c0 = 0;  // SwapRows: the whole row
+  __aicore__ inline float Get(uint64_t i, uint64_t j) const { return gm.Get(i, j); }
+  __aicore__ inline void Set(uint64_t i, uint64_t j, float v) const { gm.Set(i, j, v); }
+};
+
+// Step k on a StreamedGm: the pivot row's columns [a0, n) (a0 = k rounded
+// down to 8, columns a0..k zeroed in the UB copy) and chunks of
+// the rows below move into UB with strided DataCopyPads; multipliers on the
+// scalar unit, row updates with Axpy (as the UB Eliminate), and back to GM.
+__aicore__ inline void Eliminate(const StreamedGm& a, uint64_t k, uint64_t n, float pivot) {
+  if (k + 1 >= n) return;
+  const uint64_t a0 = k / 8 * 8, cols = n - a0, ld = UbLd<float>(cols);  // column k is in the copied range
+  const uint64_t chunk = (a.ub_cap - ld) / ld;  // rows per chunk (the host keeps it >= 1)
+  const uint32_t bytes = static_cast<uint32_t>(cols * sizeof(float)), gap = static_cast<uint32_t>(a0 * sizeof(float));
+  const AscendC::LocalTensor<float> row = a.ub, rows = a.ub[static_cast<uint32_t>(ld)];
+  const AscendC::GlobalTensor<float>& gm = a.gm.data;
+  AscendC::PipeBarrier<PIPE_ALL>();  // the scalar GM writes (swap, earlier steps) before the copies read
+  CopyRowsIn(row, gm[k * n + a0], 1, cols);
+  AscendC::PipeBarrier<PIPE_ALL>();
+  for (uint64_t j = a0; j <= k; ++j) row.SetValue(static_cast<uint32_t>(j - a0), 0.0f);
+  for (uint64_t r0 = k + 1; r0 < n; r0 += chunk) {
+    const uint64_t count = n - r0 < chunk ? n - r0 : chunk;
+    AscendC::DataCopyExtParams in(static_cast<uint16_t>(count), bytes, gap, 0, 0);
+    AscendC::DataCopyPad(rows, gm[r0 * n + a0], in, AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    const UbMatrix<float> block{rows, ld, r0, a0};
+    for (uint64_t i = r0; i < r0 + count; ++i) block.Set(i, k, block.Get(i, k) / pivot);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    for (uint64_t i = r0; i < r0 + count; ++i)
+      AscendC::Axpy(rows[block.At(i, a0)], row, -block.Get(i, k), static_cast<int32_t>(cols));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopyExtParams out(static_cast<uint16_t>(count), bytes, 0, gap, 0);
+    AscendC::DataCopyPad(gm[r0 * n + a0], rows, out);
+    AscendC::PipeBarrier<PIPE_ALL>();  // the next chunk's copy reuses the buffer; the next step reads GM
+  }
 }
 
 // Steps [k_begin, k_end) of the factorization of the n x n matrix `a`, in
@@ -126,12 +172,15 @@ class LuRun {
   __aicore__ Determinant<T> FactorOne(uint64_t b) {
     const uint64_t nn = t_.n * t_.n, n = t_.n;
     const AscendC::GlobalTensor<int32_t> piv = piv_[b * n];
-    if (!t_.in_ub && t_.ub_cap > 0) return FactorMixed(b);
+    if constexpr (std::is_same<T, float>::value) {  // ub_cap is set for float32 only
+      if (!t_.in_ub && t_.ub_cap > 0) return FactorMixed(b);
+    }
     return WorkMatrix<T>(t_.in_ub != 0, buf_, lu_[b * nn], a_[b * nn], n, n,
                          [&](const auto& m) { return Factor<T>(m, n, piv, 0, n, Determinant<T>()); });
   }
 
-  // A float32 matrix past the UB: the first k0 steps in GM, then the trailing
+  // A float32 matrix past the UB: the first k0 steps in GM (rows streamed
+  // through UB, StreamedGm), then the trailing
   // block (rows >= k0, columns >= c0, c0 = k0 rounded down to 8) in UB, where
   // the vector unit updates rows; its row swaps reach the columns left of c0
   // (in GM) afterwards, in the same order (LAPACK's laswp).
@@ -143,8 +192,8 @@ class LuRun {
     while ((n - k0) * UbLd<T>(n - k0 / 8 * 8) > t_.ub_cap) ++k0;
     const uint64_t c0 = k0 / 8 * 8, rows = n - k0, cols = n - c0;
     CopyGm(lu, a_[b * nn], nn);
-    Determinant<T> d = Factor<T>(GmMatrix<T>{lu, n}, n, piv, 0, k0, Determinant<T>());
     AscendC::LocalTensor<T> m = buf_.template Get<T>();
+    Determinant<T> d = Factor<T>(StreamedGm{GmMatrix<T>{lu, n}, m, t_.ub_cap}, n, piv, 0, k0, Determinant<T>());
     const uint32_t gap = static_cast<uint32_t>(c0 * sizeof(T));  // GM bytes between the block's rows
     AscendC::DataCopyExtParams p(static_cast<uint16_t>(rows), static_cast<uint32_t>(cols * sizeof(T)), gap, 0, 0);
     AscendC::PipeBarrier<PIPE_ALL>();  // the scalar GM writes before the block is read

@@ -44,7 +44,8 @@ void factor_tiling(const OpContext& ctx, TilingResult& r) {
   const uint64_t n = square_n(ctx, 0, "a");
   const DType d = ctx.input(0).dtype;
   LuTiling t = linalg::batch_tiling(ctx, d, batch_of(ctx.input(0).shape, 2), n, n, n * linalg::ub_ld(n, d), r);
-  if (!t.in_ub && d == DType::kFloat32 && n > 0 && n <= 4095) {  // the trailing block in UB (FactorMixed)
+  // FactorMixed: the pivot row and >= 1 more row stream through UB, then the trailing block works there
+  if (!t.in_ub && d == DType::kFloat32 && n > 0 && n <= 4095 && 2 * linalg::ub_ld(n, d) * itemsize(d) + 64 <= ub_budget(ctx.profile())) {
     t.ub_cap = static_cast<uint32_t>((ub_budget(ctx.profile()) - 64) / itemsize(d));
     r.set_tiling(t);
   }
