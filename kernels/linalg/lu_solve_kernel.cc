@@ -48,9 +48,14 @@ __aicore__ void Substitute(const F& lu, const AscendC::GlobalTensor<int32_t>& pi
 // Axpy over a whole row of X (rows start 32-B aligned, lu_matrix.h UbLd); the
 // diagonal division stays scalar (exact division, as the scalar path), with
 // barriers between the vector and scalar touches of a row.
+// Narrower X stays scalar: an Axpy of a few elements costs more than their
+// scalar updates (see docs/performance.md, wave 12).
+constexpr uint64_t kVectorFrom = 8;
+
 template <class T, class F>
 __aicore__ void Substitute(const F& lu, const AscendC::GlobalTensor<int32_t>& piv, const UbMatrix<float>& x,
                            uint64_t n, uint64_t m) {
+  if (m < kVectorFrom) return Substitute<T, F, UbMatrix<float>>(lu, piv, x, n, m);
   for (uint64_t k = 0; k < n; ++k) {
     const uint64_t p = static_cast<uint64_t>(piv.GetValue(k));
     if (p != k) SwapRows(x, k, p, m);
