@@ -8,9 +8,9 @@ Ratios: numpy / npurt (> 1: npurt is faster).
     python bench/linalg.py [--sizes 200,256] [--batch 64x16] [--repeat R] [--check off|basic|full]
 
 Rows: each function on one n x n matrix of each size (n = 200: float32 works
-in UB, row updates on the vector unit; n = 256: float32 LU runs its first
-steps in GM and the rest in UB, solves go in column blocks through UB,
-cholesky is scalar in GM; float64 past n = 156 is scalar in GM)
+in UB, row updates on the vector unit; n = 256: float32 LU streams its first
+steps' rows through UB and finishes in UB, solves go in column blocks through
+UB, cholesky is scalar in GM; float64 past n = 156 is scalar in GM)
 and on a batch of small matrices (split over the cores), in float32 and
 float64. Matrices are random in [-1, 1] plus n on the diagonal
 (well conditioned); cholesky gets A A^T. The sim runs the kernels on the
