@@ -7,11 +7,13 @@
 //
 // Algorithm (right-looking, one column per step): pick the largest |a(i, k)|
 // of rows i >= k (the first on ties, like LAPACK's i?amax), swap, scale the
-// column by the pivot and update the trailing matrix (float32 in UB: on the
-// vector unit, see Eliminate). A zero pivot (an exactly
-// singular matrix) leaves its column as it is, as getrf does, and makes the
-// sign 0 and logabsdet -inf. Where the matrix is worked (UB or GM) is the
-// tiling's in_ub (lu_tiling.h).
+// column by the pivot and update the trailing matrix. A zero pivot (an
+// exactly singular matrix) leaves its column as it is, as getrf does, and
+// makes the sign 0 and logabsdet -inf. Where the matrix is worked is the
+// tiling's (lu_tiling.h): in UB (float32 rows updated on the vector unit,
+// Eliminate), in GM on the scalar unit (float64 past the UB), or, for
+// float32 past the UB, FactorMixed: the first steps' rows streamed through
+// UB, then the trailing block in UB.
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
