@@ -96,6 +96,10 @@ from . import array_api  # noqa: E402
 from .array_api import *  # noqa: E402,F401,F403
 from .array_api import __array_api_version__, __array_namespace_info__  # noqa: E402,F401
 
+# The standard's linalg extension (owner: linalg): nr.linalg.det / inv / solve / cholesky / ... on the
+# LU and Cholesky kernels of kernels/linalg/ and composed ops (sdk_python/npurt/linalg/).
+from . import linalg  # noqa: E402
+
 # numpy's spellings (concatenate, transpose, cumsum, power, x.astype, x.argmax, ...) so a numpy
 # script runs with its import changed; each maps onto a standard function (array_api/numpy_names.py).
 from .array_api import numpy_names as _numpy_names  # noqa: E402

@@ -259,6 +259,98 @@ def _vecdot(data, xp, xps):
     return (a, b), {}
 
 
+# ---- the linalg extension (nr.linalg vs array_api_strict.linalg) -----------------------
+
+def _dominant(data, xp, xps, dtypes, *, max_batch=2):
+    """A stack of diagonally dominant square matrices (well conditioned: results comparable
+    within the "loose" tolerance whatever the draw); entries from _small, 8 n + 1 added on
+    the diagonal."""
+    name = data.draw(st.sampled_from(dtypes), label="dtype")
+    n = data.draw(st.integers(0, 5), label="n")
+    batch = data.draw(xps.array_shapes(min_dims=0, max_dims=max_batch, min_side=0, max_side=3), label="batch")
+    x = data.draw(xps.arrays(dtype=_dtype(xp, name), shape=batch + (n, n), elements=_small(name)), label="x")
+    return x + xp.eye(n, dtype=x.dtype) * (8 * n + 1)
+
+
+def _matrices(data, xp, xps):
+    return (_dominant(data, xp, xps, REAL_FLOAT),), {}
+
+
+def _spd(data, xp, xps):
+    x = _dominant(data, xp, xps, REAL_FLOAT)
+    upper = data.draw(st.booleans(), label="upper")
+    return (xp.matmul(x, xp.matrix_transpose(x)),), {"upper": upper}
+
+
+def _solve(data, xp, xps):
+    a = _dominant(data, xp, xps, REAL_FLOAT, max_batch=1)
+    n = a.shape[-1]
+    if data.draw(st.booleans(), label="vector"):
+        shape = (n,)
+    else:
+        batch = data.draw(st.sampled_from([(), a.shape[:-2], (2,) + a.shape[:-2]]), label="batch")
+        shape = batch + (n, data.draw(st.integers(1, 3), label="k"))
+    b = data.draw(xps.arrays(dtype=a.dtype, shape=shape, elements=_small(str(a.dtype).replace("npurt.", ""))))
+    return (a, b), {}
+
+
+def _matrix_power(data, xp, xps):
+    (x,), _ = _matrices(data, xp, xps)
+    return (x / (8 * x.shape[-1] + 1), data.draw(st.integers(-3, 4), label="n")), {}
+
+
+def _trace(data, xp, xps):
+    x = array(data, xp, xps, NUMERIC, min_dims=2, elements=None)
+    return (x,), {"offset": data.draw(st.integers(-3, 3), label="offset")}
+
+
+def _diagonal(data, xp, xps):
+    x = array(data, xp, xps, ALL, min_dims=2)
+    return (x,), {"offset": data.draw(st.integers(-3, 3), label="offset")}
+
+
+def _outer(data, xp, xps):
+    name = data.draw(st.sampled_from(REAL), label="dtype")
+    a, b = (data.draw(xps.arrays(dtype=_dtype(xp, name), shape=(data.draw(st.integers(0, 4)),),
+                                 elements=_small(name)), label=s) for s in ("x1", "x2"))
+    return (a, b), {}
+
+
+def _cross(data, xp, xps):
+    name = data.draw(st.sampled_from(REAL), label="dtype")
+    shapes = data.draw(xps.mutually_broadcastable_shapes(2, max_dims=2, max_side=3), label="shapes")
+    axis = data.draw(st.sampled_from([-1, -2]), label="axis")
+    arrays = []
+    for s in shapes.input_shapes:
+        s = s + (3,) if axis == -1 else s + (3, 2)
+        arrays.append(data.draw(xps.arrays(dtype=_dtype(xp, name), shape=s, elements=_small(name))))
+    if axis == -2:
+        arrays[1] = arrays[1][..., :1]  # broadcasts against x1's trailing 2
+    return tuple(arrays), {"axis": axis}
+
+
+def _vector_norm(data, xp, xps):
+    name = data.draw(st.sampled_from(REAL_FLOAT), label="dtype")
+    x = array(data, xp, xps, (name,), elements={"min_value": -100.0, "max_value": 100.0})
+    axis = data.draw(st.one_of(st.none(), st.integers(-x.ndim, x.ndim - 1) if x.ndim else st.none(),
+                               st.permutations(range(x.ndim)).map(tuple)), label="axis")
+    ord = data.draw(st.sampled_from([2, 1, 0, float("inf"), float("-inf"), 3, -1, 0.5]), label="ord")
+    return (x,), {"axis": axis, "keepdims": data.draw(st.booleans(), label="keepdims"), "ord": ord}
+
+
+def _linalg_cases():
+    loose = [("det", _matrices), ("slogdet", _matrices), ("inv", _matrices), ("solve", _solve),
+             ("cholesky", _spd), ("matrix_power", _matrix_power), ("vector_norm", _vector_norm)]
+    cases = [Case("linalg." + n, d, "loose", "linalg") for n, d in loose]
+    cases += [Case("linalg.trace", _trace, "float", "linalg"), Case("linalg.outer", _outer, "float", "linalg"),
+              Case("linalg.cross", _cross, "float", "linalg"), Case("linalg.diagonal", _diagonal, "exact", "linalg"),
+              Case("linalg.matmul", _matmul, "float", "linalg"), Case("linalg.tensordot", _tensordot, "float", "linalg"),
+              Case("linalg.vecdot", _vecdot, "float", "linalg"),
+              Case("linalg.matrix_transpose", lambda d, xp, xps: ((array(d, xp, xps, ALL, min_dims=2),), {}),
+                   "exact", "linalg")]
+    return cases
+
+
 def _two_same(dtypes, n=2, **kw):
     def draw(data, xp, xps):
         x = array(data, xp, xps, dtypes, **kw)
@@ -476,4 +568,4 @@ def build_cases():
               Case("meshgrid", _meshgrid, group="creation"), Case("zeros_like", _like, group="creation"),
               Case("ones_like", _like, group="creation"), Case("astype", _astype, group="data types")]
     cases += [Case("take", _take, group="indexing"), Case("take_along_axis", _take_along, group="indexing")]
-    return cases
+    return cases + _linalg_cases()

@@ -53,10 +53,17 @@ def known_gaps(path=os.path.join(os.path.dirname(os.path.abspath(__file__)), "kn
     return gaps
 
 
+def _resolve(namespace, name):
+    """namespace.name, also for an extension's functions ("linalg.det"); None when absent."""
+    for part in name.split("."):
+        namespace = getattr(namespace, part, None)
+    return namespace
+
+
 def check_case(case, nr, xs, xps, examples, draw_seed=None):
     """Runs one case; returns None when it passes, else the first failure as text.
     draw_seed None: derandomized draws; an int: that seed's draws."""
-    fn, ref = getattr(nr, case.name, None), getattr(xs, case.name)
+    fn, ref = _resolve(nr, case.name), _resolve(xs, case.name)
     if fn is None:
         return "missing"
 

@@ -126,9 +126,23 @@ CASES["CalibratedClassifierCV_temperature"] = (lambda dt: both(lambda x, y: cali
     linear_model.LogisticRegression(), method="temperature", cv=2).fit(x, y).predict_proba(x), _data(dt), _labels(1)),
     ("float32",))
 
-_NO_LINALG = (AttributeError, "needs the standard's optional linalg extension (svd, eigh, qr, cholesky, outer, "
-              "diagonal), "
-              "which npurt does not provide")
+# the standard's linalg extension (nr.linalg: svd, eigh, qr, cholesky, solve, outer, diagonal ...)
+CASES["cohen_kappa_score"] = (lambda dt: both(metrics.cohen_kappa_score, _labels(1), _labels(2)), ("int64",))
+CASES["balanced_accuracy_score"] = (lambda dt: both(metrics.balanced_accuracy_score, _labels(1), _labels(2)),
+                                    ("int64",))
+CASES["PCA"] = (lambda dt: both(lambda x: decomposition.PCA(2, svd_solver="full").fit_transform(x), _data(dt)),
+                FLOATS)
+CASES["PCA_covariance_eigh"] = (lambda dt: both(lambda x: decomposition.PCA(2, svd_solver="covariance_eigh")
+                                                .fit_transform(x), _data(dt)), FLOATS)
+CASES["LinearDiscriminantAnalysis"] = (lambda dt: both(lambda x, y: discriminant_analysis.LinearDiscriminantAnalysis()
+                                                       .fit(x, y).predict(x), _data(dt), _labels(1)), FLOATS)
+CASES["Ridge_svd"] = (lambda dt: both(lambda x, y: linear_model.Ridge(solver="svd").fit(x, y).predict(x), _data(dt),
+                                      _data(dt, 2)[:, 0]), FLOATS)
+CASES["Nystroem"] = (lambda dt: both(lambda x: kernel_approximation.Nystroem(n_components=5, random_state=0)
+                                     .fit_transform(x), _data(dt)), FLOATS)
+CASES["GaussianMixture_full"] = (lambda dt: both(lambda x: mixture.GaussianMixture(
+    2, init_params="random_from_data", random_state=0).fit(x).means_, _data(dt)), FLOATS)
+
 _DEFAULT_FLOAT64 = (TypeError, "scikit-learn accumulates float64 probabilities into xp.zeros(shape), assuming "
                     "a float64 default dtype; npurt's default float is float32 (the standard leaves it to the "
                     "library), and float64 += into float32 is refused as the standard requires")
@@ -136,21 +150,6 @@ _SKLEARN_DIFF = (TypeError, "scikit-learn calls xp.diff(x, 2), but n is keyword-
                  "(array-api-strict refuses it the same way)")
 # name -> (function, dtypes, (exception, why it cannot run on npurt))
 NOT_ON_NPURT = {
-    "cohen_kappa_score": (lambda dt: both(metrics.cohen_kappa_score, _labels(1), _labels(2)), ("int64",), _NO_LINALG),
-    "balanced_accuracy_score": (lambda dt: both(metrics.balanced_accuracy_score, _labels(1), _labels(2)), ("int64",),
-                                _NO_LINALG),
-    "PCA": (lambda dt: both(lambda x: decomposition.PCA(2, svd_solver="full").fit_transform(x), _data(dt)),
-            FLOATS, _NO_LINALG),
-    "PCA_covariance_eigh": (lambda dt: both(lambda x: decomposition.PCA(2, svd_solver="covariance_eigh")
-                                            .fit_transform(x), _data(dt)), FLOATS, _NO_LINALG),
-    "LinearDiscriminantAnalysis": (lambda dt: both(lambda x, y: discriminant_analysis.LinearDiscriminantAnalysis()
-                                                   .fit(x, y).predict(x), _data(dt), _labels(1)), FLOATS, _NO_LINALG),
-    "Ridge_svd": (lambda dt: both(lambda x, y: linear_model.Ridge(solver="svd").fit(x, y).predict(x), _data(dt),
-                                  _data(dt, 2)[:, 0]), FLOATS, _NO_LINALG),
-    "Nystroem": (lambda dt: both(lambda x: kernel_approximation.Nystroem(n_components=5, random_state=0)
-                                 .fit_transform(x), _data(dt)), FLOATS, _NO_LINALG),
-    "GaussianMixture_full": (lambda dt: both(lambda x: mixture.GaussianMixture(
-        2, init_params="random_from_data", random_state=0).fit(x).means_, _data(dt)), FLOATS, _NO_LINALG),
     "CalibratedClassifierCV_temperature": (lambda dt: both(lambda x, y: calibration.CalibratedClassifierCV(
         linear_model.LogisticRegression(), method="temperature", cv=2).fit(x, y).predict_proba(x), _data(dt), _labels(1)),
         ("float64",), _DEFAULT_FLOAT64),
