@@ -4,6 +4,13 @@
 // submit time; the stream worker completes it in order, stamping a steady-clock
 // time and the stream's pending error (so an event recorded after a failure
 // reports that failure). Generations complete in increasing order.
+//
+// A thread waiting on an event runs blocks of the launch running on the
+// stream that recorded it (ThreadPool::help with that stream's tag, as
+// SimStream::synchronize does): on a 2-core host it is then one of the
+// launch's lanes instead of a third thread, and it is on a core when the
+// record completes instead of parked. The tag is only compared with pool jobs'
+// tags, never dereferenced.
 #pragma once
 
 #include <atomic>
@@ -26,14 +33,22 @@ class SimEvent final : public BackendEvent {
   Status wait(uint64_t generation) override;
   int64_t timestamp_ns() const override;
 
-  // Called at submit time of a record command: the generation it will complete.
-  uint64_t next_generation() { return recorded_.fetch_add(1, std::memory_order_acq_rel) + 1; }
+  // Called at submit time of a record command on the stream whose pool jobs
+  // carry `stream_tag`: the generation it will complete.
+  uint64_t next_generation(const void* stream_tag) {
+    stream_tag_.store(stream_tag, std::memory_order_relaxed);
+    return recorded_.fetch_add(1, std::memory_order_acq_rel) + 1;
+  }
   // Called by the stream worker when the record command runs.
   void complete(uint64_t generation, const Status& stream_error);
   bool timing() const { return timing_; }
 
  private:
+  bool spin_and_help(uint64_t generation);
+
   const bool timing_;
+  // The recording stream's pool tag (latest record): whose launch a waiter helps.
+  std::atomic<const void*> stream_tag_{nullptr};
   std::atomic<uint64_t> recorded_{0};
   std::atomic<uint64_t> completed_{0};
   mutable std::mutex mu_;

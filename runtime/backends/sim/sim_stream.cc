@@ -177,7 +177,7 @@ Status SimStream::State::prepare(Command& c, std::vector<GmRegion>& regions) {
       if (!dynamic_cast<SimEvent*>(c.event.get()))
         return Status(StatusCode::kInvalidArgument, "event does not belong to the sim backend");
       if (c.kind == Command::Kind::kEventRecord)
-        c.event_generation = static_cast<SimEvent*>(c.event.get())->next_generation();
+        c.event_generation = static_cast<SimEvent*>(c.event.get())->next_generation(this);  // run()'s pool tag
       return Status();
     case Command::Kind::kHostFunc:
       return c.host_fn ? Status() : Status(StatusCode::kInvalidArgument, "empty host function");

@@ -42,16 +42,27 @@ constexpr uint64_t kStreamWindowMinBytes = 1024;
 // (8 lines left half of it unfetched: float32 3 % slower).
 constexpr uint64_t kDripMaxBytes = 8192;
 constexpr int kDripLines = 16;
+// A run of short reads of at least kStreamAhead bytes, each starting where the
+// previous one ended, with at most kStreamOps vector ops per read is a stream
+// (a sum's tiles: one Add or Axpy per 4-8 KiB read), not rows computed on: the
+// drip's 16 lines per op would cover a quarter of the next read, so each read
+// after the first records a window and its loop prefetches ahead as for a long
+// read (16 Mi float16 sums -19 %: docs/performance.md "Sum against PyTorch
+// (wave 12)"). Row-wise kernels run several ops per row and keep the drip, and
+// so do shorter reads (a float16 layer_norm row, 2 KiB, Cast row after row:
+// as a stream it took 2.6 % longer).
+constexpr int kStreamOps = 2;
 
 struct StreamWindows {
   const uint8_t* lo[kStreamWindows] = {};
   const uint8_t* hi[kStreamWindows] = {};
   int next = 0;
+  int ops_since_read = 0;             // vector ops since the last new short read (kStreamOps); fills next's padding
+  uint8_t* wdrip = nullptr;           // next GM line to prefetch for writing (note_stream_write)
+  uint8_t* wdrip_end = nullptr;       // end of that range
   const uint8_t* drip = nullptr;      // next line to prefetch
   const uint8_t* drip_end = nullptr;  // end of the look-ahead range
   const uint8_t* drip_from = nullptr; // its start (a re-read of the same row keeps the progress)
-  uint8_t* wdrip = nullptr;           // next GM line to prefetch for writing (note_stream_write)
-  uint8_t* wdrip_end = nullptr;       // end of that range
 };
 
 // initial-exec TLS: the default model of -fPIC code calls __tls_get_addr on
@@ -59,15 +70,25 @@ struct StreamWindows {
 // 64 bytes join libnpurt's static TLS block, like tls_core (core_context.h).
 inline thread_local StreamWindows t_stream_windows __attribute__((tls_model("initial-exec")));
 
-inline void note_stream_read(const uint8_t* p, uint64_t bytes) {
-  StreamWindows& w = t_stream_windows;
-  if (bytes <= kDripMaxBytes) {
-    if (p + bytes != w.drip_from) w.drip = w.drip_from = p + bytes, w.drip_end = p + bytes + kStreamAhead;
-    return;
-  }
+inline void note_window(StreamWindows& w, const uint8_t* p, uint64_t bytes) {
   w.lo[w.next] = p;
   w.hi[w.next] = p + bytes;
   w.next = (w.next + 1) % kStreamWindows;
+}
+
+inline void note_stream_read(const uint8_t* p, uint64_t bytes) {
+  StreamWindows& w = t_stream_windows;
+  if (bytes > kDripMaxBytes) return note_window(w, p, bytes);
+  if (p + bytes == w.drip_from) return;  // a re-read of the last short read keeps its look-ahead's progress
+  const bool stream = bytes >= kStreamAhead && p == w.drip_from && w.ops_since_read <= kStreamOps;
+  w.ops_since_read = 0;
+  w.drip_from = p + bytes;
+  if (stream) {
+    w.drip = w.drip_end = p + bytes;  // the reading loop prefetches instead (kStreamOps)
+    return note_window(w, p, bytes);
+  }
+  w.drip = p + bytes;
+  w.drip_end = p + bytes + kStreamAhead;
 }
 
 // The write side of the drip. A row-wise kernel stores each finished tile
@@ -95,6 +116,7 @@ inline void note_stream_write(uint8_t* end, uint64_t bytes) {
 // of the pending look-aheads (one call per vector op).
 inline void drip_prefetch() {
   StreamWindows& w = t_stream_windows;
+  ++w.ops_since_read;
   uint8_t* o = w.wdrip;
   if (o < w.wdrip_end) {
     for (int k = 0; k < kWriteDripLines && o < w.wdrip_end; ++k, o += 64) __builtin_prefetch(o, 1, 3);

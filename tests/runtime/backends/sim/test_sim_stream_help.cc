@@ -3,7 +3,10 @@
 // 1, 2 and many blocks; a fault in a block the waiter ran is reported by that
 // synchronize like any other; waiters of two streams each help only their own
 // stream's launch; a host function that synchronizes another stream (a stream
-// worker waiting) helps that stream's launch. Run under TSan by tools/test.sh
+// worker waiting) helps that stream's launch. A thread in Event::synchronize
+// runs blocks of the launch on the stream that recorded the event, a fault in
+// one of them reaches the event's waiter and the stream, and it runs no block
+// of another stream's launch. Run under TSan by tools/test.sh
 // (npurt_test_backends_sim).
 #include <gtest/gtest.h>
 
@@ -72,6 +75,19 @@ KernelLaunch probe_launch(uint8_t tag, uint32_t blocks, uint16_t block_us) {
 }
 
 bool pool_has_helpers() { return ThreadPool::compute().num_threads() >= 2; }
+
+// Returns once a block of a launch tagged k ran (its job is on the pool): an
+// event's waiter helps a launch that is running or begins within its spin,
+// and a parked stream worker's wake-up may take longer than that.
+void wait_until_running(uint8_t k) {
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> lk(g_seen[k].mu);
+      if (!g_seen[k].threads.empty()) return;
+    }
+    std::this_thread::yield();
+  }
+}
 
 TEST(SimStreamHelp, WaiterRunsBlocksOfItsLaunchOneTwoMany) {
   Stream s = Stream::create(kDev);
@@ -143,6 +159,61 @@ TEST(SimStreamHelp, HostFunctionWaitingForAnotherStreamHelpsIt) {
     EXPECT_TRUE(g_seen[1].ran_on(host_thread.load())) << "the waiting stream worker ran no block";
   }
   b.synchronize();
+}
+
+TEST(SimStreamHelp, EventWaiterRunsBlocksOfTheRecordingStream) {
+  Stream s = Stream::create(kDev);
+  Event e(kDev);
+  for (uint32_t blocks : {1u, 2u, 40u}) {
+    g_seen[0].clear();
+    s.launch(probe_launch(0, blocks, 2000));
+    s.record_event(e);
+    if (blocks == 40) wait_until_running(0);
+    e.synchronize();
+    EXPECT_EQ(g_seen[0].runs.load(), static_cast<int>(blocks)) << blocks;
+    if (blocks == 40 && pool_has_helpers()) {
+      EXPECT_TRUE(g_seen[0].ran_on(std::this_thread::get_id())) << "the event's waiter ran no block";
+    }
+  }
+  EXPECT_NO_THROW(s.synchronize());
+}
+
+TEST(SimStreamHelp, FaultInABlockTheEventWaiterRanIsReported) {
+  if (!pool_has_helpers()) GTEST_SKIP() << "a 1-thread pool runs every block on the stream worker";
+  Stream s = Stream::create(kDev);
+  Event e(kDev);
+  g_seen[0].clear();
+  g_throw_on = std::this_thread::get_id();
+  s.launch(probe_launch(0, 40, 2000));
+  s.record_event(e);
+  wait_until_running(0);
+  try {
+    e.synchronize();
+    ADD_FAILURE() << "no fault reported to the event's waiter";
+  } catch (const KernelFault& err) {
+    EXPECT_NE(std::string(err.what()).find("the kernel threw: probe fault"), std::string::npos) << err.what();
+  }
+  g_throw_on = std::thread::id();
+  EXPECT_EQ(g_seen[0].runs.load(), 40) << "the other blocks carried on";
+  EXPECT_THROW(s.synchronize(), KernelFault) << "the stream keeps the failure for its own synchronize";
+  s.launch(probe_launch(0, 8, 100));
+  EXPECT_NO_THROW(s.synchronize()) << "the stream stays usable";
+}
+
+TEST(SimStreamHelp, EventWaiterHelpsOnlyTheRecordingStream) {
+  Stream a = Stream::create(kDev), b = Stream::create(kDev);
+  Event e(kDev);
+  g_seen[0].clear();
+  g_seen[1].clear();
+  a.launch(probe_launch(0, 40, 2000));
+  b.launch(probe_launch(1, 40, 2000));
+  b.record_event(e);
+  wait_until_running(0);
+  e.synchronize();
+  EXPECT_EQ(g_seen[1].runs.load(), 40);
+  EXPECT_FALSE(g_seen[0].ran_on(std::this_thread::get_id())) << "the event's waiter ran another stream's block";
+  a.synchronize();
+  EXPECT_EQ(g_seen[0].runs.load(), 40);
 }
 
 }  // namespace

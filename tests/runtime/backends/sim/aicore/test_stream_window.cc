@@ -2,11 +2,13 @@
 // bookkeeping of GM reads straight from a mirror (stream_window.h). Long reads
 // record a window the reading loop prefetches ahead of; short reads (a row of
 // a row-wise kernel) leave a cursor over their next kStreamAhead bytes that
-// every vector op advances by kDripLines lines; a memcpy'd store to GM leaves
-// a write cursor over the bytes after it that the vector ops advance by
-// kWriteDripLines lines. Prefetches never change a result, so what is tested
-// is where the cursors go, that the vector ops drive them, and that
-// prefetching past the end of mapped (or writable) memory never faults.
+// every vector op advances by kDripLines lines, unless they follow each other
+// with at most kStreamOps ops per read (a stream: windows after the first); a
+// memcpy'd store to GM leaves a write cursor over the bytes after it that the
+// vector ops advance by kWriteDripLines lines. Prefetches never change a
+// result, so what is tested is where the cursors go, which reads get a window,
+// that the vector ops drive them, and that prefetching past the end of mapped
+// (or writable) memory never faults.
 #include <gtest/gtest.h>
 
 #include <sys/mman.h>
@@ -24,6 +26,7 @@ using npurt::sim::in_stream_window;
 using npurt::sim::kDripLines;
 using npurt::sim::kDripMaxBytes;
 using npurt::sim::kStreamAhead;
+using npurt::sim::kStreamOps;
 using npurt::sim::kWriteAheadMax;
 using npurt::sim::kWriteDripLines;
 using npurt::sim::kWriteDripMinBytes;
@@ -67,9 +70,42 @@ TEST_F(StreamWindowTest, RereadingTheSameRowKeepsTheProgressANewRowRestarts) {
   drip_prefetch();
   note_stream_read(p, 4096);  // the row's second reader (e.g. Adds after ReduceSum)
   EXPECT_EQ(t_stream_windows.drip, p + 4096 + kLine * kDripLines);
+  for (int op = 1; op <= kStreamOps; ++op) drip_prefetch();  // the row's other ops
   note_stream_read(p + 4096, 4096);  // the next row
   EXPECT_EQ(t_stream_windows.drip, p + 8192);
   EXPECT_EQ(t_stream_windows.drip_end, p + 8192 + kStreamAhead);
+}
+
+// A sum's tiles: each read starts where the last one ended, one op reads it.
+TEST_F(StreamWindowTest, FollowingReadsWithOneOpEachAreAStream) {
+  const uint8_t* p = buf_.data();
+  note_stream_read(p, 4096);
+  EXPECT_FALSE(in_stream_window(p));  // the first read of a run drips
+  for (uint64_t at = 4096; at <= 3 * 4096; at += 4096) {
+    drip_prefetch();  // the op that reads the previous piece
+    note_stream_read(p + at, 4096);
+    EXPECT_TRUE(in_stream_window(p + at + 100)) << at;  // its loop prefetches ahead
+    EXPECT_EQ(t_stream_windows.drip, t_stream_windows.drip_end) << at;  // and no drip beside it
+  }
+  note_stream_read(p + 8 * 4096, 4096);  // not where the last one ended: a new run
+  EXPECT_FALSE(in_stream_window(p + 8 * 4096));
+  EXPECT_EQ(t_stream_windows.drip_end, p + 9 * 4096 + kStreamAhead);
+}
+
+TEST_F(StreamWindowTest, RowsWithMoreOpsOrShorterReadsKeepTheDrip) {
+  const uint8_t* p = buf_.data();
+  note_stream_read(p, 4096);
+  for (int op = 0; op <= kStreamOps; ++op) drip_prefetch();
+  note_stream_read(p + 4096, 4096);  // the next row after kStreamOps + 1 ops
+  EXPECT_FALSE(in_stream_window(p + 4096));
+  EXPECT_EQ(t_stream_windows.drip_end, p + 8192 + kStreamAhead);
+  const uint8_t* q = p + 32 * 1024;
+  note_stream_read(q, 2048);
+  drip_prefetch();
+  note_stream_read(q + 2048, 2048);  // one op per read, but shorter than the look-ahead
+  EXPECT_FALSE(in_stream_window(q + 2048));
+  EXPECT_EQ(t_stream_windows.drip, q + 4096);
+  EXPECT_EQ(t_stream_windows.drip_end, q + 4096 + kStreamAhead);
 }
 
 TEST_F(StreamWindowTest, LongReadRecordsAWindowAndLeavesTheCursorAlone) {
