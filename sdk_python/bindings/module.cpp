@@ -22,6 +22,7 @@ NB_MODULE(_npurt, m) {
   bind_views(m);
   bind_operators(m);
   bind_sort(m);
+  bind_linalg(m);
   bind_indexing(m);
   bind_scalar_conversion(m);
   bind_scalar_constants(m);

@@ -19,10 +19,11 @@ Decisions:
     LinAlgError); QL / Jacobi that does not converge within the iteration cap
     raises InvalidArgumentError naming the function (never seen for finite input).
   * A reduced SVD (svd with full_matrices=False, svdvals, pinv, matrix_rank,
-    matrix_norm 2/-2/'nuc') of a matrix at least twice as tall as wide first
-    takes its QR (A = Q R) and runs Jacobi on the small R (U = Q U_R, cube
-    matmul); twice as wide, the same on A^T. Jacobi's cost grows with the
-    long side, QR's much less: 1000x50 float32 svd 56 -> 25 ms CPU on the sim.
+    matrix_norm 2/-2/'nuc') is npurt::ops::svd (`_npurt._linalg_svd`): a
+    matrix at least twice as tall as wide first takes its QR (A = Q R) and
+    Jacobi runs on the small R (U = Q U_R, cube matmul); twice as wide, the
+    same on A^T. Jacobi's cost grows with the long side, QR's much less:
+    1000x50 float32 svd 56 -> 25 ms CPU on the sim.
   * rtol (pinv, matrix_rank): None means max(M, N) * eps of x's dtype, times
     the largest singular value, as the standard says; a float or an array
     broadcasting against the stack shape.
@@ -128,22 +129,12 @@ def _singular_values(where, x):
 
 
 def _reduced_svd(where, x, vectors):
-    """(U [..., M, K], S, Vh [..., K, N]) of the checked x (U and Vh [..., 0, 0] without vectors). At least
-    twice as tall as wide: Jacobi on R of A = Q R, U = Q U_R; twice as wide: the same on A^T."""
-    m, n = x.shape[-2:]
-    if m >= 2 * n and n > 0:
-        q, r = _ops.linalg_qr(x)
-        u, s, vh, info = _ops.linalg_svd(r, vectors=vectors)
-        _check_converged(where, info)
-        return (_xp.matmul(q, u) if vectors else u), s, vh
-    if n >= 2 * m and m > 0:
-        q, r = _ops.linalg_qr(_xp.matrix_transpose(x))  # A^T = Q R: A = R^T Q^T
-        u, s, vh, info = _ops.linalg_svd(_xp.matrix_transpose(r), vectors=vectors)
-        _check_converged(where, info)
-        return u, s, (_xp.matmul(vh, _xp.matrix_transpose(q)) if vectors else vh)
-    u, s, vh, info = _ops.linalg_svd(x, vectors=vectors)
-    _check_converged(where, info)
-    return u, s, vh
+    """(U [..., M, K], S, Vh [..., K, N]) of the checked x (U and Vh [..., 0, 0] without vectors):
+    npurt::ops::svd, whose QR-first path for long matrices is the only copy of that rule."""
+    try:
+        return _npurt._linalg_svd(x, full_matrices=False, vectors=vectors)
+    except InvalidArgumentError as e:
+        raise InvalidArgumentError(str(e).replace("npurt::ops::svd", where)) from None
 
 
 def _cutoff(where, x, s, rtol):
