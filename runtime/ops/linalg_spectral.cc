@@ -79,25 +79,39 @@ Tensor matmul_stack(const Tensor& a, const Tensor& b_in, bool trans_b, const Str
   return y.view(ys, contiguous_strides(ys), y.byte_offset());
 }
 
+// x [..., r, c] cut to its first `count` rows (axis -2) or columns (axis -1): a view.
+Tensor leading(const Tensor& x, size_t axis_from_end, int64_t count) {
+  Dims shape = x.shape();
+  shape[shape.size() - axis_from_end] = count;
+  return x.view(shape, x.strides(), x.byte_offset());
+}
+
 }  // namespace
 
 SVD svd(const Tensor& x, bool full_matrices, bool vectors, const Stream& stream) {
-  // Reduced SVD of a long matrix: Jacobi's cost grows with the long side, QR's
-  // much less, so A = Q R (A^T = Q R when wide) and Jacobi on the small R.
-  const bool reduced = !vectors || !full_matrices;
+  // A long matrix (at least twice as tall as wide; a wide one as A^T): Jacobi's
+  // cost grows with the long side, QR's much less, so A = Q R and Jacobi runs
+  // on R's top k x k block (k = min(m, n)): U = Q1 U_R (Q1: Q's first k
+  // columns). Full vectors take the complete Q, whose last columns already
+  // complete Q1 U_R to an orthonormal basis (U = Q diag(U_R, I): Q1 is
+  // overwritten in place), instead of the kernel's Gram-Schmidt of M - k columns.
   const int64_t m = x.ndim() >= 2 ? x.shape()[x.ndim() - 2] : 0, n = x.ndim() >= 2 ? x.shape().back() : 0;
   const bool floating = x.dtype() == DType::kFloat32 || x.dtype() == DType::kFloat64;  // else the op refuses
-  if (!reduced || !floating || (m < 2 * n && n < 2 * m) || x.numel() == 0)
-    return jacobi_svd(x, full_matrices, vectors, stream);
-  if (m >= 2 * n) {
-    const QR f = qr(x, false, stream);
-    SVD r = jacobi_svd(f.R, false, vectors, stream);
-    if (vectors) r.U = matmul_stack(f.Q, r.U, false, stream);
-    return r;
+  if (!floating || (m < 2 * n && n < 2 * m) || x.numel() == 0) return jacobi_svd(x, full_matrices, vectors, stream);
+  const bool wide = n > m, complete = vectors && full_matrices;
+  const int64_t k = std::min(m, n);
+  const QR f = qr(wide ? matrix_transpose(x) : x, complete, stream);  // wide: A^T = Q R, A = R^T Q^T
+  const Tensor r1 = complete ? leading(f.R, 2, k) : f.R;
+  SVD r = jacobi_svd(wide ? matrix_transpose(r1) : r1, false, vectors, stream);
+  if (!vectors) return r;
+  const Tensor q1 = complete ? leading(f.Q, 1, k) : f.Q;
+  // tall: U = Q1 U_R [..., m, k]; wide: Vh = Vh_R Q1^T [..., k, n].
+  Tensor& out = wide ? r.Vh : r.U;
+  out = wide ? matmul_stack(r.Vh, q1, true, stream) : matmul_stack(q1, r.U, false, stream);
+  if (complete) {
+    copy_into(q1, wide ? matrix_transpose(out) : out, stream);
+    out = wide ? contiguous(matrix_transpose(f.Q), stream) : f.Q;
   }
-  const QR f = qr(matrix_transpose(x), false, stream);  // A^T = Q R: A = R^T Q^T
-  SVD r = jacobi_svd(matrix_transpose(f.R), false, vectors, stream);
-  if (vectors) r.Vh = matmul_stack(r.Vh, f.Q, true, stream);
   return r;
 }
 

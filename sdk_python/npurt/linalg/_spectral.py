@@ -18,12 +18,12 @@ Decisions:
   * A matrix containing NaN or inf gives NaN results (numpy raises
     LinAlgError); QL / Jacobi that does not converge within the iteration cap
     raises InvalidArgumentError naming the function (never seen for finite input).
-  * A reduced SVD (svd with full_matrices=False, svdvals, pinv, matrix_rank,
-    matrix_norm 2/-2/'nuc') is npurt::ops::svd (`_npurt._linalg_svd`): a
-    matrix at least twice as tall as wide first takes its QR (A = Q R) and
+  * Every SVD (svd, svdvals, pinv, matrix_rank, matrix_norm 2/-2/'nuc') is
+    npurt::ops::svd (`_npurt._linalg_svd`): a matrix at least twice as tall
+    as wide first takes its QR (A = Q R; complete Q for full_matrices) and
     Jacobi runs on the small R (U = Q U_R, cube matmul); twice as wide, the
     same on A^T. Jacobi's cost grows with the long side, QR's much less:
-    1000x50 float32 svd 56 -> 25 ms CPU on the sim.
+    1000x50 float32 reduced svd 56 -> 25 ms CPU on the sim.
   * rtol (pinv, matrix_rank): None means max(M, N) * eps of x's dtype, times
     the largest singular value, as the standard says; a float or an array
     broadcasting against the stack shape.
@@ -111,11 +111,7 @@ def svd(x, /, *, full_matrices=True):
     if not isinstance(full_matrices, builtins.bool):
         raise ArgumentTypeError(f"{where}: argument 'full_matrices': expected a bool, got "
                                 f"{type(full_matrices).__name__}")
-    if not full_matrices:
-        return SVDResult(*_reduced_svd(where, x, vectors=True))
-    u, s, vh, info = _ops.linalg_svd(x, vectors=True, full_matrices=True)
-    _check_converged(where, info)
-    return SVDResult(u, s, vh)
+    return SVDResult(*_svd(where, x, full_matrices, vectors=True))
 
 
 def svdvals(x, /):
@@ -125,14 +121,14 @@ def svdvals(x, /):
 
 def _singular_values(where, x):
     _matrices(where, x)
-    return _reduced_svd(where, x, vectors=False)[1]
+    return _svd(where, x, False, vectors=False)[1]
 
 
-def _reduced_svd(where, x, vectors):
-    """(U [..., M, K], S, Vh [..., K, N]) of the checked x (U and Vh [..., 0, 0] without vectors):
-    npurt::ops::svd, whose QR-first path for long matrices is the only copy of that rule."""
+def _svd(where, x, full_matrices, vectors):
+    """(U, S, Vh) of the checked x (U and Vh [..., 0, 0] without vectors): npurt::ops::svd, whose
+    QR-first path for long matrices is the only copy of that rule."""
     try:
-        return _npurt._linalg_svd(x, full_matrices=False, vectors=vectors)
+        return _npurt._linalg_svd(x, full_matrices=full_matrices, vectors=vectors)
     except InvalidArgumentError as e:
         raise InvalidArgumentError(str(e).replace("npurt::ops::svd", where)) from None
 
@@ -154,7 +150,7 @@ def pinv(x, /, *, rtol=None):
     rtol * the largest one count as zero (rtol None: max(M, N) * eps)."""
     where = "npurt.linalg.pinv"
     _matrices(where, x)
-    u, s, vh = _reduced_svd(where, x, vectors=True)
+    u, s, vh = _svd(where, x, False, vectors=True)
     if s.shape[-1] == 0:
         return _xp.zeros(x.shape[:-2] + (x.shape[-1], x.shape[-2]), dtype=x.dtype)
     keep = s > _cutoff(where, x, s, rtol)
