@@ -5,12 +5,15 @@
 // visits every column pair p < q and rotates them (V accumulates the same
 // rotations) until all pairs are orthogonal: a pair is skipped when
 // |w_p . w_q| <= sqrt(M) eps ||w_p|| ||w_q|| (LAPACK gesvj's tolerance) or
-// below eps^2 ||A||_F^2 (normwise negligible); a sweep without rotation ends
+// when one of the two has ||w||^2 <= eps^2 ||A||_F^2 (negligible: it is
+// replaced below); a sweep without rotation ends
 // the iteration; kMaxSweeps sweeps without that gives info -1. Then
 // S_j = ||w_j|| sorted descending (columns of W and V alike), U = W S^-1.
 // Columns with S_j <= 2 eps ||A||_F (rank deficiency: their direction is
 // noise) and, for full_matrices, columns N..M-1 are completed to an
-// orthonormal basis by Gram-Schmidt (twice) of unit vectors. W is A scaled by
+// orthonormal basis by Gram-Schmidt (twice) of unit vectors e_i (accepted
+// when >= 1/2 of e_i is left, the threshold halving when no e_i passes, so
+// it always ends: some e_i keeps >= 1/sqrt(M)). W is A scaled by
 // a power of two (PowerOfTwoScale), so huge and tiny entries neither overflow
 // nor underflow the column dot products; S is scaled back. Outputs:
 // m >= n: U = W-part [m, uc], Vh = V^T; m < n: U = V, Vh = W-part^T.
@@ -106,7 +109,12 @@ class JacobiSvd {
     for (uint64_t p = 0; p + 1 < N_; ++p)
       for (uint64_t q = p + 1; q < N_; ++q) {
         const T alpha = work_.Get(S(p)), beta = work_.Get(S(q)), gamma = ColumnDot(p, q);
-        if (Abs(gamma) <= floor || Abs(gamma) <= tol * std::sqrt(alpha * beta)) continue;
+        // A column of norm <= eps ||A||_F is below Orthonormalize's null
+        // threshold (it is replaced), so its pairs need no rotation; any
+        // other pair must pass the relative test, however small the two
+        // columns (an absolute floor on gamma left the vectors of
+        // singular values ~1e-6 ||A|| unorthogonal in float32).
+        if ((alpha < beta ? alpha : beta) <= floor || Abs(gamma) <= tol * std::sqrt(alpha * beta)) continue;
         const T t = JacobiTan((beta - alpha) / (T(2) * gamma));
         const T c = T(1) / std::sqrt(T(1) + t * t), s = t * c;
         work_.RotateColumns(W(0, p), W(0, q), uc_, M_, c, s);
@@ -142,11 +150,20 @@ class JacobiSvd {
       for (uint64_t i = 0; i < M_; ++i) work_.Set(W(i, j), work_.Get(W(i, j)) * inv);
     }
     uint64_t cand = 0;
+    T keep = T(0.5);
     for (uint64_t j = 0; j < uc_; ++j) {
       if (Valid(j, j, null)) continue;
-      for (; cand < M_; ++cand)
-        if (Complete(j, cand, null)) break;
-      ++cand;
+      // Candidates left of `cand` were used or rejected; once none is left at
+      // this threshold, scan them all again at half of it. Some e_i keeps
+      // >= 1/sqrt(M) of itself (the residuals' squares sum to M - rank >= 1),
+      // so the loop ends with an orthonormal column.
+      while (!Complete(j, cand, null, keep)) {
+        if (++cand == M_) {
+          cand = 0;
+          keep *= T(0.5);
+        }
+      }
+      if (++cand == M_) cand = 0;
     }
   }
 
@@ -156,8 +173,8 @@ class JacobiSvd {
   }
 
   // Column j = e_cand minus its projections on the valid columns (twice);
-  // accepted (normalized) when at least half of it is left.
-  __aicore__ bool Complete(uint64_t j, uint64_t cand, T null) {
+  // accepted (normalized) when at least `keep` of it is left.
+  __aicore__ bool Complete(uint64_t j, uint64_t cand, T null, T keep) {
     for (uint64_t i = 0; i < M_; ++i) work_.Set(W(i, j), i == cand ? T(1) : T(0));
     for (int pass = 0; pass < 2; ++pass)
       for (uint64_t c = 0; c < uc_; ++c) {
@@ -166,7 +183,7 @@ class JacobiSvd {
         for (uint64_t i = 0; i < M_; ++i) work_.Set(W(i, j), work_.Get(W(i, j)) - d * work_.Get(W(i, c)));
       }
     const T norm = std::sqrt(ColumnDot(j, j));
-    if (norm < T(0.5)) return false;
+    if (norm < keep) return false;
     for (uint64_t i = 0; i < M_; ++i) work_.Set(W(i, j), work_.Get(W(i, j)) / norm);
     return true;
   }

@@ -1,6 +1,9 @@
 // runtime/ops/linalg_spectral.cc: npurt::ops::qr / eigh / svd
 // (npurt/linalg_spectral.h) over the linalg_qr / linalg_eigh / linalg_svd ops
-// (kernels/linalg/), with the Jacobi ops' convergence report checked here.
+// (kernels/linalg/), with the Jacobi ops' convergence report checked here,
+// and the QR-first path of a reduced SVD of a long matrix (the only copy of
+// that rule: npurt.linalg's svd / svdvals / pinv / matrix_rank / matrix_norm
+// call svd() through the _linalg_svd binding).
 #include "npurt/linalg_spectral.h"
 
 #include <algorithm>
@@ -39,11 +42,77 @@ Eigh eigh(const Tensor& x, bool vectors, const Stream& stream) {
   return Eigh{r[0], r[1]};
 }
 
-SVD svd(const Tensor& x, bool full_matrices, bool vectors, const Stream& stream) {
+namespace {
+
+// The one-sided Jacobi kernel itself (no QR first).
+SVD jacobi_svd(const Tensor& x, bool full_matrices, bool vectors, const Stream& stream) {
   std::vector<Tensor> r = call("linalg_svd", {x},
                                {{"vectors", AttrValue(vectors)}, {"full_matrices", AttrValue(full_matrices)}}, stream);
   check_converged("npurt::ops::svd", r[3], stream);
   return SVD{r[0], r[1], r[2]};
+}
+
+// x [..., r, c] as the view [..., c, r] (no copy; the ops copy strided inputs).
+Tensor matrix_transpose(const Tensor& x) {
+  Dims shape = x.shape(), strides = x.strides();
+  const size_t n = shape.size();
+  std::swap(shape[n - 1], shape[n - 2]);
+  std::swap(strides[n - 1], strides[n - 2]);
+  return x.view(shape, strides, x.byte_offset());
+}
+
+// a [..., p, k] @ b [..., k, q] with the same batch axes (b given as
+// [..., q, k] when trans_b): the cube matmul for float32, matmul_generic
+// (scalar unit, sim-only) for float64 on [B, ., .] copies.
+Tensor matmul_stack(const Tensor& a, const Tensor& b_in, bool trans_b, const Stream& stream) {
+  if (a.dtype() != DType::kFloat64) return call("matmul", {a, b_in}, {{"trans_b", AttrValue(trans_b)}}, stream)[0];
+  const Tensor b = trans_b ? matrix_transpose(b_in) : b_in;
+  const Dims& as = a.shape();
+  const size_t n = as.size();
+  const int64_t p = as[n - 2], k = as[n - 1], q = b.shape()[n - 1], batch = shape_numel(as) / std::max<int64_t>(p * k, 1);
+  const Tensor a3 = contiguous(a, stream), b3 = contiguous(b, stream);
+  const Tensor y = call("matmul_generic", {a3.view({batch, p, k}, contiguous_strides({batch, p, k}), a3.byte_offset()),
+                                          b3.view({batch, k, q}, contiguous_strides({batch, k, q}), b3.byte_offset())},
+                        {}, stream)[0];
+  Dims ys = as;
+  ys[n - 1] = q;
+  return y.view(ys, contiguous_strides(ys), y.byte_offset());
+}
+
+// x [..., r, c] cut to its first `count` rows (axis -2) or columns (axis -1): a view.
+Tensor leading(const Tensor& x, size_t axis_from_end, int64_t count) {
+  Dims shape = x.shape();
+  shape[shape.size() - axis_from_end] = count;
+  return x.view(shape, x.strides(), x.byte_offset());
+}
+
+}  // namespace
+
+SVD svd(const Tensor& x, bool full_matrices, bool vectors, const Stream& stream) {
+  // A long matrix (at least twice as tall as wide; a wide one as A^T): Jacobi's
+  // cost grows with the long side, QR's much less, so A = Q R and Jacobi runs
+  // on R's top k x k block (k = min(m, n)): U = Q1 U_R (Q1: Q's first k
+  // columns). Full vectors take the complete Q, whose last columns already
+  // complete Q1 U_R to an orthonormal basis (U = Q diag(U_R, I): Q1 is
+  // overwritten in place), instead of the kernel's Gram-Schmidt of M - k columns.
+  const int64_t m = x.ndim() >= 2 ? x.shape()[x.ndim() - 2] : 0, n = x.ndim() >= 2 ? x.shape().back() : 0;
+  const bool floating = x.dtype() == DType::kFloat32 || x.dtype() == DType::kFloat64;  // else the op refuses
+  if (!floating || (m < 2 * n && n < 2 * m) || x.numel() == 0) return jacobi_svd(x, full_matrices, vectors, stream);
+  const bool wide = n > m, complete = vectors && full_matrices;
+  const int64_t k = std::min(m, n);
+  const QR f = qr(wide ? matrix_transpose(x) : x, complete, stream);  // wide: A^T = Q R, A = R^T Q^T
+  const Tensor r1 = complete ? leading(f.R, 2, k) : f.R;
+  SVD r = jacobi_svd(wide ? matrix_transpose(r1) : r1, false, vectors, stream);
+  if (!vectors) return r;
+  const Tensor q1 = complete ? leading(f.Q, 1, k) : f.Q;
+  // tall: U = Q1 U_R [..., m, k]; wide: Vh = Vh_R Q1^T [..., k, n].
+  Tensor& out = wide ? r.Vh : r.U;
+  out = wide ? matmul_stack(r.Vh, q1, true, stream) : matmul_stack(q1, r.U, false, stream);
+  if (complete) {
+    copy_into(q1, wide ? matrix_transpose(out) : out, stream);
+    out = wide ? contiguous(matrix_transpose(f.Q), stream) : f.Q;
+  }
+  return r;
 }
 
 }  // namespace ops

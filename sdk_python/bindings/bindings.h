@@ -41,7 +41,7 @@ void bind_graphs(nb::module_& m);    // graph_bindings.cpp (owner: graphs)
 void bind_views(nb::module_& m);     // view_bindings.cpp (owner: arrays-structure)
 void bind_operators(nb::module_& m);  // operators.cpp: ndarray operator/reduction fast path
 void bind_sort(nb::module_& m);       // sort_bindings.cpp: the sort driver (npurt/sort_ops.h)
-void bind_linalg(nb::module_& m);     // linalg_bindings.cpp: LU / Cholesky kernels (npurt/linalg_ops.h)
+void bind_linalg(nb::module_& m);     // linalg_bindings.cpp: LU / Cholesky / SVD (npurt/linalg_ops.h, linalg_spectral.h)
 void bind_indexing(nb::module_& m);   // indexing.cpp: x[key] / x[key] = v fast path (npurt/basic_index.h)
 void bind_scalar_conversion(nb::module_& m);  // scalar_conversion.cpp: x.item() / float(x) / int(x) / bool(x) fast path
 void bind_scalar_constants(nb::module_& m);  // scalar_constants.cpp: the 0-d constant cache

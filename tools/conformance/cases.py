@@ -343,12 +343,19 @@ def _symmetric(data, xp, xps):
     return (x + xp.matrix_transpose(x),), {}
 
 
+def _matrix_norm(data, xp, xps):
+    (x,), _ = _matrices(data, xp, xps)
+    ord = data.draw(st.sampled_from(["fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf")]), label="ord")
+    return (x,), {"ord": ord, "keepdims": data.draw(st.booleans(), label="keepdims")}
+
+
 def _linalg_cases():
     # qr, eigh and svd are left out: their vectors are unique only up to sign (and order within repeated
     # values), so tests/python/linalg/test_spectral.py checks them by reconstruction instead.
     loose = [("det", _matrices), ("slogdet", _matrices), ("inv", _matrices), ("solve", _solve),
              ("cholesky", _spd), ("matrix_power", _matrix_power), ("vector_norm", _vector_norm),
-             ("eigvalsh", _symmetric), ("svdvals", _matrices), ("pinv", _matrices), ("matrix_rank", _matrices)]
+             ("eigvalsh", _symmetric), ("svdvals", _matrices), ("pinv", _matrices), ("matrix_rank", _matrices),
+             ("matrix_norm", _matrix_norm)]
     cases = [Case("linalg." + n, d, "loose", "linalg") for n, d in loose]
     cases += [Case("linalg.trace", _trace, "float", "linalg"), Case("linalg.outer", _outer, "float", "linalg"),
               Case("linalg.cross", _cross, "float", "linalg"), Case("linalg.diagonal", _diagonal, "exact", "linalg"),

@@ -20,7 +20,7 @@ from ._spectral import (EighResult, QRResult, SVDResult, eigh, eigvalsh, matrix_
                         svdvals)
 
 # The 23 functions of the 2024.12 extension, all of them: a partial module would make consumers that
-# test `hasattr(xp, "linalg")` call what is missing (tests/python/linalg/test_namespace.py).
+# test `hasattr(xp, "linalg")` call what is missing (tests/python/linalg/test_linalg_namespace.py).
 __all__ = ["cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
            "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd",
            "svdvals", "tensordot", "trace", "vecdot", "vector_norm"]

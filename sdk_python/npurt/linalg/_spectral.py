@@ -18,11 +18,12 @@ Decisions:
   * A matrix containing NaN or inf gives NaN results (numpy raises
     LinAlgError); QL / Jacobi that does not converge within the iteration cap
     raises InvalidArgumentError naming the function (never seen for finite input).
-  * A reduced SVD (svd with full_matrices=False, svdvals, pinv, matrix_rank,
-    matrix_norm 2/-2/'nuc') of a matrix at least twice as tall as wide first
-    takes its QR (A = Q R) and runs Jacobi on the small R (U = Q U_R, cube
-    matmul); twice as wide, the same on A^T. Jacobi's cost grows with the
-    long side, QR's much less: 1000x50 float32 svd 56 -> 25 ms CPU on the sim.
+  * Every SVD (svd, svdvals, pinv, matrix_rank, matrix_norm 2/-2/'nuc') is
+    npurt::ops::svd (`_npurt._linalg_svd`): a matrix at least twice as tall
+    as wide first takes its QR (A = Q R; complete Q for full_matrices) and
+    Jacobi runs on the small R (U = Q U_R, cube matmul); twice as wide, the
+    same on A^T. Jacobi's cost grows with the long side, QR's much less:
+    1000x50 float32 reduced svd 56 -> 25 ms CPU on the sim.
   * rtol (pinv, matrix_rank): None means max(M, N) * eps of x's dtype, times
     the largest singular value, as the standard says; a float or an array
     broadcasting against the stack shape.
@@ -110,11 +111,7 @@ def svd(x, /, *, full_matrices=True):
     if not isinstance(full_matrices, builtins.bool):
         raise ArgumentTypeError(f"{where}: argument 'full_matrices': expected a bool, got "
                                 f"{type(full_matrices).__name__}")
-    if not full_matrices:
-        return SVDResult(*_reduced_svd(where, x, vectors=True))
-    u, s, vh, info = _ops.linalg_svd(x, vectors=True, full_matrices=True)
-    _check_converged(where, info)
-    return SVDResult(u, s, vh)
+    return SVDResult(*_svd(where, x, full_matrices, vectors=True))
 
 
 def svdvals(x, /):
@@ -124,26 +121,16 @@ def svdvals(x, /):
 
 def _singular_values(where, x):
     _matrices(where, x)
-    return _reduced_svd(where, x, vectors=False)[1]
+    return _svd(where, x, False, vectors=False)[1]
 
 
-def _reduced_svd(where, x, vectors):
-    """(U [..., M, K], S, Vh [..., K, N]) of the checked x (U and Vh [..., 0, 0] without vectors). At least
-    twice as tall as wide: Jacobi on R of A = Q R, U = Q U_R; twice as wide: the same on A^T."""
-    m, n = x.shape[-2:]
-    if m >= 2 * n and n > 0:
-        q, r = _ops.linalg_qr(x)
-        u, s, vh, info = _ops.linalg_svd(r, vectors=vectors)
-        _check_converged(where, info)
-        return (_xp.matmul(q, u) if vectors else u), s, vh
-    if n >= 2 * m and m > 0:
-        q, r = _ops.linalg_qr(_xp.matrix_transpose(x))  # A^T = Q R: A = R^T Q^T
-        u, s, vh, info = _ops.linalg_svd(_xp.matrix_transpose(r), vectors=vectors)
-        _check_converged(where, info)
-        return u, s, (_xp.matmul(vh, _xp.matrix_transpose(q)) if vectors else vh)
-    u, s, vh, info = _ops.linalg_svd(x, vectors=vectors)
-    _check_converged(where, info)
-    return u, s, vh
+def _svd(where, x, full_matrices, vectors):
+    """(U, S, Vh) of the checked x (U and Vh [..., 0, 0] without vectors): npurt::ops::svd, whose
+    QR-first path for long matrices is the only copy of that rule."""
+    try:
+        return _npurt._linalg_svd(x, full_matrices=full_matrices, vectors=vectors)
+    except InvalidArgumentError as e:
+        raise InvalidArgumentError(str(e).replace("npurt::ops::svd", where)) from None
 
 
 def _cutoff(where, x, s, rtol):
@@ -163,7 +150,7 @@ def pinv(x, /, *, rtol=None):
     rtol * the largest one count as zero (rtol None: max(M, N) * eps)."""
     where = "npurt.linalg.pinv"
     _matrices(where, x)
-    u, s, vh = _reduced_svd(where, x, vectors=True)
+    u, s, vh = _svd(where, x, False, vectors=True)
     if s.shape[-1] == 0:
         return _xp.zeros(x.shape[:-2] + (x.shape[-1], x.shape[-2]), dtype=x.dtype)
     keep = s > _cutoff(where, x, s, rtol)
@@ -181,6 +168,16 @@ def matrix_rank(x, /, *, rtol=None):
     return _xp.astype(_xp.count_nonzero(s > _cutoff(where, x, s, rtol), axis=-1), _npurt.int64)
 
 
+def _extreme(where, ord, values, largest):
+    """max (largest) or min over the last axis of non-negative values (abs-sums, singular values): the max of
+    none is 0, as numpy's and array-api-strict's norms give for empty matrices; the min of none is undefined."""
+    if values.shape[-1] != 0:
+        return (_xp.max if largest else _xp.min)(values, axis=-1)
+    if not largest:
+        raise InvalidArgumentError(f"{where}: argument 'x': ord={ord} of an empty matrix is undefined")
+    return _xp.zeros(values.shape[:-1], dtype=values.dtype, device=values.device)
+
+
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """Matrix norm of every matrix of x [..., M, N]: ord 'fro' (default; None too), 'nuc' (sum of singular values),
     1 / -1 (max / min column abs-sum), inf / -inf (max / min row abs-sum), 2 / -2 (largest / smallest
@@ -193,14 +190,13 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
                                    f"-inf, got {ord!r}")
     if ord == "fro":
         y = _xp.sqrt(_xp.sum(x * x, axis=(-2, -1)))
-    elif ord in ("nuc", 2, -2):
-        s = _singular_values(where, x)
-        if s.shape[-1] == 0 and ord != "nuc":
-            raise InvalidArgumentError(f"{where}: argument 'x': ord={ord} of an empty matrix is undefined")
-        y = _xp.sum(s, axis=-1) if ord == "nuc" else s[..., 0 if ord == 2 else -1]
+    elif ord == "nuc":
+        y = _xp.sum(_singular_values(where, x), axis=-1)
+    elif ord in (2, -2):
+        y = _extreme(where, ord, _singular_values(where, x), ord == 2)
     else:
         sums = _xp.sum(_xp.abs(x), axis=-2 if ord in (1, -1) else -1)
-        y = (_xp.max if ord in (1, float("inf")) else _xp.min)(sums, axis=-1)
+        y = _extreme(where, ord, sums, ord in (1, float("inf")))
     if keepdims:
         y = _xp.expand_dims(_xp.expand_dims(y, axis=-1), axis=-1)
     return y
