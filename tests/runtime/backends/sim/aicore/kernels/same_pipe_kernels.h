@@ -17,6 +17,15 @@ using namespace AscendC;
 
 constexpr uint32_t kSameFloats = 256;  // 4 blocks x 64
 
+// The block's 64 floats of x and of z.
+struct BlockRows {
+  GlobalTensor<float> x, z;
+  BlockRows(GM_ADDR x_addr, GM_ADDR z_addr) {
+    x.SetGlobalBuffer((__gm__ float*)x_addr + 64 * GetBlockIdx(), 64);
+    z.SetGlobalBuffer((__gm__ float*)z_addr + 64 * GetBlockIdx(), 64);
+  }
+};
+
 // How the second copy into the buffer is ordered after the first.
 enum class Order {
   kNone,           // nothing: ErrorSync1
@@ -48,21 +57,18 @@ void order_mte2() {
 // the first copy goes to a second TBuf instead (disjoint, never flagged).
 template <Order kOrder, bool kOverlap = true>
 void reload_tbuf(GM_ADDR x, GM_ADDR z) {
+  BlockRows gm(x, z);
   TPipe pipe;
-  TBuf<TPosition::VECCALC> a, other;
-  pipe.InitBuffer(a, 64 * sizeof(float));
-  pipe.InitBuffer(other, 64 * sizeof(float));
-  GlobalTensor<float> xGm, zGm;
-  xGm.SetGlobalBuffer((__gm__ float*)x + 64 * GetBlockIdx(), 64);
-  zGm.SetGlobalBuffer((__gm__ float*)z + 64 * GetBlockIdx(), 64);
-  LocalTensor<float> ta = a.Get<float>();
-  LocalTensor<float> first = kOverlap ? ta[32] : other.Get<float>();
-  DataCopy(first, xGm[32], 32);
+  TBuf<TPosition::VECCALC> bufs[2];
+  for (auto& b : bufs) pipe.InitBuffer(b, 64 * sizeof(float));
+  LocalTensor<float> ta = bufs[0].Get<float>();
+  LocalTensor<float> first = kOverlap ? ta[32] : bufs[1].Get<float>();
+  DataCopy(first, gm.x[32], 32);
   order_mte2<kOrder>();
-  DataCopy(ta, xGm, 64);
+  DataCopy(ta, gm.x, 64);
   SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID1);
   WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID1);
-  DataCopy(zGm, ta, 64);
+  DataCopy(gm.z, ta, 64);
 }
 
 AICORE_TEST_KERNEL(reload_unordered) { reload_tbuf<Order::kNone>(x, z); }
@@ -79,21 +85,19 @@ AICORE_TEST_KERNEL(reload_disjoint) { reload_tbuf<Order::kNone, false>(x, z); }
 // barrier; the two rows of one DataCopyPad (one instruction) never are.
 template <bool kBarrier>
 void pad_rows_twice(GM_ADDR x, GM_ADDR z) {
+  BlockRows gm(x, z);
   TPipe pipe;
   TBuf<TPosition::VECCALC> a;
   pipe.InitBuffer(a, 64 * sizeof(float));
-  GlobalTensor<float> xGm, zGm;
-  xGm.SetGlobalBuffer((__gm__ float*)x + 64 * GetBlockIdx(), 64);
-  zGm.SetGlobalBuffer((__gm__ float*)z + 64 * GetBlockIdx(), 64);
   LocalTensor<float> ta = a.Get<float>();
   DataCopyExtParams rows{2, 5 * sizeof(float), 0, 0, 0};
   DataCopyPadExtParams<float> no_pad{false, 0, 0, 0.0f};
-  DataCopyPad(ta, xGm, rows, no_pad);
+  DataCopyPad(ta, gm.x, rows, no_pad);
   if (kBarrier) PipeBarrier<PIPE_MTE2>();
-  DataCopyPad(ta, xGm[8], rows, no_pad);
+  DataCopyPad(ta, gm.x[8], rows, no_pad);
   SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID1);
   WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID1);
-  DataCopyPad(zGm, ta, DataCopyExtParams{2, 5 * sizeof(float), 0, 0, 0});
+  DataCopyPad(gm.z, ta, rows);
 }
 AICORE_TEST_KERNEL(pad_rows_unordered) { pad_rows_twice<false>(x, z); }
 AICORE_TEST_KERNEL(pad_rows_barrier) { pad_rows_twice<true>(x, z); }
@@ -103,17 +107,15 @@ AICORE_TEST_KERNEL(pad_rows_barrier) { pad_rows_twice<true>(x, z); }
 // (V -> MTE2). kTiles tiles of 16 floats, copied out through a VECOUT queue.
 AICORE_TEST_KERNEL(queue_reload) {
   constexpr int kTiles = 4, kTile = 16;
+  BlockRows gm(x, z);
   TPipe pipe;
   TQue<QuePosition::VECIN, 1> in;
   TQue<QuePosition::VECOUT, 1> out;
   pipe.InitBuffer(in, 1, kTile * sizeof(float));
   pipe.InitBuffer(out, 1, kTile * sizeof(float));
-  GlobalTensor<float> xGm, zGm;
-  xGm.SetGlobalBuffer((__gm__ float*)x + 64 * GetBlockIdx(), 64);
-  zGm.SetGlobalBuffer((__gm__ float*)z + 64 * GetBlockIdx(), 64);
   for (int t = 0; t < kTiles; ++t) {
     LocalTensor<float> a = in.AllocTensor<float>();
-    DataCopy(a, xGm[t * kTile], kTile);
+    DataCopy(a, gm.x[t * kTile], kTile);
     in.EnQue(a);
     LocalTensor<float> b = in.DeQue<float>();
     LocalTensor<float> c = out.AllocTensor<float>();
@@ -121,7 +123,7 @@ AICORE_TEST_KERNEL(queue_reload) {
     in.FreeTensor(b);
     out.EnQue(c);
     LocalTensor<float> d = out.DeQue<float>();
-    DataCopy(zGm[t * kTile], d, kTile);
+    DataCopy(gm.z[t * kTile], d, kTile);
     out.FreeTensor(d);
   }
 }
@@ -129,16 +131,15 @@ AICORE_TEST_KERNEL(queue_reload) {
 // full, cross pipe (ErrorSync2, already modelled): a vector write into a UB
 // buffer that MTE3 is still copying out (no SetFlag/WaitFlag<MTE3_V>).
 AICORE_TEST_KERNEL(vector_overwrites_outgoing) {
+  BlockRows gm(x, z);
   TPipe pipe;
   TBuf<TPosition::VECCALC> a;
   pipe.InitBuffer(a, 64 * sizeof(float));
-  GlobalTensor<float> zGm;
-  zGm.SetGlobalBuffer((__gm__ float*)z + 64 * GetBlockIdx(), 64);
   LocalTensor<float> ta = a.Get<float>();
   Duplicate(ta, 1.0f, 64);
   SetFlag<HardEvent::V_MTE3>(EVENT_ID1);
   WaitFlag<HardEvent::V_MTE3>(EVENT_ID1);
-  DataCopy(zGm, ta, 64);
+  DataCopy(gm.z, ta, 64);
   Duplicate(ta, 2.0f, 64);
 }
 
