@@ -74,22 +74,29 @@ PipeModel::Hazard PipeModel::access(Pipe p, Access a, uint64_t off, uint64_t byt
   if (bytes == 0) return {};
   const int pi = static_cast<int>(p);
   const uint32_t op = ++vc[pi][pi];
-  const uint32_t* known = vc[pi];
+  // The latest op of each pipe this access is ordered after, so one compare
+  // per earlier access finds a hazard: another pipe's from vc[p]; p's own
+  // writes only for a checked write (done[p], same pipe), never p's own reads.
+  // Index kNoPipe (a block never written) is never a hazard.
+  uint32_t after_write[kNumPipes + 1], after_read[kNumPipes];
+  for (int q = 0; q < kNumPipes; ++q) after_write[q] = after_read[q] = vc[pi][q];
+  after_write[kNoPipe] = after_read[pi] = UINT32_MAX;
+  after_write[pi] = a == Access::kWrite && same_pipe_waw_checked(p) ? done[pi] : UINT32_MAX;
   uint64_t first = off / 32, last = std::min<uint64_t>((off + bytes + 31) / 32, ub.size());
   for (uint64_t b = first; b < last; ++b) {
     BlockUse& u = ub[b];
-    if (u.write_pipe != 0xff && u.write_pipe != pi && u.write_op > known[u.write_pipe])
+    if (u.write_op > after_write[u.write_pipe]) {
+      if (u.write_pipe == pi) return same_pipe_conflict(p, u.write_api, api, b);
       return conflict(a == Access::kRead ? "read-after-write" : "write-after-write", p,
                       static_cast<Pipe>(u.write_pipe), u.write_api, b);
+    }
     if (a == Access::kWrite) {
       static_assert(static_cast<int>(Pipe::S) == 0, "the loop below skips PIPE_S");
       // Scalar loads complete before the scalar unit issues anything later,
       // so a read on PIPE_S never races a later write.
       for (int q = 1; q < kNumPipes; ++q)
-        if (q != pi && u.read_op[q] > known[q])
+        if (u.read_op[q] > after_read[q])
           return conflict("write-after-read", p, static_cast<Pipe>(q), nullptr, b);
-      if (u.write_pipe == pi && u.write_op > done[pi] && same_pipe_waw_checked(p))
-        return same_pipe_conflict(p, u.write_api, api, b);
       u.write_pipe = static_cast<uint8_t>(pi);
       u.write_op = op;
       u.write_api = api;

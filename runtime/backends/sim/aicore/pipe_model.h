@@ -35,9 +35,10 @@ namespace npurt::sim {
 
 struct PipeModel {
   using Clock = uint32_t[kNumPipes];
+  static constexpr uint8_t kNoPipe = kNumPipes;  // write_pipe of a block never written
   struct BlockUse {
     uint32_t write_op = 0;
-    uint8_t write_pipe = 0xff;
+    uint8_t write_pipe = kNoPipe;
     const char* write_api = nullptr;
     uint32_t read_op[kNumPipes] = {};
   };
