@@ -49,19 +49,6 @@ inline uint32_t fit_tile(uint64_t ub_bytes, uint64_t ub_bytes_per_item, uint64_t
   return static_cast<uint32_t>(std::min<uint64_t>({fit, capped, uint64_t{1} << 30}));
 }
 
-// Elements from the lowest to the highest element of a view of `shape` and
-// `strides` (elements, any sign), its window in the storage; 0 when empty.
-// Kernels with a strided output (fill's `strides`, copy's `out_strides`)
-// write into such a window.
-inline int64_t strided_window(const Dims& shape, const Dims& strides) {
-  int64_t extent = 1;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 0) return 0;
-    extent += (shape[d] - 1) * (strides[d] < 0 ? -strides[d] : strides[d]);
-  }
-  return extent;
-}
-
 // UB bytes a kernel may plan for: the usable UB (GetCoreMemSize) less a margin
 // for TPipe bookkeeping and small scratch buffers.
 inline uint64_t ub_budget(const ChipProfile& profile, uint64_t reserve = 1024) {

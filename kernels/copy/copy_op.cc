@@ -13,6 +13,7 @@
 #include "common/tiling_util.h"
 #include "copy/copy_tiling.h"
 #include "npurt/op_registry.h"
+#include "npurt/strided_window.h"
 #include "npurt/tensor.h"
 
 namespace npurt::kernels {
@@ -196,7 +197,7 @@ void copy_infer(const OpContext& ctx) {
   if (os.size() != x.shape.size())
     ctx.fail("out_strides", "has " + std::to_string(os.size()) + " entries for x of " + std::to_string(x.shape.size()) +
                                 " dims");
-  ctx.set_output(0, Dims{strided_window(x.shape, os)}, x.dtype);
+  ctx.set_output(0, Dims{strided_window(x.shape, os).extent}, x.dtype);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "fill/fill_tiling.h"
 #include "npurt/fill_value.h"
 #include "npurt/op_registry.h"
+#include "npurt/strided_window.h"
 #include "npurt/tensor.h"
 
 namespace npurt::kernels {
@@ -94,7 +95,7 @@ void fill_infer(const OpContext& ctx) {
   if (strides.size() != shape.size())
     ctx.fail("strides", "has " + std::to_string(strides.size()) + " entries for a shape of " +
                             std::to_string(shape.size()) + " dims");
-  ctx.set_output(0, Dims{strided_window(shape, strides)}, ctx.attr_dtype("dtype"));
+  ctx.set_output(0, Dims{strided_window(shape, strides).extent}, ctx.attr_dtype("dtype"));
 }
 
 struct RunDim {

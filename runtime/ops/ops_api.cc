@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "npurt/runtime.h"
+#include "npurt/strided_window.h"
 #include "npurt/status.h"
 
 namespace npurt {
@@ -73,18 +74,12 @@ Tensor fill(const Dims& shape, DType dtype, double value, const Stream& stream, 
   return run1(builtin_fill(), {}, {AttrValue(shape), AttrValue(dtype), AttrValue(value)}, stream, out);
 }
 namespace {
-// The window of a non-contiguous view: its storage from the lowest element it
-// reaches to the highest, as a 1-D contiguous tensor (undefined when the view is empty).
+// The window of a non-contiguous view (npurt/strided_window.h) as a 1-D
+// contiguous tensor over its storage (undefined when the view is empty).
 Tensor window_of(const Tensor& view) {
-  const int64_t item = static_cast<int64_t>(view.itemsize());
-  int64_t low = view.byte_offset(), extent = 1;
-  for (size_t d = 0; d < view.ndim(); ++d) {
-    const int64_t n = view.shape()[d], s = view.strides()[d];
-    if (n == 0) return Tensor();
-    if (s < 0) low += s * (n - 1) * item;
-    extent += (n - 1) * (s < 0 ? -s : s);
-  }
-  return view.view(Dims{extent}, Dims{1}, low);
+  const StridedWindow w = strided_window(view.shape(), view.strides());
+  if (w.extent == 0) return Tensor();
+  return view.view(Dims{w.extent}, Dims{1}, view.byte_offset() + w.low * static_cast<int64_t>(view.itemsize()));
 }
 }  // namespace
 

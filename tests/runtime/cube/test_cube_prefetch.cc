@@ -3,7 +3,9 @@
 // seen at the same address step twice queues exactly the rows of the next
 // copy, in order, and nothing else (a later jump keeps that stride); no
 // repeated step, oversized regions and a shape evicted by newer ones queue
-// nothing. The float micro-kernel consumes
+// nothing. A thread_local destructor that reaches the predictor after the
+// thread's state was freed at thread exit gets a fresh state. The float
+// micro-kernel consumes
 // the queue while it multiplies, and its results must not change (the
 // prefetches are hints).
 #include <gtest/gtest.h>
@@ -11,6 +13,7 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "backends/sim/aicore/cube_gemm.h"
@@ -113,6 +116,37 @@ TEST(CubePrefetch, InterleavedShapesAndEviction) {
   EXPECT_NE(prefetch_queue().active, 0u);
   for (uint32_t s = 1; s <= 4; ++s) note_nd2nz_source(b, 64 * s, 3, 32);
   EXPECT_EQ(prefetch_queue().active, 0u);
+}
+
+// Destroyed after the predictor's per-thread state (constructed before it, so
+// destroyed after it at thread exit): its destructor predicts a stride anew.
+struct LateCubeUser {
+  const uint8_t* base = nullptr;
+  bool* fresh = nullptr;
+  bool* predicted = nullptr;
+  ~LateCubeUser() {
+    *fresh = prefetch_queue().active == 0;  // a freed State holds heap metadata here
+    if (!*fresh) return;  // draining garbage regions would run away
+    for (int i = 0; i < 3; ++i) note_nd2nz_source(base + i * 512, 8192, 4, 512);
+    *predicted = queued_rows().size() == 4;
+  }
+};
+
+TEST(CubePrefetch, StateUsedAgainDuringThreadExitIsFresh) {
+  static uint8_t gm[1 << 16];
+  bool fresh = false, predicted = false;
+  std::thread t([&] {
+    thread_local LateCubeUser late;
+    late.base = gm;
+    late.fresh = &fresh;
+    late.predicted = &predicted;
+    // Leave a prediction queued: the state is in use when the thread exits.
+    for (int i = 0; i < 3; ++i) note_nd2nz_source(gm + i * 256, 4096, 8, 256);
+    ASSERT_NE(prefetch_queue().active, 0u);
+  });
+  t.join();
+  EXPECT_TRUE(fresh) << "the late destructor saw the freed state";
+  EXPECT_TRUE(predicted);
 }
 
 // The float kernels with rows queued: the prefetches read other memory while

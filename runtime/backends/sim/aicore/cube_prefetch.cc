@@ -2,7 +2,6 @@
 // rows the float Mmad kernel prefetches (see cube_prefetch.h).
 #include "backends/sim/aicore/cube_prefetch.h"
 
-#include <memory>
 
 namespace npurt::sim::cube {
 namespace {
@@ -32,15 +31,29 @@ struct State {
 // already has an initial-exec variable (core_context.h): its whole TLS block
 // must fit glibc's surplus, and a thread_local State there made the import
 // fail ("cannot allocate memory in static TLS block"). So the State lives on
-// the heap, owned by a thread_local unique_ptr, and is reached through an
+// the heap, owned by a thread_local StateOwner, and is reached through an
 // 8-byte initial-exec pointer (no __tls_get_addr call per Mmad).
 __thread State* tls_state __attribute__((tls_model("initial-exec"))) = nullptr;
 
+// Frees the thread's State at thread exit and clears tls_state with it, so a
+// thread_local destructor that runs later on the exiting thread and reaches
+// the cube (a Mmad, an Nd2Nz copy) gets a fresh State, never the freed one
+// (like copy_elision.cc's ShardOwner). That late State is not freed (the
+// owner is gone): one State, only on such a thread, only at its exit.
+struct StateOwner {
+  State* state = nullptr;
+  ~StateOwner() {
+    delete state;
+    state = nullptr;
+    tls_state = nullptr;
+  }
+};
+
 State& state() {
   if (tls_state == nullptr) {
-    thread_local std::unique_ptr<State> owner;
-    owner = std::make_unique<State>();
-    tls_state = owner.get();
+    thread_local StateOwner owner;
+    owner.state = new State;
+    tls_state = owner.state;
   }
   return *tls_state;
 }

@@ -70,8 +70,8 @@ void check_full(CoreContext* c, const LocalRef& r, uint64_t off, uint64_t bytes,
                       hex(at) + " was never written since the buffer was allocated");
     }
   }
-  std::string hazard = st.pipes.access(s.pipe, s.access, ub_off, bytes, s.api);
-  if (!hazard.empty()) raise_fault(Diag::kSync2, s.api, hazard);
+  PipeModel::Hazard hazard = st.pipes.access(s.pipe, s.access, ub_off, bytes, s.api);
+  if (!hazard.detail.empty()) raise_fault(hazard.code, s.api, hazard.detail);
   if (s.access == Access::kWrite) std::memset(st.ub_written.data() + ub_off, 1, bytes);
 }
 

@@ -68,9 +68,11 @@ void sync_barrier(CoreContext* c, pipe_t p) {
   if (p == PIPE_S)
     raise_fault(Diag::kParam, "PipeBarrier", "PipeBarrier<PIPE_S> is not allowed");
   if (p > PIPE_FIX) raise_fault(Diag::kParam, "PipeBarrier", "invalid pipe");
-  // A single-pipe barrier orders that pipe with itself, which the in-order
-  // model already assumes; only PIPE_ALL orders pipes against each other.
-  if (c->level == SimCheckLevel::kFull && p == PIPE_ALL) state_of(c).pipes.barrier_all();
+  // A single-pipe barrier orders that pipe with itself (its earlier copies
+  // complete first, pipe_model.h); only PIPE_ALL orders pipes against each other.
+  if (c->level != SimCheckLevel::kFull) return;
+  if (p == PIPE_ALL) state_of(c).pipes.barrier_all();
+  else state_of(c).pipes.barrier(p == PIPE_FIX ? Pipe::FIX : static_cast<Pipe>(p));
 }
 
 }  // namespace npurt::sim

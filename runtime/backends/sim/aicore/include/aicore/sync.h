@@ -6,9 +6,11 @@
 // access that depends on another pipe's access without an ordering flag,
 // barrier or queue hand-off in between (ErrorSync2), unpaired flags (ErrorSync3)
 // and a SetFlag on an already set (event, id) (ErrorSync4). Event IDs are 0..7
-// (A2/A3/310P); PipeBarrier<PIPE_S> is not allowed. Pipes execute their own
+// (A2/A3/310P); PipeBarrier<PIPE_S> is not allowed. Pipes issue their own
 // instructions in order in the model (bisheng's auto-sync inserts same-pipe
-// barriers), so ErrorSync1 is not raised.
+// barriers), except that two MTE2 copies into one 32-B UB block need
+// PipeBarrier<PIPE_MTE2> (or a flag round trip) in between: ErrorSync1
+// (pipe_model.h).
 #pragma once
 
 #include <cstdint>
