@@ -21,7 +21,12 @@
 //     dtype differs), a numpy array (uploaded in its own dtype, then cast by
 //     `astype` on the device) or a list / tuple (one numpy.asarray into the
 //     array's dtype on the host, then uploaded) is broadcast and written by
-//     one `copy` kernel (npurt::ops::copy_into).
+//     one `copy` kernel (npurt::ops::copy_into);
+//   - x[idx] = v for an integer-array key into a contiguous array: list and
+//     numpy keys checked on the host (host_index.h), nr.ndarray keys by
+//     index_check and a read of its status, then one `scatter` of
+//     an nr.ndarray value of x's dtype (its exact shape or one element), or of
+//     a scalar filled into one element that the scatter repeats (fast_scatter).
 // Everything else (integer arrays and masks, float -> int / complex -> real
 // numpy arrays, values numpy warns about or refuses, other devices, broadcast
 // targets, subclasses) and every error calls
@@ -37,6 +42,7 @@
 #include <limits>
 
 #include "bindings.h"
+#include "host_index.h"
 #include "host_transfer.h"
 #include "npurt/basic_index.h"
 #include "npurt/fill_value.h"
@@ -461,13 +467,51 @@ bool fast_upload(PyObject* self, PyObject* key, PyObject* value) {
   return true;
 }
 
+// The values fast_scatter writes for self[idx] = value (target shape `want`): a scalar
+// filled into one element (the scatter repeats it), an nr.ndarray of x's dtype and
+// device, contiguous, not in x's storage, of shape `want` or one element; else undefined.
+Tensor scatter_values(const Tensor& x, PyObject* value, const Dims& want) {
+  FillValue v;
+  if (read_scalar(value, &v)) {
+    return fills_like_numpy(v, x.dtype()) ? ops::fill(Dims{1}, x.dtype(), v, x.stream()) : Tensor();
+  }
+  if (Py_TYPE(value) != g_type) return Tensor();
+  const Tensor& a = *nb::inst_ptr<Tensor>(nb::handle(value));
+  if (a.dtype() != x.dtype() || !(a.device() == x.device()) || !a.is_contiguous() || a.storage() == x.storage())
+    return Tensor();
+  if (a.shape() == want || (a.numel() == 1 && a.ndim() <= want.size())) return a;
+  return Tensor();
+}
+
+// self[idx] = value for an integer-array key (axis 0: checked_index) into a contiguous array:
+// one scatter (a scalar: filled into one element that the scatter repeats): no broadcast
+// copy, no Python layer; host keys need no index_check and no status read. A bad index
+// (or any other key or value) is the Python path's to raise.
+bool fast_scatter(PyObject* self, PyObject* key, PyObject* value) {
+  if (Py_TYPE(self) != g_type) return false;
+  const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
+  if (x.read_only() || x.ndim() == 0 || !x.is_contiguous() || !(x.device() == current_device())) return false;
+  const Tensor idx = checked_index(x, key);
+  if (!idx.defined() || idx.numel() == 0) return false;  // empty keys: the Python path (numpy's shape rules)
+  Dims want = idx.shape();
+  for (size_t d = 1; d < x.ndim(); ++d) want.push_back(x.shape()[d]);
+  const Tensor values = scatter_values(x, value, want);
+  if (!values.defined()) return false;
+  if (x.numel() == 0) return true;
+  ops::call("scatter", {idx, values}, {{"shape", AttrValue(x.shape())}, {"axis", AttrValue(int64_t{0})}},
+            x.stream(), {x});
+  return true;
+}
+
 int setitem_slot(PyObject* self, PyObject* key, PyObject* value) {
   PyObject* r = nullptr;
   if (!value) {
     r = call_python(self, g_delitem, key, nullptr);
   } else {
     try {
-      if (fast_fill(self, key, value) || fast_copy(self, key, value) || fast_upload(self, key, value)) return 0;
+      if (fast_fill(self, key, value) || fast_copy(self, key, value) || fast_upload(self, key, value) ||
+          fast_scatter(self, key, value))
+        return 0;
     } catch (...) {
       raise_current();
       return -1;
