@@ -26,7 +26,8 @@
 //     numpy keys checked on the host (host_index.h), nr.ndarray keys by
 //     index_check and a read of its status, then one `scatter` of
 //     an nr.ndarray value of x's dtype (its exact shape or one element), or of
-//     a scalar filled into one element that the scatter repeats (fast_scatter).
+//     a scalar filled into one element that the scatter repeats (fast_scatter);
+//     a contiguous bool nr.ndarray key: mask_assign.h (same values, no Python).
 // Everything else (integer arrays and masks, float -> int / complex -> real
 // numpy arrays, values numpy warns about or refuses, other devices, broadcast
 // targets, subclasses) and every error calls
@@ -44,6 +45,7 @@
 #include "bindings.h"
 #include "host_index.h"
 #include "host_transfer.h"
+#include "mask_assign.h"
 #include "npurt/basic_index.h"
 #include "npurt/fill_value.h"
 #include "npurt/ops.h"
@@ -467,10 +469,10 @@ bool fast_upload(PyObject* self, PyObject* key, PyObject* value) {
   return true;
 }
 
-// The values fast_scatter writes for self[idx] = value (target shape `want`): a scalar
-// filled into one element (the scatter repeats it), an nr.ndarray of x's dtype and
-// device, contiguous, not in x's storage, of shape `want` or one element; else undefined.
-Tensor scatter_values(const Tensor& x, PyObject* value, const Dims& want) {
+// The values fast_scatter writes for self[idx] = value (target shape *want, any when null):
+// a scalar filled into one element (the kernel repeats it), an nr.ndarray of x's dtype and
+// device, contiguous, not in x's storage, of shape *want or one element; else undefined.
+Tensor scatter_values(const Tensor& x, PyObject* value, const Dims* want) {
   FillValue v;
   if (read_scalar(value, &v)) {
     return fills_like_numpy(v, x.dtype()) ? ops::fill(Dims{1}, x.dtype(), v, x.stream()) : Tensor();
@@ -479,7 +481,7 @@ Tensor scatter_values(const Tensor& x, PyObject* value, const Dims& want) {
   const Tensor& a = *nb::inst_ptr<Tensor>(nb::handle(value));
   if (a.dtype() != x.dtype() || !(a.device() == x.device()) || !a.is_contiguous() || a.storage() == x.storage())
     return Tensor();
-  if (a.shape() == want || (a.numel() == 1 && a.ndim() <= want.size())) return a;
+  if (!want || a.shape() == *want || (a.numel() == 1 && a.ndim() <= want->size())) return a;
   return Tensor();
 }
 
@@ -491,11 +493,19 @@ bool fast_scatter(PyObject* self, PyObject* key, PyObject* value) {
   if (Py_TYPE(self) != g_type) return false;
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
   if (x.read_only() || x.ndim() == 0 || !x.is_contiguous() || !(x.device() == current_device())) return false;
+  if (Py_TYPE(key) == g_type && nb::inst_ptr<Tensor>(nb::handle(key))->dtype() == DType::kBool) {
+    const Tensor& mask = *nb::inst_ptr<Tensor>(nb::handle(key));  // a boolean mask (mask_assign.h)
+    if (mask.ndim() == 0 || mask.ndim() > x.ndim() || !(mask.device() == x.device())) return false;
+    for (size_t d = 0; d < mask.ndim(); ++d)
+      if (mask.shape()[d] != x.shape()[d]) return false;
+    const Tensor values = scatter_values(x, value, nullptr);
+    return values.defined() && mask.is_contiguous() && mask_assign(x, mask, values);
+  }
   const Tensor idx = checked_index(x, key);
   if (!idx.defined() || idx.numel() == 0) return false;  // empty keys: the Python path (numpy's shape rules)
   Dims want = idx.shape();
   for (size_t d = 1; d < x.ndim(); ++d) want.push_back(x.shape()[d]);
-  const Tensor values = scatter_values(x, value, want);
+  const Tensor values = scatter_values(x, value, &want);
   if (!values.defined()) return false;
   if (x.numel() == 0) return true;
   ops::call("scatter", {idx, values}, {{"shape", AttrValue(x.shape())}, {"axis", AttrValue(int64_t{0})}},

@@ -147,3 +147,16 @@ def test_values_read_from_the_array_itself():
     ref[[0, 6]] = ref[4:6]
     x[[0, 6]] = x[4:6]
     np.testing.assert_array_equal(np.asarray(x.tolist(), np.float32), ref)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float32", "complex128"])
+def test_repeated_value_under_full_sim_checks(dtype):
+    n = 50003  # several cores, runs of rows that start unaligned in UB
+    ref = np.zeros((n, 3), dtype)
+    key = np.arange(n - 1, 0, -7)
+    with nr.debug.sim_check_level("full"):
+        x = nr.asarray(ref)
+        x[key] = 1
+        got = x.numpy()
+    ref[key] = 1
+    np.testing.assert_array_equal(got, ref)
