@@ -6,7 +6,9 @@
 // x[idx] = index_check + gather; x[idx] = v: index_check + scatter into x;
 // x[mask]: mask_count + cumsum of the 64 block counts (scan family) + a
 // one-element read of the total + mask_positions + gather. Indices are int64
-// after index_check.
+// after index_check (or after the host check of list / numpy keys,
+// sdk_python/bindings/host_index.cpp). scatter also takes one value element
+// for any number of positions (x[idx] = scalar: GatherTiling::bcast).
 #include <algorithm>
 #include <cstring>
 #include <string>

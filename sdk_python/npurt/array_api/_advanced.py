@@ -11,15 +11,20 @@ Supported keys (numpy semantics):
     shape matches the leading dims of x; a 0-d boolean array.
 Boolean arrays combined with other entries raise nr.IndexingError (an IndexError).
 
-Invariants: indices are checked on the device (index_check): the host reads
-only a 64-slot status and raises nr.IndexingError naming the axis and the index;
+Invariants: index arrays given as lists / numpy arrays are checked and normalized
+on the host in C++ (_npurt._host_index) before their upload; npurt index arrays
+on the device (index_check): the host reads only a 64-slot status; either way a
+bad index raises nr.IndexingError naming the axis and the index at the call;
 masks are compacted on the device (mask_count per block, a scan of the 64
 block counts, mask_positions): the host reads only the total, which sizes the
 result. Writes go through scatter into the
 array itself (or a contiguous copy of a non-contiguous view, copied back),
 except x[mask] = scalar into a contiguous x: one in-place `where` (no
 compaction, no host read; _masked_fill) for the dtypes `where` takes on x's
-device (all on the sim, float16 / float32 on an NPU).
+device (all on the sim, float16 / float32 on an NPU). A 0-d value is passed to
+scatter as one element, which the kernel repeats (no broadcast copy). The common
+keys and values skip this layer (sdk_python/bindings/indexing.cpp fast_scatter,
+mask_assign.cpp).
 """
 import builtins
 import functools
