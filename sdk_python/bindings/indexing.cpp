@@ -469,45 +469,47 @@ bool fast_upload(PyObject* self, PyObject* key, PyObject* value) {
   return true;
 }
 
-// The values fast_scatter writes for self[idx] = value (target shape *want, any when null):
-// a scalar filled into one element (the kernel repeats it), an nr.ndarray of x's dtype and
-// device, contiguous, not in x's storage, of shape *want or one element; else undefined.
-Tensor scatter_values(const Tensor& x, PyObject* value, const Dims* want) {
-  FillValue v;
-  if (read_scalar(value, &v)) {
-    return fills_like_numpy(v, x.dtype()) ? ops::fill(Dims{1}, x.dtype(), v, x.stream()) : Tensor();
-  }
-  if (Py_TYPE(value) != g_type) return Tensor();
-  const Tensor& a = *nb::inst_ptr<Tensor>(nb::handle(value));
-  if (a.dtype() != x.dtype() || !(a.device() == x.device()) || !a.is_contiguous() || a.storage() == x.storage())
-    return Tensor();
-  if (!want || a.shape() == *want || (a.numel() == 1 && a.ndim() <= want->size())) return a;
-  return Tensor();
+// An nr.ndarray value fast_scatter can write as it is: x's dtype and device, contiguous, not
+// in x's storage (nullptr otherwise; no launch either way).
+const Tensor* array_value(const Tensor& x, PyObject* value) {
+  if (Py_TYPE(value) != g_type) return nullptr;
+  const Tensor* a = nb::inst_ptr<Tensor>(nb::handle(value));
+  const bool ok = a->dtype() == x.dtype() && a->device() == x.device() && a->is_contiguous() &&
+                  a->storage() != x.storage();
+  return ok ? a : nullptr;
 }
 
-// self[idx] = value for an integer-array key (axis 0: checked_index) into a contiguous array:
-// one scatter (a scalar: filled into one element that the scatter repeats): no broadcast
-// copy, no Python layer; host keys need no index_check and no status read. A bad index
-// (or any other key or value) is the Python path's to raise.
+// self[idx] = value for an integer-array key (axis 0: checked_index) or a bool mask
+// (mask_assign.h) into a contiguous array, value a scalar (filled into one element that
+// the scatter repeats: no broadcast copy) or an array_value of shape idx.shape +
+// x.shape[1:] or one element: one scatter, no Python layer; host keys need no index_check
+// and no status read. Keys and values are vetted before any launch; a bad index (or any
+// other key or value) is the Python path's to raise.
 bool fast_scatter(PyObject* self, PyObject* key, PyObject* value) {
+  static PyTypeObject* np_ndarray = nullptr;
   if (Py_TYPE(self) != g_type) return false;
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
   if (x.read_only() || x.ndim() == 0 || !x.is_contiguous() || !(x.device() == current_device())) return false;
-  if (Py_TYPE(key) == g_type && nb::inst_ptr<Tensor>(nb::handle(key))->dtype() == DType::kBool) {
-    const Tensor& mask = *nb::inst_ptr<Tensor>(nb::handle(key));  // a boolean mask (mask_assign.h)
-    if (mask.ndim() == 0 || mask.ndim() > x.ndim() || !(mask.device() == x.device())) return false;
-    for (size_t d = 0; d < mask.ndim(); ++d)
-      if (mask.shape()[d] != x.shape()[d]) return false;
-    const Tensor values = scatter_values(x, value, nullptr);
-    return values.defined() && mask.is_contiguous() && mask_assign(x, mask, values);
+  if (!PyList_Check(key) && Py_TYPE(key) != g_type && !is_numpy(key, "ndarray", &np_ndarray)) return false;
+  FillValue v;
+  const bool scalar = read_scalar(value, &v);
+  const Tensor* array = scalar ? nullptr : array_value(x, value);
+  if (scalar ? !fills_like_numpy(v, x.dtype()) : array == nullptr) return false;
+  const Tensor* mask = Py_TYPE(key) == g_type ? nb::inst_ptr<Tensor>(nb::handle(key)) : nullptr;
+  if (mask && mask->dtype() == DType::kBool) {
+    if (mask->ndim() == 0 || mask->ndim() > x.ndim() || !(mask->device() == x.device()) || !mask->is_contiguous())
+      return false;
+    for (size_t d = 0; d < mask->ndim(); ++d)
+      if (mask->shape()[d] != x.shape()[d]) return false;
+    return mask_assign(x, *mask, scalar ? ops::fill(Dims{1}, x.dtype(), v, x.stream()) : *array);
   }
   const Tensor idx = checked_index(x, key);
   if (!idx.defined() || idx.numel() == 0) return false;  // empty keys: the Python path (numpy's shape rules)
   Dims want = idx.shape();
   for (size_t d = 1; d < x.ndim(); ++d) want.push_back(x.shape()[d]);
-  const Tensor values = scatter_values(x, value, &want);
-  if (!values.defined()) return false;
+  if (array && !(array->shape() == want) && !(array->numel() == 1 && array->ndim() <= want.size())) return false;
   if (x.numel() == 0) return true;
+  const Tensor values = scalar ? ops::fill(Dims{1}, x.dtype(), v, x.stream()) : *array;
   ops::call("scatter", {idx, values}, {{"shape", AttrValue(x.shape())}, {"axis", AttrValue(int64_t{0})}},
             x.stream(), {x});
   return true;
