@@ -34,7 +34,7 @@ class GatherScatter {
     count_ = begin_ >= t.total ? 0 : (t.total - begin_ < t.per_core ? t.total - begin_ : t.per_core);
     const uint64_t big = t.outer * t.n * t.inner * t.sub, small = t.outer * t.m * t.inner * t.sub;
     big_.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(scatter ? y : x), big);
-    small_.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(scatter ? x : y), small);
+    small_.SetGlobalBuffer(reinterpret_cast<__gm__ U*>(scatter ? x : y), t.bcast > 0 ? t.bcast : small);
     idx_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(idx),
                          static_cast<GatherMode>(t.mode) == GatherMode::kTake ? t.m : small / t.sub);
     pipe_.InitBuffer(q_, 2, t.tile * static_cast<uint32_t>(sizeof(U)));
@@ -74,25 +74,50 @@ class GatherScatter {
 
   // v (small) elements [begin, begin + count) into y (big).
   __aicore__ void Scatter() {
+    if (t_.bcast > 0) {
+      ScatterOne();
+      return;
+    }
     for (uint64_t off = 0; off < count_; off += t_.tile) {
       const uint32_t n = static_cast<uint32_t>(count_ - off < t_.tile ? count_ - off : t_.tile);
       LocalTensor<U> b = q_.template AllocTensor<U>();
       CopyIn(b, small_[begin_ + off], n);
       q_.EnQue(b);
       b = q_.template DeQue<U>();
-      Walk(begin_ + off, n, [&](uint64_t dst, uint32_t pos, uint32_t run, bool) {
-        if ((pos * sizeof(U)) % 32 == 0 && run > 1) {
-          AscendC::DataCopyExtParams p(1, run * static_cast<uint32_t>(sizeof(U)), 0, 0, 0);
-          AscendC::DataCopyPad(big_[dst], b[pos], p);
-        } else {
-          for (uint32_t k = 0; k < run; ++k) big_.SetValue(dst + k, b.GetValue(pos + k));
-        }
-      });
+      Walk(begin_ + off, n, [&](uint64_t dst, uint32_t pos, uint32_t run, bool) { WriteRun(b, dst, pos, run); });
       q_.FreeTensor(b);
     }
   }
 
  private:
+  // Scatter of a one-element v (bcast units, 1 or 2): one UB tile holds the
+  // value repeated (a tile starts at a multiple of 32 units, so UB position
+  // pos holds unit pos % bcast of the element, as the element at pos needs),
+  // and every tile's runs are written from it.
+  __aicore__ void ScatterOne() {
+    if (count_ == 0) return;
+    U unit[2] = {small_.GetValue(0), t_.bcast > 1 ? small_.GetValue(1) : U{}};
+    const uint32_t fill = static_cast<uint32_t>(count_ < t_.tile ? count_ : t_.tile);
+    LocalTensor<U> b = q_.template AllocTensor<U>();
+    for (uint32_t pos = 0; pos < fill; ++pos) b.SetValue(pos, unit[pos % t_.bcast]);
+    q_.EnQue(b);
+    b = q_.template DeQue<U>();
+    for (uint64_t off = 0; off < count_; off += t_.tile) {
+      const uint32_t n = static_cast<uint32_t>(count_ - off < t_.tile ? count_ - off : t_.tile);
+      Walk(begin_ + off, n, [&](uint64_t dst, uint32_t pos, uint32_t run, bool) { WriteRun(b, dst, pos, run); });
+    }
+    q_.FreeTensor(b);
+  }
+
+  __aicore__ void WriteRun(const LocalTensor<U>& b, uint64_t dst, uint32_t pos, uint32_t run) {
+    if ((pos * sizeof(U)) % 32 == 0 && run > 1) {
+      AscendC::DataCopyExtParams p(1, run * static_cast<uint32_t>(sizeof(U)), 0, 0, 0);
+      AscendC::DataCopyPad(big_[dst], b[pos], p);
+    } else {
+      for (uint32_t k = 0; k < run; ++k) big_.SetValue(dst + k, b.GetValue(pos + k));
+    }
+  }
+
   // One index per element, the indices of units [first, first + n) loaded with
   // one copy (first is a multiple of 32 units, so of `sub`).
   __aicore__ void GatherTiled(const LocalTensor<U>& b, uint64_t first, uint32_t n) {

@@ -6,7 +6,9 @@
 // x[idx] = index_check + gather; x[idx] = v: index_check + scatter into x;
 // x[mask]: mask_count + cumsum of the 64 block counts (scan family) + a
 // one-element read of the total + mask_positions + gather. Indices are int64
-// after index_check.
+// after index_check (or after the host check of list / numpy keys,
+// sdk_python/bindings/host_index.cpp). scatter also takes one value element
+// for any number of positions (x[idx] = scalar: GatherTiling::bcast).
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -123,9 +125,10 @@ void scatter_infer(const OpContext& ctx) {
   const size_t axis = norm_axis(ctx, ctx.attr_int("axis"), shape.size());
   const Around a = around(shape, axis);
   const uint64_t want = a.outer * static_cast<uint64_t>(ctx.input(0).numel()) * a.inner;
-  if (static_cast<uint64_t>(ctx.input(1).numel()) != want)
-    ctx.fail("values", "has " + std::to_string(ctx.input(1).numel()) + " elements; [outer, len(indices), inner] "
-                       "around axis " + std::to_string(axis) + " needs " + std::to_string(want));
+  const uint64_t have = static_cast<uint64_t>(ctx.input(1).numel());
+  if (have != want && have != 1)
+    ctx.fail("values", "has " + std::to_string(have) + " elements; [outer, len(indices), inner] around axis " +
+                           std::to_string(axis) + " needs " + std::to_string(want) + " (or 1, written everywhere)");
   ctx.set_output(0, shape, ctx.input(1).dtype);
 }
 
@@ -139,8 +142,11 @@ void scatter_tiling(const OpContext& ctx, TilingResult& r) {
   t.m = static_cast<uint64_t>(ctx.input(0).numel());
   set_units(t, ctx.input(1).dtype);
   t.total = t.outer * t.m * t.inner;
-  // Repeated indices: the last write wins only when one core does every write in order.
-  split(ctx, t, r, !ctx.attr_bool("unique"));
+  const bool one = ctx.input(1).numel() == 1 && a.outer * t.m * a.inner > 1;  // one value, several writes
+  if (one) t.bcast = static_cast<uint32_t>(itemsize(ctx.input(1).dtype) / t.unit);  // the value's units
+  // Repeated indices: the last write wins only when one core does every write in order
+  // (one value: every write of an element is the same, any split gives the same result).
+  split(ctx, t, r, !ctx.attr_bool("unique") && !one);
 }
 
 // ---- index_check -----------------------------------------------------------------
@@ -240,6 +246,7 @@ NPURT_REGISTER_OP("scatter")
     .doc("y[..., indices[j], ...] = values[..., j, ...] along `axis` of y (shape `shape`), written into\n"
          "out= (every other element of out= is left as it was). unique=False writes on one core in\n"
          "order, so a repeated index keeps the last value like numpy; unique=True spreads the work.\n"
+         "A one-element `values` is written at every position (x[idx] = scalar: no broadcast copy).\n"
          "Indices must be in [0, shape[axis]): the kernel checks them like gather's.")
     .input("indices", {DType::kInt64})
     .input("values", all_dtypes_mask())

@@ -9,6 +9,8 @@
 //           kAlong: y[o, j, i] = x[o, idx[o, j, i], i]      (idx: y's shape)
 //   scatter y [outer, n, inner] (the caller's array, passed as out=) gets
 //           y[o, idx[j], i] = v[o, j, i]; the rest of y is left untouched.
+//           A one-element v (bcast = its units) is written everywhere: the
+//           kernel replicates it in UB once, no broadcast copy in GM.
 //   index_check  idx (any integer dtype) -> int64 idx + n where idx < 0, and a
 //           status of kIndexSlots (bad count, first bad index) pairs, one per
 //           block (block 0 also zeroes the slots of blocks that do not run).
@@ -48,6 +50,7 @@ struct GatherTiling {
   uint32_t idx_signed = 1; // index_check: the index dtype is signed
   int64_t size = 0;        // index_check: the axis length
   uint32_t axis = 0;       // gather/scatter: the (normalized) axis of x / y, for messages
+  uint32_t bcast = 0;      // scatter: 0, or the units of the one value element every write repeats
 };
 
 struct MaskTiling {

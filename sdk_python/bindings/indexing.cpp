@@ -21,7 +21,13 @@
 //     dtype differs), a numpy array (uploaded in its own dtype, then cast by
 //     `astype` on the device) or a list / tuple (one numpy.asarray into the
 //     array's dtype on the host, then uploaded) is broadcast and written by
-//     one `copy` kernel (npurt::ops::copy_into).
+//     one `copy` kernel (npurt::ops::copy_into);
+//   - x[idx] = v for an integer-array key into a contiguous array: list and
+//     numpy keys checked on the host (host_index.h), nr.ndarray keys by
+//     index_check and a read of its status, then one `scatter` of
+//     an nr.ndarray value of x's dtype (its exact shape or one element), or of
+//     a scalar filled into one element that the scatter repeats (fast_scatter);
+//     a contiguous bool nr.ndarray key: mask_assign.h (same values, no Python).
 // Everything else (integer arrays and masks, float -> int / complex -> real
 // numpy arrays, values numpy warns about or refuses, other devices, broadcast
 // targets, subclasses) and every error calls
@@ -37,7 +43,9 @@
 #include <limits>
 
 #include "bindings.h"
+#include "host_index.h"
 #include "host_transfer.h"
+#include "mask_assign.h"
 #include "npurt/basic_index.h"
 #include "npurt/fill_value.h"
 #include "npurt/ops.h"
@@ -461,13 +469,61 @@ bool fast_upload(PyObject* self, PyObject* key, PyObject* value) {
   return true;
 }
 
+// An nr.ndarray value fast_scatter can write as it is: x's dtype and device, contiguous, not
+// in x's storage (nullptr otherwise; no launch either way).
+const Tensor* array_value(const Tensor& x, PyObject* value) {
+  if (Py_TYPE(value) != g_type) return nullptr;
+  const Tensor* a = nb::inst_ptr<Tensor>(nb::handle(value));
+  const bool ok = a->dtype() == x.dtype() && a->device() == x.device() && a->is_contiguous() &&
+                  a->storage() != x.storage();
+  return ok ? a : nullptr;
+}
+
+// self[idx] = value for an integer-array key (axis 0: checked_index) or a bool mask
+// (mask_assign.h) into a contiguous array, value a scalar (filled into one element that
+// the scatter repeats: no broadcast copy) or an array_value of shape idx.shape +
+// x.shape[1:] or one element: one scatter, no Python layer; host keys need no index_check
+// and no status read. Keys and values are vetted before any launch; a bad index (or any
+// other key or value) is the Python path's to raise.
+bool fast_scatter(PyObject* self, PyObject* key, PyObject* value) {
+  static PyTypeObject* np_ndarray = nullptr;
+  if (Py_TYPE(self) != g_type) return false;
+  const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
+  if (x.read_only() || x.ndim() == 0 || !x.is_contiguous() || !(x.device() == current_device())) return false;
+  if (!PyList_Check(key) && Py_TYPE(key) != g_type && !is_numpy(key, "ndarray", &np_ndarray)) return false;
+  FillValue v;
+  const bool scalar = read_scalar(value, &v);
+  const Tensor* array = scalar ? nullptr : array_value(x, value);
+  if (scalar ? !fills_like_numpy(v, x.dtype()) : array == nullptr) return false;
+  const Tensor* mask = Py_TYPE(key) == g_type ? nb::inst_ptr<Tensor>(nb::handle(key)) : nullptr;
+  if (mask && mask->dtype() == DType::kBool) {
+    if (mask->ndim() == 0 || mask->ndim() > x.ndim() || !(mask->device() == x.device()) || !mask->is_contiguous())
+      return false;
+    for (size_t d = 0; d < mask->ndim(); ++d)
+      if (mask->shape()[d] != x.shape()[d]) return false;
+    return mask_assign(x, *mask, scalar ? ops::fill(Dims{1}, x.dtype(), v, x.stream()) : *array);
+  }
+  const Tensor idx = checked_index(x, key);
+  if (!idx.defined() || idx.numel() == 0) return false;  // empty keys: the Python path (numpy's shape rules)
+  Dims want = idx.shape();
+  for (size_t d = 1; d < x.ndim(); ++d) want.push_back(x.shape()[d]);
+  if (array && !(array->shape() == want) && !(array->numel() == 1 && array->ndim() <= want.size())) return false;
+  if (x.numel() == 0) return true;
+  const Tensor values = scalar ? ops::fill(Dims{1}, x.dtype(), v, x.stream()) : *array;
+  ops::call("scatter", {idx, values}, {{"shape", AttrValue(x.shape())}, {"axis", AttrValue(int64_t{0})}},
+            x.stream(), {x});
+  return true;
+}
+
 int setitem_slot(PyObject* self, PyObject* key, PyObject* value) {
   PyObject* r = nullptr;
   if (!value) {
     r = call_python(self, g_delitem, key, nullptr);
   } else {
     try {
-      if (fast_fill(self, key, value) || fast_copy(self, key, value) || fast_upload(self, key, value)) return 0;
+      if (fast_fill(self, key, value) || fast_copy(self, key, value) || fast_upload(self, key, value) ||
+          fast_scatter(self, key, value))
+        return 0;
     } catch (...) {
       raise_current();
       return -1;

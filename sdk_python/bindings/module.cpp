@@ -27,5 +27,6 @@ NB_MODULE(_npurt, m) {
   bind_scalar_conversion(m);
   bind_scalar_constants(m);
   bind_fill_values(m);
+  bind_host_index(m);
   m.attr("__runtime_version__") = npurt::version();
 }

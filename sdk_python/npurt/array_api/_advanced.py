@@ -11,15 +11,20 @@ Supported keys (numpy semantics):
     shape matches the leading dims of x; a 0-d boolean array.
 Boolean arrays combined with other entries raise nr.IndexingError (an IndexError).
 
-Invariants: indices are checked on the device (index_check): the host reads
-only a 64-slot status and raises nr.IndexingError naming the axis and the index;
+Invariants: index arrays given as lists / numpy arrays are checked and normalized
+on the host in C++ (_npurt._host_index) before their upload; npurt index arrays
+on the device (index_check): the host reads only a 64-slot status; either way a
+bad index raises nr.IndexingError naming the axis and the index at the call;
 masks are compacted on the device (mask_count per block, a scan of the 64
 block counts, mask_positions): the host reads only the total, which sizes the
 result. Writes go through scatter into the
 array itself (or a contiguous copy of a non-contiguous view, copied back),
 except x[mask] = scalar into a contiguous x: one in-place `where` (no
 compaction, no host read; _masked_fill) for the dtypes `where` takes on x's
-device (all on the sim, float16 / float32 on an NPU).
+device (all on the sim, float16 / float32 on an NPU). A 0-d value is passed to
+scatter as one element, which the kernel repeats (no broadcast copy). The common
+keys and values skip this layer (sdk_python/bindings/indexing.cpp fast_scatter,
+mask_assign.cpp).
 """
 import builtins
 import functools
@@ -44,8 +49,9 @@ def _is_integer(k):
         return False
 
 
-def _index_array(k, where):
-    """An index entry as an npurt array (uploading lists / numpy arrays), or None."""
+def _index_array(k, where, upload=True):
+    """An index entry as an npurt array (uploading lists / numpy arrays; upload=False: a
+    native-order numpy array for _host_indices to check on the host), or None."""
     if isinstance(k, _npurt.ndarray):
         return k
     if _is_integer(k):
@@ -58,6 +64,8 @@ def _index_array(k, where):
         if a.dtype.kind not in "iub":
             raise IndexingError(f"{where}: argument 'key': arrays used as indices must be of integer or boolean "
                              f"type, got {a.dtype}")
+        if not upload and a.dtype.kind in "iu":
+            return numpy.ascontiguousarray(a, a.dtype.newbyteorder("="))
         return _npurt.asarray(numpy.ascontiguousarray(a))
     return None
 
@@ -91,6 +99,23 @@ def check_indices(idx, size, axis, where):
         if count:
             raise IndexingError(f"{where}: index {first} is out of bounds for axis {axis} with size {size}")
     return y
+
+
+def _checked_indices(arr, size, axis, where, like):
+    """check_indices for an npurt array; a host (numpy) index array is checked and normalized on
+    the host in C++ (bindings/host_index.cpp) and uploaded on like's stream: no index_check
+    launch, no status read."""
+    if isinstance(arr, _npurt.ndarray):
+        return check_indices(arr, size, axis, where)
+    y, bad = _npurt._host_index(arr, size, like)
+    if y is None:
+        raise IndexingError(f"{where}: index {bad} is out of bounds for axis {axis} with size {size}")
+    return y
+
+
+def _kind(arr):
+    """'i', 'u', 'b' ... of an npurt or numpy array's dtype."""
+    return _dtypes.kind(arr.dtype) if isinstance(arr, _npurt.ndarray) else arr.dtype.kind
 
 
 def _axis(axis, ndim, where):
@@ -203,11 +228,11 @@ class _Plan:
         basic, arrays, adv_pos, vaxis = [], [], [], 0
         xaxis = 0
         for pos, k in enumerate(entries):
-            arr = None if isinstance(k, (slice, builtins.bool)) or k is None else _index_array(k, where)
-            if arr is not None and arr.ndim == 0 and _dtypes.kind(arr.dtype) in "iu":
+            arr = None if isinstance(k, (slice, builtins.bool)) or k is None else _index_array(k, where, False)
+            if arr is not None and arr.ndim == 0 and _kind(arr) in "iu":
                 arr = None  # a 0-d integer array is an integer
             if arr is not None:
-                if _dtypes.kind(arr.dtype) not in "iu":
+                if _kind(arr) not in "iu":
                     raise IndexingError(f"{where}: argument 'key': arrays used as indices must be of integer type "
                                      f"here, got {arr.dtype}")
                 arrays.append((arr, vaxis, xaxis))
@@ -240,7 +265,7 @@ class _Plan:
         rest = [a for a in range(self.view.ndim) if a not in v_axes]
         self.order = rest[:self.first] + v_axes + rest[self.first:]
         self.sizes = [self.view.shape[a] for a in v_axes]
-        self.arrays = [check_indices(arr, self.view.shape[va], xa, where) for arr, va, xa in arrays]
+        self.arrays = [_checked_indices(arr, self.view.shape[va], xa, where, x) for arr, va, xa in arrays]
 
     def flat_index(self):
         """The broadcast index arrays folded into one index over the merged axes (C order)."""
@@ -317,8 +342,19 @@ def _masked_fill(x, mask, src):
     return True
 
 
+def _scatter_values(value, lead, post, where):
+    """The values scatter writes at positions lead + post (lead merged into one axis): a 0-d value
+    as one element, which the kernel repeats itself (no broadcast copy); else value broadcast."""
+    from .indexing import _broadcast_view
+    from .manipulation import reshape
+    if value.ndim == 0:
+        return reshape(value, (1,))
+    src = _broadcast_view(value, tuple(lead) + tuple(post), where)
+    return reshape(src, (_prod(lead),) + tuple(post)) if src.size else src
+
+
 def advanced_setitem(x, key, value, where):
-    from .indexing import _broadcast_view, _device_value, assign, basic_view
+    from .indexing import _device_value, assign, basic_view
     from .manipulation import reshape
     mask = _sole_mask(key, x, where)
     if mask is not None:
@@ -330,8 +366,8 @@ def advanced_setitem(x, key, value, where):
             return
         flat, count = _mask_plan(x, mask)
         rest = tuple(x.shape[mask.ndim:])
-        src = _broadcast_view(value, (count,) + rest, where)
-        if count:
+        src = _scatter_values(value, (count,), rest, where)
+        if count and _prod(rest):
             _write(x, (mask.size,) + rest, flat, src, 0, True, where)
         return
     plan = _Plan(x, key, where)
@@ -339,8 +375,7 @@ def advanced_setitem(x, key, value, where):
     flat = plan.flat_index()
     f, r = plan.first, len(plan.sizes)
     pre, post = tuple(v.shape[:f]), tuple(v.shape[f + r:])
-    src = _broadcast_view(_device_value(value, x, where), pre + tuple(flat.shape) + post, where)
-    if src.size == 0:
+    src = _scatter_values(_device_value(value, x, where), pre + tuple(flat.shape), post, where)
+    if _prod(pre + tuple(flat.shape) + post) == 0:
         return
-    src = reshape(src, pre + (flat.size,) + post)
     _write(v, plan.merged_shape(v), reshape(flat, (flat.size,)), src, f, False, where)

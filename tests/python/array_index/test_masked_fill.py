@@ -65,12 +65,13 @@ def test_one_where_launch_and_fallbacks():
     x = nr.asarray(np.zeros((4, 6), np.float32))
     m = nr.asarray(np.array([True, False, True, True]))
     x.numpy()
-    assert launches(lambda: x.__setitem__(m, 2.0)) == ["copy H2D", "where"]  # the value's upload, then where
+    # the C++ path (bindings/mask_assign.cpp): the value filled into a 0-d array, then where
+    assert launches(lambda: x.__setitem__(m, 2.0)) == ["fill", "where"]
     v = nr.asarray(np.float32(5))
     assert launches(lambda: x.__setitem__(m, v)) == ["where"]
     assert "scatter" in launches(lambda: x.__setitem__(m, nr.ones((3, 6))))  # an array value: compaction
     i = nr.asarray(np.zeros((4, 6), np.int32))
-    assert launches(lambda: i.__setitem__(m, 2)) == ["copy H2D", "where"]  # int32: sim-only in where, on the sim
+    assert launches(lambda: i.__setitem__(m, 2)) == ["fill", "where"]  # int32: sim-only in where, on the sim
     assert _advanced._where_takes("int32", "sim") and not _advanced._where_takes("int32", "ascend")
     assert _advanced._where_takes("float16", "ascend") and _advanced._where_takes("float32", "ascend")
     t = nr.asarray(np.zeros((6, 4), np.float32)).T  # not contiguous
