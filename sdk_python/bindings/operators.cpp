@@ -4,7 +4,8 @@
 // Each method handles the common case itself through the public C++ API
 // (npurt/array_ops.h): for operators, two arrays of one dtype; for the
 // reductions, a float16/float32/float64 array with axis None or an int and a
-// bool keepdims. `_npurt._array_reduce` is the general npurt::array::reduce
+// bool keepdims (also `_npurt._fast_<name>`, which the array-API functions
+// nr.sum(x) ... try first). `_npurt._array_reduce` is the general npurt::array::reduce
 // (ReduceArgs) that reductions.py calls for the rest (`_array_scan`: npurt::array::scan
 // for _scan.py). Everything else (Python scalars, dtype promotion, foreign
 // types and NotImplemented, tuples of axes, dtype=, bad arguments and their
@@ -362,6 +363,19 @@ void install_number_slots(nb::handle cls) {
 
 bool fast_reduce_dtype(DType t) { return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kFloat64; }
 
+// Reads an axis argument when it is None (all stays true) or an int in
+// [-ndim, ndim); false sends the call to the Python path, which raises the AxisError.
+bool plain_axis(PyObject* value, int64_t ndim, bool& all, int64_t& axis) {
+  if (value == Py_None) return true;
+  if (!PyLong_CheckExact(value)) return false;
+  int overflow = 0;
+  const long long a = PyLong_AsLongLongAndOverflow(value, &overflow);
+  if (overflow || a < -ndim || a >= ndim) return false;
+  all = false;
+  axis = a < 0 ? a + ndim : a;
+  return true;
+}
+
 // Reads axis/keepdims when they are the plain common values; false sends the
 // call to the Python path (which also raises every argument error).
 bool plain_reduce_kwargs(PyObject* kwargs, int64_t ndim, bool& all, int64_t& axis, bool& keepdims) {
@@ -374,19 +388,17 @@ bool plain_reduce_kwargs(PyObject* kwargs, int64_t ndim, bool& all, int64_t& axi
     if (PyUnicode_Compare(key, g_keepdims) == 0) {
       if (value != Py_True && value != Py_False) return false;
       keepdims = value == Py_True;
-    } else if (PyUnicode_Compare(key, g_axis) == 0) {
-      if (value == Py_None) continue;
-      if (!PyLong_CheckExact(value)) return false;
-      int overflow = 0;
-      const long long a = PyLong_AsLongLongAndOverflow(value, &overflow);
-      if (overflow || a < -ndim || a >= ndim) return false;  // the Python path raises the AxisError
-      all = false;
-      axis = a < 0 ? a + ndim : a;
-    } else {
+    } else if (PyUnicode_Compare(key, g_axis) != 0 || !plain_axis(value, ndim, all, axis)) {
       return false;
     }
   }
   return true;
+}
+
+// The fast path's reduction of x (fast_reduce_dtype) over every axis or `axis`.
+nb::object plain_reduce(int slot, const Tensor& x, bool all, int64_t axis, bool keepdims) {
+  const ReduceOp op = kReduceSlots[slot].op;
+  return new_ndarray(all ? array::reduce(op, x, keepdims) : array::reduce(op, x, Dims{axis}, keepdims));
 }
 
 nb::object reduce_method(int slot, nb::handle self, nb::args args, nb::kwargs kwargs) {
@@ -395,14 +407,27 @@ nb::object reduce_method(int slot, nb::handle self, nb::args args, nb::kwargs kw
     bool all = true, keepdims = false;
     int64_t axis = 0;
     if (fast_reduce_dtype(x.dtype()) &&
-        plain_reduce_kwargs(kwargs.ptr(), static_cast<int64_t>(x.ndim()), all, axis, keepdims)) {
-      const ReduceOp op = kReduceSlots[slot].op;
-      return new_ndarray(all ? array::reduce(op, x, keepdims) : array::reduce(op, x, Dims{axis}, keepdims));
-    }
+        plain_reduce_kwargs(kwargs.ptr(), static_cast<int64_t>(x.ndim()), all, axis, keepdims))
+      return plain_reduce(slot, x, all, axis, keepdims);
   }
   const size_t n = args.size();
   PyObject* const* rest = n ? &PyTuple_GET_ITEM(args.ptr(), 0) : nullptr;
   return call_fallback(g_reduce_fallback[slot], self, rest, n, kwargs.ptr());
+}
+
+// npurt._fast_<name>(x, axis, keepdims): the methods' fast path for the
+// array-API functions (nr.sum(x) ...; reductions.py calls it first when dtype
+// is None): the result, or None when x, its dtype, axis or keepdims need the
+// Python path. nr.sum(x) right after a 64 MiB sum ran ~13 us of Python on
+// cold caches before its launch (docs/performance.md "Sum launch edges (wave 12)").
+nb::object reduce_function(int slot, nb::handle x, nb::handle axis, nb::handle keepdims) {
+  if (!nb::isinstance<Tensor>(x) || (keepdims.ptr() != Py_True && keepdims.ptr() != Py_False)) return nb::none();
+  const Tensor& t = *nb::inst_ptr<Tensor>(x);
+  bool all = true;
+  int64_t a = 0;
+  if (!fast_reduce_dtype(t.dtype()) || !plain_axis(axis.ptr(), static_cast<int64_t>(t.ndim()), all, a))
+    return nb::none();
+  return plain_reduce(slot, t, all, a, keepdims.ptr() == Py_True);
 }
 
 // ReduceArgs of an axes argument (None = every axis, else a sequence of ints).
@@ -497,6 +522,10 @@ void bind_operators(nb::module_& m) {
         [i](nb::handle self, nb::args args, nb::kwargs kwargs) { return reduce_method(i, self, args, kwargs); },
         nb::is_method(), nb::scope(cls), nb::name(name));
     nb::setattr(cls, name, f);
+    m.def((std::string("_fast_") + name).c_str(),
+          [i](nb::handle x, nb::handle axis, nb::handle keepdims) { return reduce_function(i, x, axis, keepdims); },
+          nb::arg("x").none(), nb::arg("axis").none(), nb::arg("keepdims").none(),
+          "The reduction methods' fast path (reductions.py): the result, or None for the Python path.");
   }
 }
 

@@ -249,6 +249,59 @@ def test_reduction_arguments_match_python_path(call):
     assert outcome(lambda: call(x)) == outcome(lambda: call(Slow()))
 
 
+# nr.sum(x) ... nr.mean(x) try npurt._fast_<kind> (operators.cpp) first; the Python
+# implementations behind it are reductions._PYTHON_PATH.
+from npurt import _npurt  # noqa: E402
+from npurt.array_api import reductions  # noqa: E402
+
+KINDS = ["sum", "prod", "max", "min", "mean"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64"])
+@pytest.mark.parametrize("shape", [(), (7,), (3, 5, 7), (1 << 19,)])
+def test_reduction_functions_take_the_fast_path_bit_for_bit(kind, dtype, shape):
+    x = nr.asarray(np.random.default_rng(3).uniform(0.9, 1.1, shape).astype(dtype))
+    f, slow = getattr(nr, kind), reductions._PYTHON_PATH[kind]
+    for axis in [None] + ([0, -1] if shape else []):
+        for keepdims in (False, True):
+            assert _npurt.__dict__["_fast_" + kind](x, axis, keepdims) is not None
+            assert outcome(lambda: f(x, axis=axis, keepdims=keepdims)) == \
+                outcome(lambda: slow(x, axis, keepdims, None))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_fast_reduction_declines_what_the_python_path_handles(kind):
+    fast = _npurt.__dict__["_fast_" + kind]
+    f32 = nr.asarray(np.ones((2, 3), np.float32))
+    for x in (nr.asarray(np.ones(3, np.int32)), nr.asarray(np.ones(3, np.bool_)),
+              nr.asarray(np.ones(3, np.complex64)), [1.0, 2.0], np.ones(3, np.float32), None):
+        assert fast(x, None, False) is None
+    for axis, keepdims in [((0, 1), False), (2, False), (-3, False), (1.0, False), (np.int64(1), False),
+                           (None, 1), (None, None)]:
+        assert fast(f32, axis, keepdims) is None
+
+
+@pytest.mark.parametrize("call, want", [
+    (lambda: nr.sum([1.0]), "npurt.sum: argument 'x': expected an npurt.ndarray, got list"),
+    (lambda: nr.mean(None), "npurt.mean: argument 'x': expected an npurt.ndarray, got NoneType"),
+    (lambda: nr.max(np.ones(2)), "npurt.max: argument 'x': expected an npurt.ndarray, got ndarray")])
+def test_reduction_functions_name_themselves_for_a_non_array(call, want):
+    with pytest.raises(TypeError) as e:
+        call()
+    assert str(e.value) == want
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_reduction_function_arguments_match_python_path(kind):
+    x = nr.asarray(np.arange(1, 7, dtype=np.float32).reshape(2, 3))
+    f, slow = getattr(nr, kind), reductions._PYTHON_PATH[kind]
+    for axis, keepdims in [(5, False), (-3, True), ((0, 1), False), ((), True), (None, 1)]:
+        assert outcome(lambda: f(x, axis=axis, keepdims=keepdims)) == outcome(lambda: slow(x, axis, keepdims, None))
+    i = nr.asarray(np.arange(6, dtype=np.int16))
+    assert outcome(lambda: f(i)) == outcome(lambda: slow(i, None, False, None))
+
+
 def test_integer_sums_keep_numpy_accumulation():
     a = np.array([100, 100, 100], dtype=np.int8)
     x = nr.asarray(a)
