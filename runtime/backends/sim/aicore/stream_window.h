@@ -12,6 +12,15 @@
 // running past its end into what a streaming kernel's next tile will read.
 // Short reads (<= kDripMaxBytes) record no window but a look-ahead cursor
 // that the following vector ops advance a few lines at a time (drip_prefetch).
+// Writes: a local -> GM memcpy (not the streaming stores of large outputs)
+// reads every destination line for ownership, from L3 in the steady state of
+// a loop rewriting its output, and only when memcpy reaches it. When a copy
+// continues the previous one (a row-wise kernel storing tile after tile), its
+// next bytes are the likely next destination: note_stream_write leaves a
+// write cursor over them that float unary loops (Exp: compute-bound) advance
+// one prefetchw per vector chunk, so the next tile's lines are owned before
+// its copy (docs/performance.md "Softmax (wave 12)"); a 16-line burst per
+// vector op instead stalled on the line-fill buffers and gained nothing.
 // Invariants: per host thread (one simulated core runs on one thread at a
 // time); only ever used for prefetch hints, which never fault and never change
 // a result, so a stale or missing window costs speed, not correctness.
@@ -26,7 +35,7 @@ constexpr int kStreamWindows = 2;
 // few % of each other on the sum loop: docs/performance.md "Sum (wave 8)").
 constexpr uint64_t kStreamAhead = 4096;
 // Reads shorter than this are not worth the prefetch instructions.
-constexpr uint64_t kStreamMinBytes = 1024;
+constexpr uint64_t kStreamWindowMinBytes = 1024;
 // Short reads (a row or two of a row-wise kernel: layer_norm, softmax) are
 // followed by compute on the L1-hot row, not by more streaming. Prefetching
 // their next kStreamAhead bytes inside the reading loop issued 64 prefetches at
@@ -40,6 +49,9 @@ constexpr uint64_t kStreamMinBytes = 1024;
 // (8 lines left half of it unfetched: float32 3 % slower).
 constexpr uint64_t kDripMaxBytes = 8192;
 constexpr int kDripLines = 16;
+// Writes continuing the previous one up to this size leave a write cursor
+// over as many following bytes (a row-wise kernel's tile of rows).
+constexpr uint64_t kWriteDripMaxBytes = 16 * 1024;
 
 struct StreamWindows {
   const uint8_t* lo[kStreamWindows] = {};
@@ -48,11 +60,14 @@ struct StreamWindows {
   const uint8_t* drip = nullptr;      // next line to prefetch
   const uint8_t* drip_end = nullptr;  // end of the look-ahead range
   const uint8_t* drip_from = nullptr; // its start (a re-read of the same row keeps the progress)
+  const uint8_t* wdrip = nullptr;     // next destination line to prefetch for write
+  const uint8_t* wdrip_end = nullptr; // end of the write look-ahead
+  const uint8_t* wlast = nullptr;     // end of the last local -> GM memcpy
 };
 
 // initial-exec TLS: the default model of -fPIC code calls __tls_get_addr on
 // every vector op's window test (~0.7 % of a float16 layer_norm profile). The
-// 64 bytes join libnpurt's static TLS block, like tls_core (core_context.h).
+// 88 bytes join libnpurt's static TLS block, like tls_core (core_context.h).
 inline thread_local StreamWindows t_stream_windows __attribute__((tls_model("initial-exec")));
 
 inline void note_stream_read(const uint8_t* p, uint64_t bytes) {
@@ -66,6 +81,19 @@ inline void note_stream_read(const uint8_t* p, uint64_t bytes) {
   w.next = (w.next + 1) % kStreamWindows;
 }
 
+// A memcpy of `bytes` into GM at p, inside an allocation ending at `limit`:
+// when it continues the previous one (p is where that ended) and is at most
+// kWriteDripMaxBytes, its next `bytes` (up to limit) become the write cursor.
+inline void note_stream_write(const uint8_t* p, uint64_t bytes, const uint8_t* limit) {
+  StreamWindows& w = t_stream_windows;
+  const uint8_t* end = p + bytes;
+  if (p == w.wlast && bytes <= kWriteDripMaxBytes && end < limit) {
+    w.wdrip = end;
+    w.wdrip_end = uint64_t(limit - end) < bytes ? limit : end + bytes;
+  }
+  w.wlast = end;
+}
+
 // Issues up to kDripLines prefetches of the pending look-ahead (one call per vector op).
 inline void drip_prefetch() {
   StreamWindows& w = t_stream_windows;
@@ -73,6 +101,14 @@ inline void drip_prefetch() {
   if (d >= w.drip_end) return;
   for (int k = 0; k < kDripLines && d < w.drip_end; ++k, d += 64) __builtin_prefetch(d, 0, 3);
   w.drip = d;
+}
+
+inline bool write_drip_pending() { return t_stream_windows.wdrip < t_stream_windows.wdrip_end; }
+// One line of the write look-ahead, issued once per vector chunk of a
+// compute-bound loop (simd/elementwise.inc run_unary).
+inline void drip_write_line() {
+  StreamWindows& w = t_stream_windows;
+  if (w.wdrip < w.wdrip_end) __builtin_prefetch(w.wdrip, 1, 3), w.wdrip += 64;
 }
 
 // True when p lies inside a recorded mirror read (a GM source being streamed).

@@ -5,11 +5,15 @@
 // every vector op advances by kDripLines lines. Prefetches never change a
 // result, so what is tested is where the cursor goes, that the vector ops
 // drive it, and that prefetching past the end of mapped memory never faults.
+// Writes: a local -> GM memcpy continuing the previous one leaves a write
+// cursor over its next bytes, which float unary loops advance one line per
+// vector chunk (prefetch for write).
 #include <gtest/gtest.h>
 
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <vector>
 
 #include "aicore/vec_raw.h"
@@ -18,6 +22,10 @@
 namespace {
 
 using npurt::sim::drip_prefetch;
+using npurt::sim::drip_write_line;
+using npurt::sim::kWriteDripMaxBytes;
+using npurt::sim::note_stream_write;
+using npurt::sim::write_drip_pending;
 using npurt::sim::in_stream_window;
 using npurt::sim::kDripLines;
 using npurt::sim::kDripMaxBytes;
@@ -92,6 +100,57 @@ TEST_F(StreamWindowTest, DripPastMappedMemoryDoesNotFault) {
   for (int i = 0; i < 64; ++i) drip_prefetch();
   EXPECT_EQ(t_stream_windows.drip, t_stream_windows.drip_end);
   munmap(base, page);
+}
+
+TEST_F(StreamWindowTest, OnlyAWriteContinuingThePreviousOneLeavesAWriteCursor) {
+  const uint8_t* p = buf_.data();
+  const uint8_t* limit = p + buf_.size();
+  note_stream_write(p, 4096, limit);  // the first write of a stream: nothing known yet
+  EXPECT_FALSE(write_drip_pending());
+  note_stream_write(p + 4096, 4096, limit);  // continues it: the next 4 KiB are the cursor
+  EXPECT_EQ(t_stream_windows.wdrip, p + 8192);
+  EXPECT_EQ(t_stream_windows.wdrip_end, p + 12288);
+  drip_write_line();
+  EXPECT_EQ(t_stream_windows.wdrip, p + 8192 + kLine);
+  note_stream_write(p + 40960, 4096, limit);  // a jump: the old cursor stays, no new one
+  EXPECT_EQ(t_stream_windows.wdrip, p + 8192 + kLine);
+  EXPECT_EQ(t_stream_windows.wlast, p + 45056);
+}
+
+TEST_F(StreamWindowTest, WriteCursorStopsAtTheLimitAndSkipsLongWrites) {
+  const uint8_t* p = buf_.data();
+  note_stream_write(p, 4096, p + 10000);
+  note_stream_write(p + 4096, 4096, p + 10000);  // its next 4 KiB would pass the limit
+  EXPECT_EQ(t_stream_windows.wdrip_end, p + 10000);
+  for (int i = 0; i < 100; ++i) drip_write_line();
+  EXPECT_EQ(t_stream_windows.wdrip, p + 8192 + 29 * kLine);  // 1808 B: 28 lines and a partial one
+  EXPECT_FALSE(write_drip_pending());
+  t_stream_windows = npurt::sim::StreamWindows{};
+  note_stream_write(p, kWriteDripMaxBytes + 64, p + buf_.size());
+  note_stream_write(p + kWriteDripMaxBytes + 64, kWriteDripMaxBytes + 64, p + buf_.size());
+  EXPECT_FALSE(write_drip_pending());  // a long copy is not a row-wise kernel's tile
+  note_stream_write(p, 4096, p + 8192);
+  note_stream_write(p + 4096, 4096, p + 8192);  // ends at the limit: nothing after it
+  EXPECT_FALSE(write_drip_pending());
+}
+
+// A float unary loop (Exp) advances the write cursor a line per vector chunk
+// (so 1024 floats drain 4 KiB on every ISA, K <= 16 lanes) and computes the
+// same bits as without it; binary ops leave the cursor alone.
+TEST_F(StreamWindowTest, FloatUnaryLoopsDrainTheWriteCursorSameResults) {
+  namespace vec = npurt::aicore::vec;
+  std::vector<float> x(1024), plain(1024), drained(1024);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = -20.0f + 0.04f * static_cast<float>(i);
+  ASSERT_TRUE(vec::unary(vec::UnaryOp::kExp, vec::VType::kF32, plain.data(), x.data(), x.size()));
+  const uint8_t* p = buf_.data();
+  note_stream_write(p, 4096, p + buf_.size());
+  note_stream_write(p + 4096, 4096, p + buf_.size());
+  ASSERT_TRUE(vec::binary(vec::BinaryOp::kAdd, vec::VType::kF32, drained.data(), x.data(), x.data(), 64));
+  EXPECT_EQ(t_stream_windows.wdrip, p + 8192);
+  ASSERT_TRUE(vec::unary(vec::UnaryOp::kExp, vec::VType::kF32, drained.data(), x.data(), x.size()));
+  EXPECT_FALSE(write_drip_pending());
+  EXPECT_EQ(t_stream_windows.wdrip, p + 12288);
+  EXPECT_EQ(0, std::memcmp(plain.data(), drained.data(), plain.size() * sizeof(float)));
 }
 
 }  // namespace
