@@ -57,6 +57,23 @@ void check_axis(const OpContext& ctx, bool backward) {
                        std::to_string(axis) + ", -1)");
 }
 
+// Forward tiles hold at most kForwardTileBytes of output rows (a row longer
+// than that gets a tile of its own). Why: on the sim each tile's local -> GM
+// copy is a memcpy whose destination lines the Exp loops of the following tile
+// prefetch for write (stream_window.h); with the output tile, its next
+// destination and the input rows all inside the host's 48 KiB L1, softmax
+// [4096, 1024] float32 took ~17 % less time than with 11-row (44 KiB) tiles,
+// and 2-4 rows were within noise of each other; 8 KiB tiles of 2 KiB rows
+// (streamed 256 MiB outputs) were 5-8 % slower than 16 KiB ones
+// (docs/performance.md "Softmax (wave 12)"). On an NPU, 16 KiB DMA bursts
+// still run near the MTE's peak.
+constexpr uint64_t kForwardTileBytes = 16 * 1024;
+
+uint32_t forward_tile_rows(uint64_t row_bytes) {
+  const uint64_t rows = row_bytes == 0 ? 1 : kForwardTileBytes / row_bytes;
+  return static_cast<uint32_t>(rows < 1 ? 1 : rows > 4095 ? 4095 : rows);
+}
+
 // The UB buffers of the forward / backward kernels, in their InitBuffer order.
 tl::RowRequest softmax_request(const OpContext& ctx, bool backward, DType out) {
   const DType in = ctx.input(0).dtype;
@@ -77,6 +94,7 @@ tl::RowRequest softmax_request(const OpContext& ctx, bool backward, DType out) {
   req.buffers.push_back({"row_tmp", tl::Scope::kColumns, 4, false});
   if (!backward) req.buffers.push_back({"sums", tl::Scope::kRows, 4, false});
   add_reduce_buffers(req, ctx.profile());
+  if (!backward) req.max_rows_per_tile = forward_tile_rows(v.len * elem_bytes(out));
   return req;
 }
 

@@ -43,7 +43,9 @@ def check(x, log, out_dtype=None, **kw):
     return y
 
 
-SHAPES = [(17,), (1, 1), (4, 63), (3, 64), (5, 65), (7, 1023), (6, 1024), (3, 4096), (2, 100000), (2000, 15), (2, 3, 33)]
+# (203, 1024) and (9, 5000): many 16 KiB forward tiles with a partial last one, and one-row tiles.
+SHAPES = [(17,), (1, 1), (4, 63), (3, 64), (5, 65), (7, 1023), (6, 1024), (3, 4096), (2, 100000), (2000, 15), (2, 3, 33),
+          (203, 1024), (9, 5000)]
 
 
 @pytest.mark.parametrize("log", [False, True], ids=["softmax", "log_softmax"])
@@ -221,6 +223,11 @@ def test_empty_views_and_errors():
 def test_describe_shows_the_plan():
     text = nr.ops.describe("softmax", (4096, 1024))
     assert "rows in UB" in text and "blocks=40" in text and "depth=2" in text
+    # Forward tiles hold at most 16 KiB of output rows (kForwardTileBytes), one row when longer.
+    assert "tile=4x1024 " in text
+    assert "tile=8x1024 " in nr.ops.describe("log_softmax", (4096, 1024), dtype="float16")
+    assert "tile=1x5000 " in nr.ops.describe("softmax", (4096, 5000))
+    assert "tile=2x2048 " in nr.ops.describe("softmax", (4096, 2048))
     text = nr.ops.describe("log_softmax", (4, 100000), dtype="float16")
     assert "online softmax" in text and "multi-pass" in text
 

@@ -159,11 +159,15 @@ void copy_in_checked(CoreContext* c, const LocalRef& dst, const uint8_t* src, ui
 
 void copy_out_checked(CoreContext* c, const GmRef& dst, const LocalRef& src, uint64_t bytes) {
   const uint8_t* from = src.buf && src.buf->mirror_bytes ? mirror_read(src.buf, src.ptr, bytes) : src.ptr;
-  if (bytes >= kStreamMinBytes && streaming_target(c, dst)) stream_copy(dst.ptr, from, bytes);
-  else {
-    std::memcpy(dst.ptr, from, bytes);
-    note_stream_write(dst.ptr + bytes, bytes);  // the next tile's store follows (stream_window.h)
+  if (bytes >= kStreamMinBytes && streaming_target(c, dst)) {
+    stream_copy(dst.ptr, from, bytes);
+    return;
   }
+  std::memcpy(dst.ptr, from, bytes);
+  // The next tile's destination is owned before its copy (stream_window.h),
+  // never looking past the allocation (checks on) or the declared buffer.
+  const uint8_t* end = dst.region_end != 0 ? reinterpret_cast<const uint8_t*>(dst.region_end) : dst.limit;
+  if (end != nullptr) note_stream_write(dst.ptr, bytes, end);
 }
 
 void copy_gm_to_local(CoreContext* c, const LocalRef& dst, const GmRef& src, const CopyPlan& p,

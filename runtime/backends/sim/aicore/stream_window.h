@@ -11,9 +11,18 @@
 // bytes ahead of every source operand that lies inside a recorded range,
 // running past its end into what a streaming kernel's next tile will read.
 // Short reads (<= kDripMaxBytes) record no window but a look-ahead cursor
-// that the following vector ops advance a few lines at a time (drip_prefetch);
-// memcpy'd stores to GM leave a cursor over what the next store will write
-// (note_stream_write).
+// that the following vector ops advance a few lines at a time (drip_prefetch).
+// Writes: a local -> GM memcpy (not the streaming stores of large outputs)
+// reads every destination line for ownership, from L3 in the steady state of
+// a loop rewriting its output, and only when memcpy reaches it. A row-wise
+// kernel stores tile after tile, so a store's next bytes are the likely next
+// destination: note_stream_write leaves one write cursor over them (never
+// past the allocation), and vector ops prefetch it for writing so the next
+// tile's lines are owned before its copy. Two drains of the same cursor:
+// every vector op issues kWriteDripLines (layer_norm's 28 KiB tiles), and
+// float unary loops (Exp: compute-bound) one line per vector chunk when the
+// tile was small (softmax's 16 KiB tiles); docs/performance.md "Write
+// look-ahead (wave 12)".
 // Invariants: per host thread (one simulated core runs on one thread at a
 // time); only ever used for prefetch hints, which never fault and never change
 // a result, so a stale or missing window costs speed, not correctness.
@@ -58,16 +67,17 @@ struct StreamWindows {
   const uint8_t* hi[kStreamWindows] = {};
   int next = 0;
   int ops_since_read = 0;             // vector ops since the last new short read (kStreamOps); fills next's padding
-  uint8_t* wdrip = nullptr;           // next GM line to prefetch for writing (note_stream_write)
-  uint8_t* wdrip_end = nullptr;       // end of that range
   const uint8_t* drip = nullptr;      // next line to prefetch
   const uint8_t* drip_end = nullptr;  // end of the look-ahead range
   const uint8_t* drip_from = nullptr; // its start (a re-read of the same row keeps the progress)
+  const uint8_t* wdrip = nullptr;     // next destination line to prefetch for write (note_stream_write)
+  const uint8_t* wdrip_end = nullptr; // end of the write look-ahead
+  bool wchunk = false;                // the cursor's tile was small: unary loops drain it per chunk
 };
 
 // initial-exec TLS: the default model of -fPIC code calls __tls_get_addr on
 // every vector op's window test (~0.7 % of a float16 layer_norm profile). The
-// 64 bytes join libnpurt's static TLS block, like tls_core (core_context.h).
+// 88 bytes join libnpurt's static TLS block, like tls_core (core_context.h).
 inline thread_local StreamWindows t_stream_windows __attribute__((tls_model("initial-exec")));
 
 inline void note_window(StreamWindows& w, const uint8_t* p, uint64_t bytes) {
@@ -94,31 +104,44 @@ inline void note_stream_read(const uint8_t* p, uint64_t bytes) {
 // The write side of the drip. A row-wise kernel stores each finished tile
 // with one DataCopy into GM, a memcpy for outputs below kStreamRegionBytes
 // (stream_copy.h), and the next tile's output follows it in GM. memcpy reads
-// each destination line for ownership first: for layer_norm float16 [32, 256,
-// 1024] that copy was 16-18 % of the samples (`perf`, one CPU). A memcpy'd
-// store of at least 4 KiB leaves a cursor over the same number of bytes after
-// it (at most kWriteAheadMax), and every vector op prefetches kWriteDripLines
-// of it for writing, so the lines are owned before the next store reaches
-// them. 8 lines per op: 4 and 16 gained less, 32 nothing ("Layer_norm float16
-// pairs (wave 12)" in docs/performance.md).
+// each destination line for ownership first (layer_norm float16 [32, 256,
+// 1024]: 16-18 % of the samples; softmax [4096, 1024] float32: 26-30 %). A
+// memcpy'd store of at least kWriteDripMinBytes leaves a cursor over the same
+// number of bytes after it, at most kWriteAheadMax and never past `limit`
+// (the allocation's end), and one of two drains owns those lines before the
+// next store reaches them:
+// - large tiles: every vector op prefetches kWriteDripLines lines (8: 4 and
+//   16 gained less on layer_norm, 32 nothing: "Layer_norm float16 pairs
+//   (wave 12)");
+// - tiles of at most kWriteDripChunkBytes (softmax's): float unary loops
+//   issue one line per vector chunk, spread through a compute-bound Exp; a
+//   burst per op stalled on the line-fill buffers there ("Softmax (wave
+//   12)"), and the per-chunk drain of 64 KiB tiles made nr.exp 4 Mi float32
+//   10-17 % slower (the prefetched lines overflow L1), hence the size split.
 constexpr int kWriteDripLines = 8;
 constexpr uint64_t kWriteAheadMax = 65536;
 constexpr uint64_t kWriteDripMinBytes = 4096;
+constexpr uint64_t kWriteDripChunkBytes = 16 * 1024;
 
-inline void note_stream_write(uint8_t* end, uint64_t bytes) {
-  if (bytes < kWriteDripMinBytes) return;
+// A memcpy of `bytes` into GM at p, inside an allocation ending at `limit`.
+inline void note_stream_write(const uint8_t* p, uint64_t bytes, const uint8_t* limit) {
+  const uint8_t* end = p + bytes;
+  if (bytes < kWriteDripMinBytes || end >= limit) return;
   StreamWindows& w = t_stream_windows;
+  const uint64_t ahead = bytes < kWriteAheadMax ? bytes : kWriteAheadMax;
   w.wdrip = end;
-  w.wdrip_end = end + (bytes < kWriteAheadMax ? bytes : kWriteAheadMax);
+  w.wdrip_end = uint64_t(limit - end) < ahead ? limit : end + ahead;
+  w.wchunk = bytes <= kWriteDripChunkBytes;
 }
 
-// Issues up to kWriteDripLines write prefetches and kDripLines read prefetches
-// of the pending look-aheads (one call per vector op).
+// Issues the per-op part of the pending look-aheads: up to kWriteDripLines
+// write prefetches (large tiles) and kDripLines read prefetches (one call per
+// vector op).
 inline void drip_prefetch() {
   StreamWindows& w = t_stream_windows;
   ++w.ops_since_read;
-  uint8_t* o = w.wdrip;
-  if (o < w.wdrip_end) {
+  const uint8_t* o = w.wdrip;
+  if (!w.wchunk && o < w.wdrip_end) {
     for (int k = 0; k < kWriteDripLines && o < w.wdrip_end; ++k, o += 64) __builtin_prefetch(o, 1, 3);
     w.wdrip = o;
   }
@@ -126,6 +149,18 @@ inline void drip_prefetch() {
   if (d >= w.drip_end) return;
   for (int k = 0; k < kDripLines && d < w.drip_end; ++k, d += 64) __builtin_prefetch(d, 0, 3);
   w.drip = d;
+}
+
+// True when a float unary loop should drain the write cursor per chunk.
+inline bool write_drip_pending() {
+  const StreamWindows& w = t_stream_windows;
+  return w.wchunk && w.wdrip < w.wdrip_end;
+}
+// One line of the write look-ahead, issued once per vector chunk of a
+// compute-bound loop (simd/elementwise.inc run_unary).
+inline void drip_write_line() {
+  StreamWindows& w = t_stream_windows;
+  if (w.wdrip < w.wdrip_end) __builtin_prefetch(w.wdrip, 1, 3), w.wdrip += 64;
 }
 
 // True when p lies inside a recorded mirror read (a GM source being streamed).
