@@ -191,6 +191,9 @@ bazel4() {
   local flags=(--config=bazel4 --disk_cache="$cache")
   # //tests:python_tests runs the whole Python suite on the -O0 (k8-fastbuild)
   # package: one pytest-xdist worker per core, as tools/test.sh's python step.
+  # Not -c opt: opt compiles every file twice (PIC and not) at ~3.5x the CPU
+  # per file, and the suite takes the same CPU on either package (wave 12,
+  # docs/performance.md).
   local xdist_args
   xdist_args=$(source "$ROOT/tools/test_lib.sh" && pytest_parallel "$PY" | tr '\n' ' ')
   [[ -n $xdist_args ]] && flags+=("--test_env=NPURT_BAZEL_PYTEST_ARGS=${xdist_args% }")
