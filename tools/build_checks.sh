@@ -206,10 +206,13 @@ bazel4() {
     "$PY" tests/packaging/check_exported_symbols.py build/bazel-bin/runtime/shared/libnpurt.so || rc=1
     # gold's TLS mis-relocation (wave 10's crash): every shared object Bazel
     # built (Python package, example and test plugins, fake AscendCL) is sound
-    # and linked by GNU ld (runtime/shared_object.bzl), not gold.
-    local sos
-    mapfile -t sos < <(find build/bazel-bin/ \( -name '*.runfiles' -o -name '_solib_*' \) -prune \
-      -o -name '*.so' -type f -print | sort)
+    # and linked by GNU ld (runtime/shared_object.bzl), not gold. Named from the
+    # BUILD files (cc_binary targets *.so), not found in bazel-bin, where the
+    # outputs of targets that no longer exist stay behind.
+    local sos=() t
+    while read -r t; do t=${t#//}; sos+=("build/bazel-bin/${t%%:*}/${t#*:}"); done < \
+      <(bazel-4 query 'kind("cc_binary", //...)' 2>/dev/null | grep '\.so$')
+    mapfile -t -O "${#sos[@]}" sos < <(find -L build/bazel-bin/sdk_python/npurt -name '*.so' -type f)
     echo "shared objects Bazel built: ${#sos[@]}"
     "$PY" tests/packaging/check_tls_relocations.py --no-gold "${sos[@]}" || rc=1
   fi
