@@ -12,6 +12,11 @@
 #   wheel-cmake  the CMake package inside the installed Python package: the same
 #                consumer project configured with -Dnpurt_DIR=$(python -m npurt
 #                --cmake-dir), built and run (needs `pip install .` of npurt in $PY)
+#   wheel        pip wheel . (no build isolation, reusing the python step's build
+#                dir build/test-py) and tests/packaging/check_library_copies.py on
+#                it: one libnpurt in npurt/lib, not versioned copies (a wheel holds
+#                no symlinks); the installed package's npurt/lib is checked by
+#                wheel-cmake and by tests/python/tools/test_library_copies.py
 #   conan        conan create . --build=missing -nr (CONAN_HOME=build/conan-home),
 #                which builds, packages and runs test_package/
 #   conan-static (not run by default: only when NPURT_BUILD_CHECKS names it, to keep
@@ -129,6 +134,7 @@ cmake_pkg() {
   done
   echo "install: headers, libraries and CMake package files present in build/pkg-install"
   "$PY" tests/packaging/check_exported_symbols.py "$prefix/lib/libnpurt.so" || return 1
+  "$PY" tests/packaging/check_library_copies.py "$prefix/lib" || return 1  # symlinks, one file
   symbols_negative_control || return 1
   local consumer=build/pkg-consumer
   rm -rf "$consumer"
@@ -142,10 +148,19 @@ wheel_cmake() {
   dir=$("$PY" -m npurt --cmake-dir) ||
     { echo "python -m npurt --cmake-dir failed: install npurt into $PY first (tools/test.sh's python step)"; return 1; }
   echo "npurt_DIR=$dir"
+  "$PY" tests/packaging/check_library_copies.py "$(dirname "$(dirname "$dir")")" || return 1
   rm -rf "$consumer"
   cmake -S tests/packaging/cmake_consumer -B "$consumer" -G Ninja -Dnpurt_DIR="$dir" || return 1
   cmake --build "$consumer" -j 2 || return 1
   ctest --test-dir "$consumer" --output-on-failure
+}
+
+wheel_pkg() {
+  local dist="$LOGS/wheel"
+  rm -rf "$dist"
+  "$PY" -m pip wheel -q --no-deps --no-build-isolation \
+    -Cbuild-dir=build/test-py -Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache -w "$dist" . || return 1
+  "$PY" tests/packaging/check_library_copies.py "$dist"/npurt-*.whl
 }
 
 conan_pkg() {  # conan_pkg [extra conan create arguments]
@@ -176,6 +191,9 @@ bazel4() {
   local flags=(--config=bazel4 --disk_cache="$cache")
   # //tests:python_tests runs the whole Python suite on the -O0 (k8-fastbuild)
   # package: one pytest-xdist worker per core, as tools/test.sh's python step.
+  # Not -c opt: opt compiles every file twice (PIC and not) at ~3.5x the CPU
+  # per file, and the suite takes the same CPU on either package (wave 12,
+  # docs/performance.md).
   local xdist_args
   xdist_args=$(source "$ROOT/tools/test_lib.sh" && pytest_parallel "$PY" | tr '\n' ' ')
   [[ -n $xdist_args ]] && flags+=("--test_env=NPURT_BAZEL_PYTEST_ARGS=${xdist_args% }")
@@ -186,9 +204,17 @@ bazel4() {
   fi
   if [[ $rc -eq 0 ]]; then
     "$PY" tests/packaging/check_exported_symbols.py build/bazel-bin/runtime/shared/libnpurt.so || rc=1
-    # gold's TLS mis-relocation (wave 10's crash): the Python package's shared objects
-    "$PY" tests/packaging/check_tls_relocations.py \
-      $(find -L build/bazel-bin/sdk_python/npurt -name '*.so' -type f) || rc=1
+    # gold's TLS mis-relocation (wave 10's crash): every shared object Bazel
+    # built (Python package, example and test plugins, fake AscendCL) is sound
+    # and linked by GNU ld (runtime/shared_object.bzl), not gold. Named from the
+    # BUILD files (cc_binary targets *.so), not found in bazel-bin, where the
+    # outputs of targets that no longer exist stay behind.
+    local sos=() t
+    while read -r t; do t=${t#//}; sos+=("build/bazel-bin/${t%%:*}/${t#*:}"); done < \
+      <(bazel-4 query 'kind("cc_binary", //...)' 2>/dev/null | grep '\.so$')
+    mapfile -t -O "${#sos[@]}" sos < <(find -L build/bazel-bin/sdk_python/npurt -name '*.so' -type f)
+    echo "shared objects Bazel built: ${#sos[@]}"
+    "$PY" tests/packaging/check_tls_relocations.py --no-gold "${sos[@]}" || rc=1
   fi
   bazel-4 shutdown >/dev/null 2>&1 || true   # free the JVM's memory on a 2-core box
   return "$rc"
@@ -198,6 +224,7 @@ check bazel-files bazel_files
 check conda conda_meta
 check cmake-pkg cmake_pkg
 check wheel-cmake wheel_cmake
+check wheel wheel_pkg
 check conan conan_pkg
 # Opt-in only (a second full build of the runtime and kernels): see the header.
 [[ " ${NPURT_BUILD_CHECKS:-} " == *" conan-static "* ]] && check conan-static conan_static

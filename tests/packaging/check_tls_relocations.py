@@ -21,9 +21,15 @@ a defined or a named one (symbol index 0 plus an addend is GNU ld's form for a
 local variable, a section symbol gold's for a module id). The ELF file is
 parsed here, so no binutils are needed.
 
-Exit status: 0 when every library passes, 1 when one has a bad relocation,
-2 on usage errors (not an ELF64 little-endian file, unreadable).
-Usage: check_tls_relocations.py LIBRARY [LIBRARY...]
+--no-gold also fails every library gold linked (its .note.gnu.gold-version
+section), sound relocations or not: tools/build_checks.sh passes it for every
+shared object Bazel built, so a Bazel .so that does not go through
+runtime/shared_object.bzl (GNU ld) is caught before it grows a thread-local.
+
+Exit status: 0 when every library passes, 1 when one has a bad relocation
+(or, with --no-gold, was linked by gold), 2 on usage errors (not an ELF64
+little-endian file, unreadable).
+Usage: check_tls_relocations.py [--no-gold] LIBRARY [LIBRARY...]
 """
 import struct
 import sys
@@ -40,6 +46,7 @@ TLS_TYPES = {
     (183, 1031): "R_AARCH64_TLSDESC",
 }
 SHT_RELA, SHT_DYNSYM = 4, 11
+GOLD_NOTE = b".note.gnu.gold-version"
 
 
 class NotElf(Exception):
@@ -47,7 +54,7 @@ class NotElf(Exception):
 
 
 def sections(data):
-    """Section headers as dicts (type, offset, size, link, entsize)."""
+    """Section headers as dicts (name_off, type, offset, size, link, entsize)."""
     if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
         raise NotElf("not a little-endian ELF64 file")
     machine = struct.unpack_from("<H", data, 18)[0]
@@ -55,9 +62,10 @@ def sections(data):
     shentsize, shnum = struct.unpack_from("<HH", data, 58)
     out = []
     for i in range(shnum):
-        _, typ, _, _, off, size, link, _, _, entsize = struct.unpack_from(
+        name_off, typ, _, _, off, size, link, _, _, entsize = struct.unpack_from(
             "<IIQQQQIIQQ", data, shoff + i * shentsize)
-        out.append({"type": typ, "offset": off, "size": size, "link": link, "entsize": entsize})
+        out.append({"name_off": name_off, "type": typ, "offset": off, "size": size, "link": link,
+                    "entsize": entsize})
     return machine, out
 
 
@@ -76,12 +84,26 @@ def unusable_symbols(data, secs, index):
     return out
 
 
-def bad_tls_relocations(path):
-    """The library's TLS relocations that name an unnamed symbol, as strings."""
+def linked_by_gold(data, secs):
+    """True when the file has gold's version note (gold adds it to every link)."""
+    shstrndx, = struct.unpack_from("<H", data, 62)
+    if shstrndx == 0 or shstrndx >= len(secs):
+        return False
+    names = secs[shstrndx]["offset"]
+    return any(data[names + s["name_off"]:data.index(b"\0", names + s["name_off"])] == GOLD_NOTE
+               for s in secs)
+
+
+def bad_tls_relocations(path, no_gold=False):
+    """The library's TLS relocations that name an unnamed symbol (and, with
+    no_gold, a gold link), as strings."""
     with open(path, "rb") as f:
         data = f.read()
     machine, secs = sections(data)
     bad = []
+    if no_gold and linked_by_gold(data, secs):
+        bad.append("linked by GNU gold (.note.gnu.gold-version), which mis-relocates TLS: "
+                   "build it with runtime/shared_object.bzl's shared_object()")
     for sec in secs:
         if sec["type"] != SHT_RELA or secs[sec["link"]]["type"] != SHT_DYNSYM:
             continue
@@ -100,10 +122,15 @@ def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
+    no_gold = argv[0] == "--no-gold"
+    argv = argv[1:] if no_gold else argv
+    if not argv:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        return 2
     failed = 0
     for path in argv:
         try:
-            bad = bad_tls_relocations(path)
+            bad = bad_tls_relocations(path, no_gold)
         except (OSError, NotElf, struct.error, ValueError) as e:
             print(f"check_tls_relocations: {path}: {e}", file=sys.stderr)
             return 2
@@ -111,7 +138,7 @@ def main(argv):
             print(f"BAD {path}: {b}")
         failed += bool(bad)
         if bad:
-            print(f"{path}: relink with GNU ld (-fuse-ld=bfd): this linker mis-relocated "
+            print(f"{path}: relink with GNU ld (-fuse-ld=bfd): gold mis-relocates "
                   "initial-exec TLS variables of internal linkage")
     print(f"tls relocations: {len(argv) - failed} passed, {failed} failed")
     return 1 if failed else 0

@@ -52,9 +52,9 @@ def test_loaded_npurt_libraries_have_sound_tls_relocations(nr):
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def build_probe(tmp_path, linker):
+def build_probe(tmp_path, linker, source=ALIAS_PROBE):
     src = tmp_path / "probe.c"
-    src.write_text(ALIAS_PROBE)
+    src.write_text(source)
     lib = tmp_path / f"libprobe_{linker}.so"
     r = subprocess.run(["gcc", "-O0", "-fPIC", "-shared", f"-fuse-ld={linker}", str(src), "-o", str(lib)],
                        capture_output=True, text=True, timeout=120)
@@ -81,6 +81,25 @@ def test_checker_flags_exactly_the_aliasing_libraries(tmp_path, linker):
     assert (r.returncode == 1) == aliases(lib), r.stdout
     if linker == "bfd":
         assert r.returncode == 0, r.stdout  # GNU ld: what runtime/shared_object.bzl selects
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None or not sys.platform.startswith("linux"),
+                    reason="needs gcc on Linux")
+@pytest.mark.parametrize("linker", ["bfd", "gold"])
+def test_no_gold_rejects_exactly_the_gold_links(tmp_path, linker):
+    # tools/build_checks.sh passes --no-gold for every Bazel .so: a plugin without
+    # thread-locals passes the relocation rule whatever linked it, so the linker is checked.
+    lib = build_probe(tmp_path, linker, source="int f(void) { return 1; }\n")
+    assert check(lib).returncode == 0
+    r = check("--no-gold", lib)
+    if linker == "gold":
+        assert r.returncode == 1 and "linked by GNU gold" in r.stdout, r.stdout
+    else:
+        assert r.returncode == 0, r.stdout
+
+
+def test_no_gold_alone_is_a_usage_error():
+    assert check("--no-gold").returncode == 2
 
 
 def test_checker_rejects_a_non_elf_file(tmp_path):
