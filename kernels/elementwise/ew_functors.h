@@ -36,6 +36,13 @@ struct OpBase {
   static constexpr uint32_t kWhereVec = kNone;
 };
 
+// The value ew_kernel.h writes to the lanes [n, n rounded up to 64) of a partial
+// last tile's float operands before a functor with scratch runs (those functors
+// work on whole 256-B repeats, ew_trans_vec.h): in every such functor's domain,
+// so the discarded lanes compute finite values from written UB. 0 unless
+// specialised next to the functor (acosh: 1).
+template <class Op> struct TailPad { static constexpr float value = 0.0f; };
+
 // -s with wrap-around for integers (no signed-overflow UB for INT_MIN); exact for floats.
 template <class T> __aicore__ inline T Negated(T s) {
   if constexpr (std::is_integral<T>::value)

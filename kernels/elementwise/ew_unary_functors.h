@@ -111,6 +111,7 @@ NPURT_EW_MATH_VEC(AcosF, std::acos(a), 5, trigvec::Acos(z, x, s, tile, n))
 NPURT_EW_MATH_VEC(AtanhF, std::atanh(a), 7, logvec::Atanh(z, x, s, tile, n))
 NPURT_EW_MATH_VEC(AcoshF, std::acosh(a), 8, logvec::Acosh(z, x, s, tile, n))
 #undef NPURT_EW_MATH_VEC
+template <> struct TailPad<AcoshF> { static constexpr float value = 1.0f; };  // acosh needs x >= 1
 
 // log2 / log10: Ln times a constant (ew_log_vec.h), no scratch.
 #define NPURT_EW_LOG_VEC(NAME, EXPR, FN)                                                      \
