@@ -401,7 +401,7 @@ class EwKernel {
     }
   }
 
-  // A functor with scratch computes over n rounded up to 64 lanes (whole 256-B
+  // A kWholeRepeats functor computes over n rounded up to 64 lanes (whole 256-B
   // repeats: CompareScalar, Abs, Adds; ew_trans_vec.h), so the float operands'
   // lanes [n, n64) of a partial tile, which CopyIn / Cast never wrote, get
   // TailPad<Op> first: the vector unit then reads only written UB (an NPU would
@@ -412,7 +412,7 @@ class EwKernel {
   // lanes share 32-B blocks with what MTE2 / Cast wrote and Vec reads).
   __aicore__ inline void PadTails(const AscendC::LocalTensor<float>& a, const AscendC::LocalTensor<float>& b,
                                   const AscendC::LocalTensor<float>& c, uint32_t n) {
-    if constexpr (Op::kScratch > 0) {
+    if constexpr (Op::kWholeRepeats) {
       const uint32_t n64 = (n + 63u) / 64u * 64u;
       if (n == n64) return;
       AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
@@ -429,14 +429,14 @@ class EwKernel {
   }
 
   // Op::Vec with the operands of its arity, plus its float scratch tiles when it
-  // has some; those functors get the whole repeats (n64 lanes, PadTails filled
+  // has some; kWholeRepeats functors get the whole repeats (n64 lanes, PadTails filled
   // the inputs' tail), so every step writes the lanes a later whole-repeat step
   // reads (z's lanes >= n are never copied out).
   template <class U>
   __aicore__ inline void VecCall(const AscendC::LocalTensor<U>& z, const AscendC::LocalTensor<U>& a,
                                  const AscendC::LocalTensor<U>& b, const AscendC::LocalTensor<U>& c,
                                  const AscendC::LocalTensor<float>& s, uint32_t n) {
-    const int32_t k = static_cast<int32_t>(Op::kScratch > 0 ? (n + 63u) / 64u * 64u : n);
+    const int32_t k = static_cast<int32_t>(Op::kWholeRepeats ? (n + 63u) / 64u * 64u : n);
     if constexpr (N == 1 && Op::kScratch > 0) Op::Vec(z, a, s, t_->tile, k);
     else if constexpr (N == 1) Op::Vec(z, a, k);
     else if constexpr (N == 2 && Op::kScratch > 0) Op::Vec(z, a, b, s, t_->tile, k);

@@ -89,6 +89,7 @@ NPURT_EW_FLOAT_UNARY(RoundF, std::nearbyint(a))  // half to even, like numpy.rou
     static constexpr uint32_t kVec = bit(DType::kFloat32);                                         \
     static constexpr bool kWidenVec = true;                                                        \
     static constexpr uint32_t kScratch = SCRATCH;                                                  \
+    static constexpr bool kWholeRepeats = true;                                                    \
     template <class W> static W F(W a) { return EXPR; }                                            \
     template <class T>                                                                             \
     static void Vec(const LT<T>& z, const LT<T>& x, const LT<float>& s, uint32_t tile, int32_t n) { \
