@@ -43,6 +43,19 @@ def test_unary_tail_clean_at_full_check(name, ref, lo, hi, dtype):
                 np.testing.assert_allclose(got.astype(np.float64), want, rtol=tol, atol=tol, err_msg=f"{name} n={n}")
 
 
+@pytest.mark.parametrize("name,ref,lo,hi", UNARY, ids=[u[0] for u in UNARY])
+def test_unary_bfloat16_tail_clean_at_full_check(name, ref, lo, hi):
+    """bfloat16 (made on the device from float32): the widened float tiles are padded too."""
+    fn = getattr(nr, name)
+    with nr.debug.sim_check_level("full"):
+        for n in SIZES:
+            for view, _ in cases(lo, hi, n, "float32"):
+                x = view.astype(nr.bfloat16)
+                got = fn(x).astype(nr.float32).numpy()
+                want = ref(x.astype(nr.float32).numpy().astype(np.float64))
+                np.testing.assert_allclose(got, want, rtol=1e-2, atol=1e-2, err_msg=f"{name} n={n}")
+
+
 @pytest.mark.parametrize("name", ["sin", "tanh", "arccosh", "log1p"])
 def test_padded_tail_keeps_results_bit_identical(name):
     """The pad lanes are discarded: every length's result equals the matching
