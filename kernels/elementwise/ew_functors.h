@@ -26,6 +26,9 @@ struct OpBase {
   static constexpr bool kCondFirst = false;  // input 0 is a bool condition (where)
   static constexpr bool kWidenVec = false;   // 16-bit floats use the float32 Vec through UB casts
   static constexpr uint32_t kScratch = 0;    // float UB tiles Vec needs: Vec(z, x, scratch, tile, n)
+  // Vec works on whole 256-B repeats (n rounded up to 64 lanes; tiles a multiple
+  // of 64, ew_ops.cc): ew_kernel.h pads the inputs' partial repeat (PadTails).
+  static constexpr bool kWholeRepeats = false;
   // Binary functors with a tensor-scalar vector form VecS(z, x, s, scalar_first, n):
   // z = Op(s, x) when scalar_first, else Op(x, s) (ew_kernel.h uses it for one-element inputs).
   static constexpr bool kScalarVec = false;
@@ -35,6 +38,12 @@ struct OpBase {
   // where(cond, x, y) with a Cast + CompareScalar + Select form for these dtypes.
   static constexpr uint32_t kWhereVec = kNone;
 };
+
+// The value ew_kernel.h writes to the lanes [n, n rounded up to 64) of a partial
+// last tile's float operands before a kWholeRepeats functor runs: in every such
+// functor's domain, so the discarded lanes compute finite values from written
+// UB. 0 unless specialised next to the functor (acosh: 1).
+template <class Op> struct TailPad { static constexpr float value = 0.0f; };
 
 // -s with wrap-around for integers (no signed-overflow UB for INT_MIN); exact for floats.
 template <class T> __aicore__ inline T Negated(T s) {

@@ -261,6 +261,7 @@ class EwKernel {
       AscendC::Cast(w, a, AscendC::RoundMode::CAST_NONE, n);
       if constexpr (N > 1) AscendC::Cast(w[tile], b, AscendC::RoundMode::CAST_NONE, n);
       if constexpr (N > 2) AscendC::Cast(w[2 * tile], c, AscendC::RoundMode::CAST_NONE, n);
+      PadTails(w, w[tile], w[2 * tile], n);
       VecCall(w[N * tile], w, w[tile], w[2 * tile], w[(N + 1) * tile], n);
       AscendC::Cast(z, w[N * tile], AscendC::RoundMode::CAST_RINT, n);
     } else if constexpr (kCmpVector) {
@@ -270,6 +271,7 @@ class EwKernel {
     } else if constexpr (kVector) {
       AscendC::LocalTensor<float> scratch;
       if constexpr (Op::kScratch > 0) scratch = wide_.template Get<float>();
+      if constexpr (std::is_same<T, float>::value) PadTails(a, b, c, n);
       VecCall(z, a, b, c, scratch, n);
     } else {
       // The scalar unit reads what CopyIn's broadcast rows wrote with Duplicate
@@ -399,12 +401,42 @@ class EwKernel {
     }
   }
 
-  // Op::Vec with the operands of its arity, plus its float scratch tiles when it has some.
+  // A kWholeRepeats functor computes over n rounded up to 64 lanes (whole 256-B
+  // repeats: CompareScalar, Abs, Adds; ew_trans_vec.h), so the float operands'
+  // lanes [n, n64) of a partial tile, which CopyIn / Cast never wrote, get
+  // TailPad<Op> first: the vector unit then reads only written UB (an NPU would
+  // read stale bytes; the sim's full check flags that as ErrorRead2) and the
+  // discarded lanes stay in the functor's domain. Scalar writes, at most 63
+  // per operand and only on a core's last tile (whole tiles are multiples of
+  // 64 for these functors, ew_ops.cc), between V -> S and S -> V flags (the
+  // lanes share 32-B blocks with what MTE2 / Cast wrote and Vec reads).
+  __aicore__ inline void PadTails(const AscendC::LocalTensor<float>& a, const AscendC::LocalTensor<float>& b,
+                                  const AscendC::LocalTensor<float>& c, uint32_t n) {
+    if constexpr (Op::kWholeRepeats) {
+      const uint32_t n64 = (n + 63u) / 64u * 64u;
+      if (n == n64) return;
+      AscendC::SetFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
+      AscendC::WaitFlag<AscendC::HardEvent::V_S>(EVENT_ID0);
+      constexpr float kPad = TailPad<Op>::value;
+      for (uint32_t j = n; j < n64; ++j) {
+        a.SetValue(j, kPad);
+        if constexpr (N > 1) b.SetValue(j, kPad);
+        if constexpr (N > 2) c.SetValue(j, kPad);
+      }
+      AscendC::SetFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
+      AscendC::WaitFlag<AscendC::HardEvent::S_V>(EVENT_ID0);
+    }
+  }
+
+  // Op::Vec with the operands of its arity, plus its float scratch tiles when it
+  // has some; kWholeRepeats functors get the whole repeats (n64 lanes, PadTails filled
+  // the inputs' tail), so every step writes the lanes a later whole-repeat step
+  // reads (z's lanes >= n are never copied out).
   template <class U>
   __aicore__ inline void VecCall(const AscendC::LocalTensor<U>& z, const AscendC::LocalTensor<U>& a,
                                  const AscendC::LocalTensor<U>& b, const AscendC::LocalTensor<U>& c,
                                  const AscendC::LocalTensor<float>& s, uint32_t n) {
-    const int32_t k = static_cast<int32_t>(n);
+    const int32_t k = static_cast<int32_t>(Op::kWholeRepeats ? (n + 63u) / 64u * 64u : n);
     if constexpr (N == 1 && Op::kScratch > 0) Op::Vec(z, a, s, t_->tile, k);
     else if constexpr (N == 1) Op::Vec(z, a, k);
     else if constexpr (N == 2 && Op::kScratch > 0) Op::Vec(z, a, b, s, t_->tile, k);

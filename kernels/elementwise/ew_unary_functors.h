@@ -89,6 +89,7 @@ NPURT_EW_FLOAT_UNARY(RoundF, std::nearbyint(a))  // half to even, like numpy.rou
     static constexpr uint32_t kVec = bit(DType::kFloat32);                                         \
     static constexpr bool kWidenVec = true;                                                        \
     static constexpr uint32_t kScratch = SCRATCH;                                                  \
+    static constexpr bool kWholeRepeats = true;                                                    \
     template <class W> static W F(W a) { return EXPR; }                                            \
     template <class T>                                                                             \
     static void Vec(const LT<T>& z, const LT<T>& x, const LT<float>& s, uint32_t tile, int32_t n) { \
@@ -111,6 +112,7 @@ NPURT_EW_MATH_VEC(AcosF, std::acos(a), 5, trigvec::Acos(z, x, s, tile, n))
 NPURT_EW_MATH_VEC(AtanhF, std::atanh(a), 7, logvec::Atanh(z, x, s, tile, n))
 NPURT_EW_MATH_VEC(AcoshF, std::acosh(a), 8, logvec::Acosh(z, x, s, tile, n))
 #undef NPURT_EW_MATH_VEC
+template <> struct TailPad<AcoshF> { static constexpr float value = 1.0f; };  // acosh needs x >= 1
 
 // log2 / log10: Ln times a constant (ew_log_vec.h), no scratch.
 #define NPURT_EW_LOG_VEC(NAME, EXPR, FN)                                                      \
