@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "common/kernel_util.h"
+#include "common/gm_scalar.h"
 #include "kernel_operator.h"
 #include "linalg/lu_matrix.h"
 #include "linalg/lu_tiling.h"
@@ -132,6 +133,7 @@ extern "C" __global__ __aicore__ void npurt_cholesky_kernel(GM_ADDR a, GM_ADDR l
   using namespace npurt::kernels;
   GET_TILING_DATA_WITH_STRUCT(LuTiling, t, tiling);
   linalg::RunReal<linalg::CholeskyRun>(t.dtype, a, l, info, t);
+  WriteBackScalarGm(info);  // info (and small factors) were written by SetValue
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

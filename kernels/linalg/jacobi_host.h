@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/tiling_as.h"
+#include "common/gm_scalar.h"
 #include "common/tiling_util.h"
 #include "npurt/backend.h"
 #include "npurt/dtype.h"
@@ -76,10 +77,10 @@ inline void plan_spectral(const OpContext& ctx, const MatrixView& v, uint64_t wo
   t.batch = v.batch;
   t.m = v.m;
   t.n = v.n;
-  t.work_elems = round_up(std::max<uint64_t>(work_elems, 8), 8);
+  t.work_elems = round_up(std::max<uint64_t>(work_elems, 16), 16);  // 64 B lines per block
   const uint64_t bytes = t.work_elems * itemsize(ctx.input(0).dtype);
   t.in_ub = !ctx.attr_bool("gm_work") && bytes <= ub_budget(ctx.profile());
-  const CoreSplit cs = split_over_cores(empty ? 0 : v.batch, 1, 1, ctx.profile());
+  const CoreSplit cs = split_over_cores(empty ? 0 : v.batch, kScalarSplitAlign, 1, ctx.profile());
   t.per_core = cs.per_core;
   r.num_blocks = cs.num_blocks;
   if (!t.in_ub && r.num_blocks > 0) r.workspace_bytes = static_cast<uint64_t>(r.num_blocks) * bytes;

@@ -19,6 +19,7 @@
 // + implicit QL instead (eigh_ql.h) on the same scaled, symmetrized matrix.
 #include <cstdint>
 
+#include "common/gm_scalar.h"
 #include "kernel_operator.h"
 #include "linalg/eigh_ql.h"
 #include "linalg/jacobi_work.h"
@@ -164,6 +165,7 @@ extern "C" __global__ __aicore__ void npurt_linalg_eigh_kernel(GM_ADDR x, GM_ADD
   using namespace npurt::kernels::linalg;
   GET_TILING_DATA_WITH_STRUCT(SpectralTiling, t, tiling);
   RunForDtype<JacobiEigh>(t.dtype, x, w, v, info, workspace, t);
+  npurt::kernels::WriteBackScalarGm(info);  // w, v, info and the GM work area: SetValue
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

@@ -33,7 +33,7 @@ struct SpectralTiling {
   uint32_t max_sweeps = 0;  // Jacobi sweep cap
   uint64_t batch = 0, m = 0, n = 0;
   uint64_t per_core = 0;    // matrices per block
-  uint64_t work_elems = 0;  // elements of one matrix's work area (a multiple of 8)
+  uint64_t work_elems = 0;  // elements of one matrix's work area (a multiple of 16: blocks' GM work areas on separate 64 B lines)
 };
 
 constexpr uint32_t kComplete = 1;  // qr: mode='complete'

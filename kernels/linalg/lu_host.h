@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <string>
 
+#include "common/gm_scalar.h"
 #include "common/tiling_util.h"
 #include "linalg/lu_tiling.h"
 #include "npurt/op_registry.h"
@@ -50,7 +51,7 @@ inline LuTiling batch_tiling(const OpContext& ctx, DType dtype, uint64_t batch, 
   t.m = m;
   t.in_ub = ub_elems * itemsize(dtype) + 64 <= ub_budget(ctx.profile()) ? 1 : 0;
   const uint64_t work = std::max<uint64_t>(1, n * n * std::max<uint64_t>(n, m));
-  const CoreSplit cs = split_over_cores(batch, 1, ceil_div(4096, work), ctx.profile());
+  const CoreSplit cs = split_over_cores(batch, kScalarSplitAlign, ceil_div(4096, work), ctx.profile());
   t.per_core = cs.per_core;
   r.num_blocks = cs.num_blocks;
   r.set_tiling(t);

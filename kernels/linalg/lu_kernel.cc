@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "common/kernel_util.h"
+#include "common/gm_scalar.h"
 #include "kernel_operator.h"
 #include "linalg/lu_matrix.h"
 #include "linalg/lu_tiling.h"
@@ -233,6 +234,7 @@ extern "C" __global__ __aicore__ void npurt_lu_factor_kernel(GM_ADDR a, GM_ADDR 
   using namespace npurt::kernels;
   GET_TILING_DATA_WITH_STRUCT(LuTiling, t, tiling);
   linalg::RunReal<linalg::LuRun>(t.dtype, a, lu, piv, sign, logabs, t);
+  WriteBackScalarGm(piv);  // piv, sign, logabs (and GM-path factors): SetValue
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "common/kernel_util.h"
+#include "common/gm_scalar.h"
 #include "kernel_operator.h"
 #include "linalg/lu_matrix.h"
 #include "linalg/lu_tiling.h"
@@ -143,6 +144,7 @@ extern "C" __global__ __aicore__ void npurt_lu_solve_kernel(GM_ADDR lu, GM_ADDR 
   using namespace npurt::kernels;
   GET_TILING_DATA_WITH_STRUCT(LuTiling, t, tiling);
   linalg::RunReal<linalg::SolveRun>(t.dtype, lu, piv, b, x, t);
+  WriteBackScalarGm(x);  // the GM path solves by SetValue
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

@@ -15,6 +15,7 @@
 // (H = I) rather than a division by zero; NaN/inf propagate (no iteration).
 #include <cstdint>
 
+#include "common/gm_scalar.h"
 #include "kernel_operator.h"
 #include "linalg/jacobi_work.h"
 #include "npurt/backend.h"
@@ -115,6 +116,7 @@ extern "C" __global__ __aicore__ void npurt_linalg_qr_kernel(GM_ADDR x, GM_ADDR 
   using namespace npurt::kernels::linalg;
   GET_TILING_DATA_WITH_STRUCT(SpectralTiling, t, tiling);
   RunForDtype<HouseholderQr>(t.dtype, x, q, r, workspace, t);
+  npurt::kernels::WriteBackScalarGm(r);  // q, r and the GM work area: SetValue
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

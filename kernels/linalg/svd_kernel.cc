@@ -20,6 +20,7 @@
 // Work area: W/U (M*uc, uc = M when full else N), V (N*N, vectors only), S (N).
 #include <cstdint>
 
+#include "common/gm_scalar.h"
 #include "kernel_operator.h"
 #include "linalg/jacobi_work.h"
 #include "npurt/backend.h"
@@ -223,6 +224,7 @@ extern "C" __global__ __aicore__ void npurt_linalg_svd_kernel(GM_ADDR x, GM_ADDR
   using namespace npurt::kernels::linalg;
   GET_TILING_DATA_WITH_STRUCT(SpectralTiling, t, tiling);
   RunForDtype<JacobiSvd>(t.dtype, x, u, s, vh, info, workspace, t);
+  npurt::kernels::WriteBackScalarGm(info);  // u, s, vh, info and the GM work area: SetValue
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

@@ -38,6 +38,7 @@ struct LaunchRun {
   std::mutex mu;
   std::vector<AicoreDiagnostic> faults;               // guarded by mu
   std::vector<std::vector<ByteRange>> writes;         // full: per block, written by that block only
+  std::vector<LineOwner> scalar_lines;                // guarded by mu: GM lines of scalar writes
   bool in_use = false;                                // the thread's instance is taken (re-entry gets a fresh one)
 
   void begin(const KernelLaunch& L, const ChipProfile* profile) {
@@ -45,6 +46,7 @@ struct LaunchRun {
     view.profile = profile;
     faults.clear();
     writes.clear();  // full only; the inner vectors are moved in from CoreState
+    scalar_lines.clear();
   }
 };
 
@@ -94,11 +96,18 @@ void run_block(LaunchRun& run, uint32_t block) {
   } catch (...) {
     record_fault(st, Diag::kException, "kernel", "the kernel threw a non-standard exception");
   }
-  if (finished && tls_core) st.end_of_kernel_checks();
+  if (finished && tls_core) {
+    st.end_of_kernel_checks();
+    dcache_end_of_block(st);
+  }
   drop_mirrors(st);  // UB contents do not outlive the block
   tls_core = nullptr;
   if (st.ctx.level == SimCheckLevel::kFull) run.writes[block] = std::move(st.gm_writes);
   st.gm_writes.clear();
+  if (!st.dcache.written.empty()) {  // kernels without GM scalar writes never lock here
+    std::lock_guard<std::mutex> lock(run.mu);
+    dcache_take_lines(st, block, run.scalar_lines);
+  }
   if (!st.fault.set) return;
   const KernelLaunch& L = *run.view.launch;
   AicoreDiagnostic d{diag_name(st.fault.code), st.fault.api, block, st.fault.detail, ""};
@@ -215,6 +224,13 @@ Status run_aicore_kernel(const AicoreLaunch& a, AicoreReport* report) {
   AicoreDiagnostic overlap;
   if (run.faults.empty() && L.check_level == SimCheckLevel::kFull && find_overlap(run, &overlap))
     run.faults.push_back(overlap);
+  DCacheShare share;
+  if (run.faults.empty() && !run.scalar_lines.empty() &&
+      find_dcache_share(run.view, run.scalar_lines, &share)) {
+    const char* code = diag_name(Diag::kDCacheShare);
+    run.faults.push_back({code, "GlobalTensor::SetValue", share.second_block, share.detail,
+                          format(L, share.second_block, "GlobalTensor::SetValue", code, share.detail)});
+  }
   if (run.faults.empty()) return Status();
   std::string msg = run.faults.front().message;
   if (run.faults.size() > 1)

@@ -28,7 +28,7 @@ const char* diag_name(Diag d) {
       "ErrorSync3",  "ErrorSync4",    "ErrorLeak",        "ErrorFree",     "ErrorBuffer0",
       "ErrorBuffer1", "ErrorBuffer2", "ErrorBuffer3",     "ErrorBuffer4",  "ErrorInitBuffer",
       "ErrorBufferCount", "ErrorQueue", "ErrorGmRead",    "ErrorGmWrite",  "ErrorDataCopyCount",
-      "ErrorMultiCoreWrite", "ErrorParam", "ErrorArgs",   "ErrorException"};
+      "ErrorMultiCoreWrite", "ErrorDCacheClean", "ErrorDCacheShare", "ErrorParam", "ErrorArgs",   "ErrorException"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(Diag::kException) + 1,
                 "diag name table out of sync with enum Diag");
   return names[static_cast<int>(d)];
@@ -131,6 +131,7 @@ uint8_t* ensure_pool(CoreContext* c, Pool p) { return c->state->ensure_pool(p); 
 void CoreState::begin_block(const LaunchView& v, uint32_t block) {
   fault = RecordedFault{};
   gm_writes.clear();
+  dcache.clear();
   drop_mirrors(*this);  // a mirror of an earlier launch points at GM that may be gone
   records_used = 0;
   view = &v;

@@ -21,6 +21,7 @@
 #include "aicore/local_access.h"
 #include "aicore/tpipe.h"
 #include "backends/sim/aicore/aicore_launch.h"
+#include "backends/sim/aicore/dcache_check.h"
 #include "backends/sim/aicore/pipe_model.h"
 
 namespace npurt::sim {
@@ -54,6 +55,7 @@ struct CoreState {
   std::vector<uint8_t> ub_written;  // full: 1 per UB byte once written
   PipeModel pipes;                  // full
   std::vector<ByteRange> gm_writes; // full: merged GM byte ranges this block wrote
+  DCacheLog dcache;                 // basic/full: GM lines of scalar writes (dcache_check.h)
   RecordedFault fault;
 
   CoreState() = default;

@@ -132,12 +132,12 @@ TEST(AicoreDataCopy, ScalarPathsAndSystemQueries) {
     SimLaunch L(NPURT_SIM_ENTRY(layout_kernels::scalar_paths), "scalar_paths");
     const uint32_t blocks = 6;
     int32_t* x = L.gm<int32_t>(8 * blocks);
-    int32_t* z = L.gm<int32_t>(8 * blocks);
+    int32_t* z = L.gm<int32_t>(16 * blocks);  // 64 B per block: scalar writes own their lines
     int32_t* info = L.gm<int32_t>(2);
     for (uint32_t i = 0; i < 8 * blocks; ++i) x[i] = static_cast<int32_t>(i) - 20;
     npurt::Status s = L.run(blocks, level);
     ASSERT_TRUE(s.is_ok()) << s.message();
-    for (uint32_t i = 0; i < 8 * blocks; ++i) ASSERT_EQ(z[i], x[i] * 2 + int32_t(i / 8)) << i;
+    for (uint32_t i = 0; i < 8 * blocks; ++i) ASSERT_EQ(z[i / 8 * 16 + i % 8], x[i] * 2 + int32_t(i / 8)) << i;
     EXPECT_EQ(info[0], 6);
     EXPECT_EQ(info[1], 196352);  // 910B3 usable UB
   }

@@ -158,7 +158,7 @@ TEST(AicoreFaults, ScalarReadAfterVectorWithFlagsIsClean) {
   float* z = L.gm<float>(faulty::kFaultGmFloats);
   npurt::Status s = L.run(4, kFull);
   ASSERT_TRUE(s.is_ok()) << s.message();
-  for (int b = 0; b < 4; ++b) EXPECT_EQ(z[b], 3.0f);
+  for (int b = 0; b < 4; ++b) EXPECT_EQ(z[16 * b], 3.0f);
 }
 
 TEST(AicoreFaults, EveryFaultingBlockIsReportedAndOthersFinish) {

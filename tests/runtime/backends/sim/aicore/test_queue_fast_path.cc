@@ -39,6 +39,7 @@ AICORE_TEST_KERNEL(alloc_skips_busy_cursor) {
   q.FreeTensor(d);
   LocalTensor<float> e = q.AllocTensor<float>();  // the cursor is past b: c's buffer next
   zGm.SetValue(1, e.GetPhyAddr() == c_addr ? 1.0f : 0.0f);
+  DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(zGm);
   q.FreeTensor(e);
 }
 

@@ -44,6 +44,7 @@ struct CoreContext {
   uint8_t* workspace = nullptr;
   void* tpipe = nullptr;           // the live AscendC::TPipe, for GetTPipePtr()
   CoreState* state = nullptr;
+  uintptr_t dirty_line = 0;        // last GM line scalar-written and not cleaned (aicore/dcache.h)
 };
 
 NPURT_PUBLIC_BEGIN

@@ -43,6 +43,8 @@ enum class Diag : uint8_t {
   kGmWrite,        // GM write outside its allocation or SetGlobalBuffer size
   kDataCopyCount,  // DataCopy byte count not a multiple of 32 (strict mode)
   kMultiCoreWrite, // GM bytes written by two blocks of one launch (full; atomics excepted)
+  kDCacheClean,    // GM line scalar-written and not cleaned by block end (aicore/dcache.h)
+  kDCacheShare,    // GM line scalar-written by two blocks of one launch (aicore/dcache.h)
   kParam,          // invalid API parameter (dtype, mask, event id, stride ...)
   kArgs,           // kernel entry called with the wrong number of arguments
   kException,      // the kernel threw a C++ exception of its own

@@ -8,12 +8,15 @@
 // operator[] offsets the view and keeps both the region and the size limit.
 // GetSize() is the number of elements from the view's start to the limit
 // (0 when no size was given).
+// SetValue / operator() are scalar writes through the DCache (aicore/dcache.h):
+// the written line must be cleaned with DataCacheCleanAndInvalid before block end.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 
 #include "aicore/core_context.h"
+#include "aicore/dcache.h"
 #include "aicore/fault.h"
 #include "aicore/macros.h"
 #include "npurt/export.h"
@@ -91,15 +94,19 @@ class GlobalTensor {
 
   void SetValue(uint64_t index, T value) const {
     uint8_t* p = ref_.ptr + index * sizeof(T);
-    npurt::sim::check_gm(npurt::sim::core(), ref_, p, sizeof(T), 1, "GlobalTensor::SetValue",
+    npurt::sim::CoreContext* c = npurt::sim::core();
+    npurt::sim::check_gm(c, ref_, p, sizeof(T), 1, "GlobalTensor::SetValue",
                          npurt::sim::Access::kWrite);
+    npurt::sim::note_gm_scalar_write(c, p);
     std::memcpy(p, &value, sizeof(T));
   }
 
   T& operator()(uint64_t index) const {
     uint8_t* p = ref_.ptr + index * sizeof(T);
-    npurt::sim::check_gm(npurt::sim::core(), ref_, p, sizeof(T), 1, "GlobalTensor::operator()",
+    npurt::sim::CoreContext* c = npurt::sim::core();
+    npurt::sim::check_gm(c, ref_, p, sizeof(T), 1, "GlobalTensor::operator()",
                          npurt::sim::Access::kWrite);
+    npurt::sim::note_gm_scalar_write(c, p);  // a reference may be written: a scalar write
     return *reinterpret_cast<T*>(p);
   }
 

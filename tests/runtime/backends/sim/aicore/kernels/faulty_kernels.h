@@ -305,8 +305,9 @@ void scalar_after_vector(GM_ADDR z) {
     WaitFlag<HardEvent::V_S>(EVENT_ID0);
   }
   GlobalTensor<float> zGm;
-  zGm.SetGlobalBuffer((__gm__ float*)z + GetBlockIdx(), 1);
+  zGm.SetGlobalBuffer((__gm__ float*)z + 16 * GetBlockIdx(), 1);  // a 64 B line per block
   zGm.SetValue(0, t.GetValue(5));
+  DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(zGm);
 }
 FAULTY_KERNEL(scalar_read_without_v_s) { scalar_after_vector<false>(z); }
 FAULTY_KERNEL(scalar_read_with_v_s) { scalar_after_vector<true>(z); }

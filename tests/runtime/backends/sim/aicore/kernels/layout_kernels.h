@@ -98,7 +98,7 @@ extern "C" __global__ __aicore__ void pad_scatter(GM_ADDR x, GM_ADDR z, GM_ADDR 
 }
 
 // Scalar access paths: GlobalTensor/LocalTensor GetValue/SetValue, TBuf, and
-// the block/system queries. z[i] = x[i] * 2 + blockIdx for this block's slice,
+// the block/system queries. z[16 b + i] = x[8 b + i] * 2 + b for block b, i < 8,
 // z_info = {blockNum, UB size}.
 extern "C" __global__ __aicore__ void scalar_paths(GM_ADDR x, GM_ADDR z, GM_ADDR info,
                                                    GM_ADDR workspace, GM_ADDR tiling) {
@@ -110,7 +110,7 @@ extern "C" __global__ __aicore__ void scalar_paths(GM_ADDR x, GM_ADDR z, GM_ADDR
   LocalTensor<int32_t> tmp = buf.Get<int32_t>();
   GlobalTensor<int32_t> xGm, zGm, infoGm;
   xGm.SetGlobalBuffer((__gm__ int32_t*)x + 8 * GetBlockIdx(), 8);
-  zGm.SetGlobalBuffer((__gm__ int32_t*)z + 8 * GetBlockIdx(), 8);
+  zGm.SetGlobalBuffer((__gm__ int32_t*)z + 16 * GetBlockIdx(), 8);  // a 64 B line per block
   infoGm.SetGlobalBuffer((__gm__ int32_t*)info, 2);
   for (uint32_t i = 0; i < 8; ++i) tmp.SetValue(i, xGm.GetValue(i) * 2);
   for (uint32_t i = 0; i < 8; ++i) zGm.SetValue(i, tmp.GetValue(i) + static_cast<int32_t>(GetBlockIdx()));
@@ -118,6 +118,7 @@ extern "C" __global__ __aicore__ void scalar_paths(GM_ADDR x, GM_ADDR z, GM_ADDR
     infoGm.SetValue(0, static_cast<int32_t>(GetBlockNum()));
     infoGm.SetValue(1, static_cast<int32_t>(GetUBSizeInBytes()));
   }
+  DataCacheCleanAndInvalid<int32_t, CacheLine::ENTIRE_DATA_CACHE>(zGm);  // scalar GM writes
 }
 
 // Scalar kernel arguments: z[0..n) = base + i * step (n, base: int32; step: float).
@@ -129,6 +130,7 @@ extern "C" __global__ __aicore__ void scalar_args(GM_ADDR z, int32_t n, int32_t 
   GlobalTensor<float> zGm;
   zGm.SetGlobalBuffer((__gm__ float*)z, n);
   for (int32_t i = 0; i < n; ++i) zGm.SetValue(i, base + i * step);
+  DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE>(zGm);
 }
 
 // Every block atomically adds its tile of ones into the same GM tile.
