@@ -54,7 +54,10 @@ struct LaunchRun {
 class LaunchRunLease {
  public:
   LaunchRunLease() {
-    thread_local LaunchRun cached;
+    // Heap-held (208 bytes): libnpurt's static TLS block must stay small (cube_packed_cache.cc).
+    thread_local std::unique_ptr<LaunchRun> cached_run;
+    if (!cached_run) cached_run = std::make_unique<LaunchRun>();
+    LaunchRun& cached = *cached_run;
     if (!cached.in_use) {
       run_ = &cached;
       cached.in_use = true;

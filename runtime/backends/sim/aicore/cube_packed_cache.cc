@@ -7,6 +7,7 @@
 #include "backends/sim/aicore/cube_packed_cache.h"
 
 #include <atomic>
+#include <memory>
 
 namespace npurt::sim::cube {
 namespace {
@@ -23,9 +24,14 @@ struct Cache {
   uint64_t clock = 0;
 };
 
+// On the heap, not a thread_local Cache: libnpurt's whole TLS block must fit
+// glibc's static TLS surplus when Python dlopens it (cube_prefetch.cc), and
+// these 584 bytes left too little for a library with initial-exec TLS loaded
+// after npurt (tests/python/tools/test_tls_relocations.py, kTlsBudget).
 Cache& cache() {
-  thread_local Cache c;
-  return c;
+  thread_local std::unique_ptr<Cache> c;
+  if (!c) c = std::make_unique<Cache>();
+  return *c;
 }
 
 // Global so that tests see the counts of the worker threads that ran the blocks.
