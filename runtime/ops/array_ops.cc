@@ -60,7 +60,7 @@ constexpr int kNumReduceOps = 7;
 // until wave 10): each range pays its own accumulator fills, partial last
 // chunk and final in-UB fold, ~1.5 us of host CPU in the simulator, and a
 // whole-array sum on the 910B profile's 40 cores still gives every core one
-// equal range (16 Mi sums -2 % float32, -4 % float16: docs/performance.md
+// equal range (16 Mi sums -2 % float32, -4 % float16: docs/performance-history.md
 // "Sum against PyTorch (wave 11)").
 constexpr uint64_t kReduceMaxTile = 8192;       // reduce_op.cc's largest tile (elements)
 constexpr uint64_t kSplitMinWork = uint64_t{1} << 15;

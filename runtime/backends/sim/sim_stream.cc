@@ -399,7 +399,7 @@ void SimStream::submit(Command&& cmd) {
 // runs blocks of this stream's running launch (ThreadPool::help with the
 // stream as tag): on a 2-core host it is then one of the launch's two lanes
 // instead of a third runnable thread beside them, and it is on a core when
-// the launch ends (docs/performance.md "Launch edges (wave 11)").
+// the launch ends (docs/performance-history.md "Launch edges (wave 11)").
 Status SimStream::synchronize() {
   State& s = *st_;
   if (t_worker_of == &s)

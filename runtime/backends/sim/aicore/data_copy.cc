@@ -38,7 +38,7 @@ uint64_t span(uint32_t count, uint64_t stride, uint64_t last) {
 // Blocks of exactly B (1, 2, 4 or 8) bytes, e.g. one unit per 32-B UB block of a
 // scattered write: a fixed-size copy each (one load and store) instead of a
 // memcpy call and a prefetch per block (16 Mi float32 x[::2] = y: process CPU
-// 23 -> 15 ms, docs/performance.md "Strided copy spread (wave 11)").
+// 23 -> 15 ms, docs/performance-history.md "Strided copy spread (wave 11)").
 template <unsigned B>
 void copy_small_blocks(uint8_t* d, const uint8_t* s, const CopyPlan& p) {
   for (uint32_t i = 0; i < p.block_count; ++i) std::memcpy(d + i * p.dst_stride, s + i * p.src_stride, B);

@@ -10,7 +10,7 @@
 // Smaller outputs keep memcpy: a chain like exp(exp(a) + b) on 4 or 8 MiB
 // float32 arrays was 10-30 % slower with streaming stores (the next kernel
 // finds its input in cache). Wave 11 moved the switch from 16 to 40 MiB
-// (docs/performance.md, "Softmax (wave 11)"): on this host (480 MiB L3) an
+// (docs/performance-history.md, "Softmax (wave 11)"): on this host (480 MiB L3) an
 // output that a loop rewrites is still in L3, so memcpy's read for ownership
 // hits there, while streaming stores send every line to DRAM. Per call, in
 // steady state: 16 MiB outputs (softmax [4096, 1024] float32, a + b on 4 Mi

@@ -43,7 +43,7 @@ constexpr uint64_t kStreamWindowMinBytes = 1024;
 // their next kStreamAhead bytes inside the reading loop issued 64 prefetches at
 // loop speed, which waited on the core's few line-fill buffers at the memory
 // rate: the float16 layer_norm's f16 -> f32 Cast spent 80 % of its samples on
-// that prefetch (docs/performance.md "Layer_norm float16 (wave 11)"). Reads up
+// that prefetch (docs/performance-history.md "Layer_norm float16 (wave 11)"). Reads up
 // to kDripMaxBytes instead leave a cursor over their next kStreamAhead bytes,
 // and every vector op (dispatch.cc table()) prefetches kDripLines lines of it,
 // so the next row arrives while this one computes. 16 lines: a float32
