@@ -33,6 +33,7 @@ import collections
 
 from .. import _npurt
 from .._npurt import ArgumentTypeError, InvalidArgumentError, UnsupportedDtypeError
+from ._checks import FACTOR_DTYPES, check_array
 from .. import array_api as _xp
 from .. import ops as _ops
 
@@ -43,16 +44,14 @@ QRResult = collections.namedtuple("QRResult", ["Q", "R"])
 EighResult = collections.namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 SVDResult = collections.namedtuple("SVDResult", ["U", "S", "Vh"])
 
-_DTYPES = ("float32", "float64")
 _EPS = {"float32": 1.1920928955078125e-07, "float64": 2.220446049250313e-16}
 _NORM_ORDS = ("fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf"))
 
 
 def _matrices(where, x, square=False):
     """x checked: an npurt array of float32/float64 matrices (square ones for eigh)."""
-    if not isinstance(x, _npurt.ndarray):
-        raise ArgumentTypeError(f"{where}: argument 'x': expected an npurt.ndarray, got {type(x).__name__}")
-    if x.dtype.name not in _DTYPES:
+    check_array(x, where)
+    if x.dtype.name not in FACTOR_DTYPES:
         raise UnsupportedDtypeError(f"{where}: argument 'x': {x.dtype.name} is not supported: only float32 and "
                                     f"float64 matrices are (convert with astype first)")
     if x.ndim < 2:
