@@ -47,6 +47,8 @@ constexpr float kDirectSumMax = 0x1p120f;
 
 template <class T, class O>
 class SoftmaxForward {
+  static constexpr bool kCastIn = !std::is_same<T, float>::value;
+
  public:
   __aicore__ SoftmaxForward(GM_ADDR x, GM_ADDR y, const SoftmaxTiling& t)
       : d_(t.plan), log_(t.kind == static_cast<uint32_t>(SoftmaxKind::kLogSoftmax)) {
@@ -104,13 +106,16 @@ class SoftmaxForward {
   __aicore__ void WholeRows(uint64_t r, uint32_t n) {
     const uint32_t len = static_cast<uint32_t>(d_.cols), ls = d_.chunk_stride;
     const int32_t cnt = static_cast<int32_t>(len);
-    auto tile = io_.Load(r, n, 0, len, ls);
+    const bool row_cast = kCastIn && !log_;  // softmax casts each row right before its Exp
+    auto tile = io_.Load(r, n, 0, len, ls, !row_cast);
     const LocalTensor<float>&f = tile.f, &src = tile.src;
     LocalTensor<float> sums = sums_.Get<float>(), e = e_.Get<float>();
     for (uint32_t i = 0; i < n; ++i) {
       LocalTensor<float> fi = f[i * ls], si = src[i * ls];
       if (!log_) {
+        if constexpr (kCastIn) ToFloat(fi, tile.x[i * ls], ls);
         SoftmaxRow(fi, si, e, len);
+        if constexpr (kCastIn && !std::is_same<O, float>::value) FromFloat(tile.y[i * ls], fi, ls);
         continue;
       }
       const float m = red_.Max(si, len);
@@ -123,7 +128,7 @@ class SoftmaxForward {
       AscendC::Ln(sums, sums, static_cast<int32_t>(n));
       for (uint32_t i = 0; i < n; ++i) AscendC::Adds(f[i * ls], f[i * ls], -ReadScalar(sums, i), cnt);
     }
-    io_.Store(tile, r, n, 0, len, ls);
+    io_.Store(tile, r, n, 0, len, ls, !row_cast);
   }
 
   // Pass 1 of a long row: running max M and sum S of exp(x - M).
