@@ -6,7 +6,9 @@
 //
 // float32 inside. Rows in UB: per row ReduceMax, Adds(-max), Exp, ReduceSum,
 // Muls(1/sum) (the division on the scalar unit; softmax rows try Exp, ReduceSum,
-// Muls without the max first, see kDirectSumMin); log_softmax keeps x - max,
+// Muls without the max first, see kDirectSumMin; a float16 / bfloat16 row is
+// cast to float32 right before and back right after, so it stays in the sim
+// host's L1 between the casts); log_softmax keeps x - max,
 // sums exp() into a row buffer, takes Ln of the tile's sums in one vector
 // call and subtracts per row. Longer rows (multi-pass plan, "online
 // softmax"): pass 1 keeps a running (max M, sum S) over the chunks, rescaling
