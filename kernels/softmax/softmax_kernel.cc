@@ -5,8 +5,10 @@
 //   log_softmax: y = (x - max) - ln(sum(exp(x - max)))
 //
 // float32 inside. Rows in UB: per row ReduceMax, Adds(-max), Exp, ReduceSum,
-// Muls(1/sum) (the division on the scalar unit; no Adds when 0 <= max <= 64,
-// see kDirectExpMax); log_softmax keeps x - max,
+// Muls(1/sum) (the division on the scalar unit; softmax rows try Exp, ReduceSum,
+// Muls without the max first, see kDirectSumMin; a float16 / bfloat16 row is
+// cast to float32 right before and back right after, so it stays in the sim
+// host's L1 between the casts); log_softmax keeps x - max,
 // sums exp() into a row buffer, takes Ln of the tile's sums in one vector
 // call and subtracts per row. Longer rows (multi-pass plan, "online
 // softmax"): pass 1 keeps a running (max M, sum S) over the chunks, rescaling
@@ -30,20 +32,25 @@ using AscendC::LocalTensor;
 using namespace npurt::kernels::rows;
 namespace tl = npurt::tiling;
 
-// Rows whose max m lies in [0, kDirectExpMax] skip the Adds(-m) pass: every
-// exp(x) <= exp(64) ~ 6.2e27, so a row of up to 5e10 elements sums below
-// FLT_MAX (3.4e38), and the sum is >= exp(m) >= 1, so 1 / sum is a normal
-// float. exp(x) / sum exp(x) equals exp(x - m) / sum exp(x - m) exactly in
-// real arithmetic and is no less accurate in float: it drops the rounding of
-// x - m that exp amplifies (|x - m| ulp of it); an exp(x) that is subnormal
-// (x < -87.3) belongs to an output below 1.2e-38 (sum >= 1) whose absolute
-// error stays at the subnormal spacing (~1.4e-45). NaN, +-inf and negative
-// maxima take the shifted path (NaN compares false). The same bytes are read
-// with or without copy elision, so the results do not depend on it.
-constexpr float kDirectExpMax = 64.0f;
+// A softmax row tries exp(x) / sum exp(x) first, without the max pass, and
+// keeps it when s = sum exp(x) lies in [kDirectSumMin, kDirectSumMax]: then no
+// exp(x) overflowed (s is finite), 1 / s is a normal float (s <= 2^120), and
+// exp(x) / s equals exp(x - m) / sum exp(x - m) in real arithmetic while
+// dropping the rounding of x - m that exp amplifies (|x - m| ulp of it). An
+// exp(x) that is subnormal (x < -87.3) belongs to an output below 1.2e-38
+// (s >= 1) whose absolute error stays at the subnormal spacing (~1.4e-45).
+// Rows outside (a NaN or +inf gives s = NaN or inf, an all -inf row s = 0,
+// rows of small or huge x) take the shifted form exp(x - m) / sum exp(x - m).
+// Every row with max m in [0, 64] passes (s >= exp(m) >= 1, s <= D e^64) and
+// runs the Exp, ReduceSum, Muls of the wave-12 kernel, which tested the max
+// instead: the same bits for those rows.
+constexpr float kDirectSumMin = 1.0f;
+constexpr float kDirectSumMax = 0x1p120f;
 
 template <class T, class O>
 class SoftmaxForward {
+  static constexpr bool kCastIn = !std::is_same<T, float>::value;
+
  public:
   __aicore__ SoftmaxForward(GM_ADDR x, GM_ADDR y, const SoftmaxTiling& t)
       : d_(t.plan), log_(t.kind == static_cast<uint32_t>(SoftmaxKind::kLogSoftmax)) {
@@ -75,22 +82,45 @@ class SoftmaxForward {
     return ReadScalar(sc);
   }
 
+  // One softmax row, one visit: the scalar unit divides, the vector unit
+  // scales. Exp straight from x first (kDirectSumMin/Max): when its sum s is
+  // in range, y = exp(x) * (1 / s) with no max pass; otherwise (overflow, a
+  // NaN, an all -inf row, s < 1) the shifted form from the max, which re-reads
+  // si. So exp(x) goes to fi only when fi does not alias si (float input: si is
+  // x's buffer), else to the row buffer e (a cast input's si is f itself); the
+  // row buffer costs float32 ~10 % (its 4 KiB more in the host's L1).
+  __aicore__ void SoftmaxRow(const LocalTensor<float>& fi, const LocalTensor<float>& si, const LocalTensor<float>& e,
+                             uint32_t len) {
+    const int32_t cnt = static_cast<int32_t>(len);
+    const LocalTensor<float>& ex = std::is_same<T, float>::value ? fi : e;
+    AscendC::Exp(ex, si, cnt);
+    const float s = red_.Sum(ex, len);
+    if (s >= kDirectSumMin && s <= kDirectSumMax) {  // false for NaN
+      AscendC::Muls(fi, ex, 1.0f / s, cnt);
+      return;
+    }
+    const float m = red_.Max(si, len);
+    AscendC::Adds(fi, si, -m, cnt);
+    AscendC::Exp(fi, fi, cnt);
+    AscendC::Muls(fi, fi, 1.0f / red_.Sum(fi, len), cnt);
+  }
+
   __aicore__ void WholeRows(uint64_t r, uint32_t n) {
     const uint32_t len = static_cast<uint32_t>(d_.cols), ls = d_.chunk_stride;
     const int32_t cnt = static_cast<int32_t>(len);
-    auto tile = io_.Load(r, n, 0, len, ls);
+    const bool row_cast = kCastIn && !log_;  // softmax casts each row right before its Exp
+    auto tile = io_.Load(r, n, 0, len, ls, !row_cast);
     const LocalTensor<float>&f = tile.f, &src = tile.src;
     LocalTensor<float> sums = sums_.Get<float>(), e = e_.Get<float>();
     for (uint32_t i = 0; i < n; ++i) {
       LocalTensor<float> fi = f[i * ls], si = src[i * ls];
-      const float m = red_.Max(si, len);
-      if (!log_) {  // one visit per row: the scalar unit divides, the vector unit scales
-        const bool unshifted = m >= 0.0f && m <= kDirectExpMax;  // exp straight from x
-        if (!unshifted) AscendC::Adds(fi, si, -m, cnt);
-        AscendC::Exp(fi, unshifted ? si : fi, cnt);
-        AscendC::Muls(fi, fi, 1.0f / red_.Sum(fi, len), cnt);
+      if (!log_) {
+        if constexpr (kCastIn) ToFloat(fi, tile.x[i * ls], ls);
+        SoftmaxRow(fi, si, e, len);
+        if constexpr (kCastIn && !std::is_same<O, float>::value) FromFloat(tile.y[i * ls], fi, ls);
         continue;
       }
+      const float m = red_.Max(si, len);
       AscendC::Adds(fi, si, -m, cnt);
       AscendC::Exp(e, fi, cnt);  // log_softmax keeps x - max for the output
       sums.SetValue(i, red_.Sum(e, len));
@@ -100,7 +130,7 @@ class SoftmaxForward {
       AscendC::Ln(sums, sums, static_cast<int32_t>(n));
       for (uint32_t i = 0; i < n; ++i) AscendC::Adds(f[i * ls], f[i * ls], -ReadScalar(sums, i), cnt);
     }
-    io_.Store(tile, r, n, 0, len, ls);
+    io_.Store(tile, r, n, 0, len, ls, !row_cast);
   }
 
   // Pass 1 of a long row: running max M and sum S of exp(x - M).

@@ -90,16 +90,16 @@ def test_large_magnitudes_do_not_overflow():
 @pytest.mark.parametrize("d", [8, 1024])
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_rows_around_the_unshifted_exp_condition(d, dtype):
-    """softmax rows whose max lies in [0, 64] take exp(x) / sum exp(x) without the x - max
-    pass (kDirectExpMax in softmax_kernel.cc); rows just outside, and rows with -inf, NaN,
-    +inf and huge entries, the shifted path. Both stay within the bound and match numpy's
-    special values (log_softmax, always shifted, on the same rows)."""
+    """softmax rows try exp(x) / sum exp(x) without the max pass and keep it when the sum s
+    lies in [1, 2^120] (kDirectSumMin / kDirectSumMax in softmax_kernel.cc); rows outside
+    (s < 1, s > 2^120, overflow to +inf, -inf, NaN) take the shifted path. Both stay within
+    the bound and match numpy's special values (log_softmax, always shifted, on the same rows)."""
     rng = np.random.default_rng(d)
-    x = rng.standard_normal((14, d)).astype(np.float32)
+    x = rng.standard_normal((18, d)).astype(np.float32)
     x[0] -= x[0].max()  # max exactly 0: direct
-    x[1] -= x[1].max() + np.float32(1e-6)  # max just below 0: shifted
+    x[1] -= x[1].max() + np.float32(1e-6)  # max just below 0, s > 1: direct
     x[2] = x[2] * 4 + (64 - (x[2] * 4).max())  # max 64: direct, sum ~ d * 6e27
-    x[3] = x[2] + np.float32(2 ** -17)  # max 64 + 2^-17: shifted
+    x[3] = x[2] + np.float32(2 ** -17)  # max 64 + 2^-17: direct
     x[4, :] = 64.0  # every exp(x) at its largest
     x[5] = rng.uniform(-120, 0.5, d).astype(np.float32)  # subnormal exp(x) entries next to the max
     x[5, 0] = 0.5
@@ -109,17 +109,25 @@ def test_rows_around_the_unshifted_exp_condition(d, dtype):
     x[8, 1] = np.nan
     x[9, 0] = np.inf
     big = 3e4 if dtype == F16 else 1e30  # log_softmax of -big stays finite in float16
-    x[10, 0], x[10, 1] = big, -big  # huge: shifted
+    x[10, 0], x[10, 1] = big, -big  # huge: exp overflows, shifted
     x[11] = rng.uniform(-1e-30, 1e-30, d).astype(np.float32)  # max a tiny positive or negative number
     x[12] = x[12] * 4 + 16  # rows of both kinds in one tile
     x[13] = x[12] - 40
+    x[14, :] = -np.log(d) - 0.25  # s = e^-0.25 < 1: shifted, exactly 1 / d
+    x[15, :] = -1.0  # max < 0, s = d / e >= 1: direct
+    x[16, :] = 80.0  # s = d e^80: above 2^120 (shifted) for d = 1024, below (direct) for d = 8
+    x[17, :] = 90.0  # exp(90) = +inf in float32: shifted, exactly 1 / d
     x = x.astype(dtype)
     for log in (False, True):
         y = check(x, log).astype(np.float32)
-        assert np.isnan(y[7:10]).all() and np.isfinite(y[[0, 1, 2, 3, 4, 5, 10, 11, 12, 13]]).all()
+        assert np.isnan(y[7:10]).all() and np.isfinite(y[[0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 16, 17]]).all()
         assert (y[6, : d // 2] == (-np.inf if log else 0)).all()
-        if not log and dtype == F32:
-            assert np.abs(y[4] - 1 / d).max() <= 2 ** -22 / d
+        if log or dtype != F32:
+            continue
+        assert np.abs(y[[4, 15, 16]] - 1 / d).max() <= 2 ** -22 / d
+        # the shifted rows: x - max = 0 exactly, so exp = 1, s = d and y = 1 / d to the bit
+        shifted = [14, 17] + ([16] if d == 1024 else [])
+        assert (y[shifted] == np.float32(1 / d)).all()
 
 
 def test_axis_attribute():
