@@ -66,7 +66,6 @@ constexpr int kNumReduceOps = 7;
 constexpr uint64_t kReduceMaxTile = 8192;       // reduce_op.cc's largest tile (elements)
 constexpr uint64_t kSplitMinWork = uint64_t{1} << 15;
 constexpr uint64_t kSplitAlign = 64;            // range starts stay 256-byte aligned for 4-byte data
-constexpr uint64_t kSimBlocksPerLane = 2;       // split_blocks
 
 std::atomic<RegisteredOp*> g_binary_ops[kNumBinaryOps];
 std::atomic<RegisteredOp*> g_reduce_ops[kNumReduceOps];
@@ -100,14 +99,14 @@ struct ReduceCall {
   std::string dtype;      // the kernel's dtype attribute
   int64_t part_len = 0;   // > 0: first launch of a split (partials)
   int64_t count = 0;      // mean denominator (0: the reduced extent)
-  int64_t blocks = 0;     // the kernel's blocks attribute (0: one block per vector core)
+  int64_t lanes = 0;      // the kernel's lanes attribute (0: one block per vector core)
 };
 
 Tensor run_reduce(ReduceOp op, const Tensor& x, const ReduceCall& call, const Stream& stream) {
   const int i = static_cast<int>(op);
   OpHandle h = cached(g_reduce_ops[i], kReduceKernel[i]);
   const AttrValue attrs[6] = {AttrValue(call.axes),     AttrValue(false),       AttrValue(call.dtype),
-                              AttrValue(call.part_len), AttrValue(call.count), AttrValue(call.blocks)};
+                              AttrValue(call.part_len), AttrValue(call.count), AttrValue(call.lanes)};
   Tensor result[1];
   // Errors name the public function ("npurt.max: argument 'x': zero-size reduction ..."), as the
   // binary operators' do: the user called nr.max / array::reduce, not the reduce_max op.
@@ -135,19 +134,16 @@ uint64_t core_count(const Tensor& x) {
   return std::max<uint32_t>(1, device_context(x.device()).profile().vector_cores);
 }
 
-// Blocks of a split's first launch (the kernel's `blocks` attribute). On an
-// NPU every range is its own block, one per vector core (0). The simulator runs
-// a launch's blocks on the host's pool lanes, and a block there costs more than
-// its range's work: the block's setup (TPipe, buffers, mirrors, checks), its
-// claim and hand-over between lanes, and the lanes' end imbalance of up to one
-// block. So on a sim device the ranges (the same ranges, so the same partials
-// bit for bit) are grouped into kSimBlocksPerLane blocks per lane: 16 Mi sums
-// -3 to -4 % (docs/performance.md "Sum against PyTorch (wave 13)"); two per
-// lane rather than one, so a lane the host deschedules leaves a block the
-// other lane can take.
-int64_t split_blocks(const Tensor& x) {
+// The `lanes` attribute of a split's first launch. On an NPU every range is
+// its own block, one per vector core (0). The simulator runs a launch's blocks
+// on the host's pool lanes, and a block there costs more than its range's work
+// (setup, buffers, mirror drops, checks, its claim), so on a sim device the
+// kernel groups the same ranges into fewer blocks for the pool's lanes
+// (reduce_op.cc group_blocks): the same partials bit for bit, 16 Mi sums
+// faster (docs/performance.md "Sum against PyTorch (wave 13)").
+int64_t split_lanes(const Tensor& x) {
   if (x.device().type != DeviceType::kSim) return 0;
-  return static_cast<int64_t>(kSimBlocksPerLane * ThreadPool::compute().num_threads());
+  return static_cast<int64_t>(ThreadPool::compute().num_threads());
 }
 
 // The split rule above: part_len for the first launch, or 0 for one launch.
@@ -175,7 +171,7 @@ Tensor reduce_adjacent(ReduceOp op, const Tensor& view, const Dims& kernel_axes,
   if (part_len == 0) return run_reduce(op, view, ReduceCall{kernel_axes, dtype, 0, 0}, stream);
   // A null stream resolves to the input's in dispatch(): the partials live there, so both launches share it.
   Tensor partials =
-      run_reduce(op, view, ReduceCall{kernel_axes, "", static_cast<int64_t>(part_len), 0, split_blocks(view)}, stream);
+      run_reduce(op, view, ReduceCall{kernel_axes, "", static_cast<int64_t>(part_len), 0, split_lanes(view)}, stream);
   std::string final_dtype = dtype;
   if (final_dtype.empty() && partials.dtype() != view.dtype()) final_dtype = dtype_name(view.dtype());
   if (final_dtype == dtype_name(partials.dtype())) final_dtype.clear();
