@@ -84,9 +84,9 @@ class ReduceRun {
   }
 
   __aicore__ void Run() {
-    const uint64_t begin = static_cast<uint64_t>(AscendC::GetBlockIdx()) * t_.per_core;
+    uint64_t begin, end;
+    ReduceBlockUnits(t_, static_cast<uint64_t>(AscendC::GetBlockIdx()), begin, end);
     if (begin >= t_.units) return;
-    const uint64_t end = begin + t_.per_core < t_.units ? begin + t_.per_core : t_.units;
     if (static_cast<ReduceMode>(t_.mode) == ReduceMode::kInner) RunRows(begin, end);
     else RunColumns(begin, end);
   }

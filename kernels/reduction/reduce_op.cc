@@ -12,7 +12,10 @@
 // is cut into ranges of part_len elements and the output is their partial
 // results [outer, parts, inner] in the accumulation dtype; mean gives sums),
 // count (int: mean denominator, 0 = the reduced extent; the combining launch
-// of a split mean passes the original extent). The reduced axes must be
+// of a split mean passes the original extent), lanes (int: 0 = one block per
+// vector core, as far as the units go; > 0 = the sim's grouped layout for that
+// many host lanes, group_blocks: the same units, so the same results bit for
+// bit, in fewer blocks). The reduced axes must be
 // adjacent once size-1 dims are ignored (npurt::array::reduce permutes them
 // there first). The split rule itself lives in runtime/ops/array_ops.cc.
 #include <algorithm>
@@ -128,6 +131,27 @@ uint32_t pow2_at_least(uint64_t n, uint32_t cap) {
   return p;
 }
 
+// The grouped layout of ReduceBlockUnits for `lanes` host lanes running the
+// blocks (the simulator's pool), when there are more than kGroupMinUnits units
+// per lane: `lanes` one-unit lead blocks, 2 * lanes run blocks sharing the
+// middle units, `lanes` one-unit tail blocks. A sim block costs ~2.5 us beyond
+// its work, so fewer blocks save time; but equal big blocks alone (two per
+// lane) were 40 % slower under the default scheduler: the caller waiting in
+// synchronize asks a pool helper for its lane and gets it only after the
+// helper's current block, spinning beside both lanes until then. One-unit
+// lead blocks hand the lane over after one unit, and the one-unit tail evens
+// out the lanes' ends (docs/performance.md "Sum against PyTorch (wave 13)").
+constexpr uint64_t kGroupMinUnits = 5;
+
+void group_blocks(ReduceTiling& t, TilingResult& r, uint64_t lanes) {
+  if (t.units <= kGroupMinUnits * lanes) return;
+  t.lead_blocks = lanes;
+  t.run_units = t.units - 2 * lanes;
+  t.per_core = ceil_div(t.run_units, 2 * lanes);
+  t.run_blocks = ceil_div(t.run_units, t.per_core);
+  r.num_blocks = static_cast<uint32_t>(t.lead_blocks + t.run_blocks + lanes);
+}
+
 void reduce_tiling(const OpContext& ctx, TilingResult& r, ReduceKind kind) {
   ReduceShape rs = reduce_shape(ctx);
   ReduceTiling t;
@@ -161,6 +185,9 @@ void reduce_tiling(const OpContext& ctx, TilingResult& r, ReduceKind kind) {
                                   ctx.profile());
   t.per_core = cs.per_core;
   r.num_blocks = cs.num_blocks;
+  const int64_t lanes = ctx.attr("lanes").as_int();
+  if (lanes < 0) ctx.fail("lanes", "must be >= 0 (0 = one block per vector core), got " + std::to_string(lanes));
+  if (lanes > 0) group_blocks(t, r, static_cast<uint64_t>(lanes));
   r.set_tiling(t);
 }
 
@@ -214,7 +241,7 @@ std::vector<OpDefBuilder> reduce_defs() {
     b.doc(std::string(row.doc) + "\nAxes: `axis` (empty = all), reduced axes adjacent after ignoring size-1 dims; "
                                  "`keepdims`; `dtype` \"\" or \"float32\" for float16 inputs; `part_len` > 0 gives "
                                  "[outer, parts, inner] partials (npurt::array::reduce's split); `count` the mean's "
-                                 "denominator." +
+                                 "denominator; `lanes` > 0 groups the units into fewer blocks for that many host lanes (same results)." +
           (wide ? "\nfloat64 and complex inputs run on the scalar unit (sim-only)." : ""))
         .input("x", row.dtypes | wide)
         .output("y")
@@ -223,6 +250,7 @@ std::vector<OpDefBuilder> reduce_defs() {
         .attr("dtype", AttrType::kString, AttrValue(""))
         .attr("part_len", AttrType::kInt, AttrValue(int64_t{0}))
         .attr("count", AttrType::kInt, AttrValue(int64_t{0}))
+        .attr("lanes", AttrType::kInt, AttrValue(int64_t{0}))
         .infer([kind](const OpContext& ctx) {
           const ReduceShape rs = reduce_shape(ctx);
           ctx.set_output(0, rs.out_shape, out_dtype(ctx, kind, rs));

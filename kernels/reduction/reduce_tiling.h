@@ -24,9 +24,12 @@
 //
 // Invariants: tile and span are powers of two >= 32 elements; span <= tile
 // (span < tile only for kInner rows, tile = 2 * span: reduce_op.cc row_tile);
-// per_core > 0 when num_blocks > 0; parts >= 1, part_len >= 1 and
-// (parts - 1) * part_len < len when parts > 1 (no empty range); mean divides by
-// `count` (the original extent, not the partials' when a launch combines them).
+// per_core > 0 when num_blocks > 0; blocks take units by ReduceBlockUnits
+// (uniform, or the sim's grouped layout: lead_blocks + run_blocks + tail
+// blocks covering units in order, each unit in exactly one block); parts >= 1,
+// part_len >= 1 and (parts - 1) * part_len < len when parts > 1 (no empty
+// range); mean divides by `count` (the original extent, not the partials'
+// when a launch combines them).
 #pragma once
 
 #include <cstdint>
@@ -63,10 +66,33 @@ struct ReduceTiling {
   uint64_t parts = 1;      // ranges the reduced extent is cut into (1: whole rows)
   uint64_t part_len = 0;   // elements of the reduced extent per range (len when parts == 1)
   uint64_t count = 0;      // mean denominator (the reduced extent of the whole reduction)
-  uint64_t per_core = 0;   // units per core
+  uint64_t per_core = 0;   // units per core (per run block when run_blocks > 0)
+  // Grouped layout (run_blocks > 0, the sim's; see ReduceBlockUnits): blocks
+  // [0, lead_blocks) take one unit each, the next run_blocks take up to
+  // per_core consecutive units each (run_units in all), every later block one.
+  uint64_t lead_blocks = 0, run_blocks = 0, run_units = 0;
   uint32_t tile = 0;       // elements per UB chunk
   uint32_t span = 0;       // accumulator lanes used in kInner mode
   float scale = 1.0f;      // mean: 1 / count
 };
+
+// Units [begin, end) of block `block` (end <= units; begin >= units: none).
+// Uniform layout: per_core units per block. Grouped layout: one-unit lead
+// blocks, run blocks of per_core units, one-unit tail blocks; either way each
+// unit is one block's, in order, so the results do not depend on the layout.
+inline void ReduceBlockUnits(const ReduceTiling& t, uint64_t block, uint64_t& begin, uint64_t& end) {
+  const uint64_t run_end = t.lead_blocks + t.run_blocks;
+  if (t.run_blocks == 0) {
+    begin = block * t.per_core, end = begin + t.per_core;
+  } else if (block < t.lead_blocks) {
+    begin = block, end = block + 1;
+  } else if (block < run_end) {
+    begin = t.lead_blocks + (block - t.lead_blocks) * t.per_core;
+    end = begin + t.per_core < t.lead_blocks + t.run_units ? begin + t.per_core : t.lead_blocks + t.run_units;
+  } else {
+    begin = t.lead_blocks + t.run_units + (block - run_end), end = begin + 1;
+  }
+  if (end > t.units) end = t.units;
+}
 
 }  // namespace npurt::kernels

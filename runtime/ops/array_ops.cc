@@ -21,6 +21,7 @@
 #include "npurt/ops.h"
 #include "npurt/runtime.h"
 #include "npurt/status.h"
+#include "exec/thread_pool.h"
 #include "ops/deferred_fusion.h"
 
 namespace npurt {
@@ -98,18 +99,19 @@ struct ReduceCall {
   std::string dtype;      // the kernel's dtype attribute
   int64_t part_len = 0;   // > 0: first launch of a split (partials)
   int64_t count = 0;      // mean denominator (0: the reduced extent)
+  int64_t lanes = 0;      // the kernel's lanes attribute (0: one block per vector core)
 };
 
 Tensor run_reduce(ReduceOp op, const Tensor& x, const ReduceCall& call, const Stream& stream) {
   const int i = static_cast<int>(op);
   OpHandle h = cached(g_reduce_ops[i], kReduceKernel[i]);
-  const AttrValue attrs[5] = {AttrValue(call.axes), AttrValue(false), AttrValue(call.dtype), AttrValue(call.part_len),
-                              AttrValue(call.count)};
+  const AttrValue attrs[6] = {AttrValue(call.axes),     AttrValue(false),       AttrValue(call.dtype),
+                              AttrValue(call.part_len), AttrValue(call.count), AttrValue(call.lanes)};
   Tensor result[1];
   // Errors name the public function ("npurt.max: argument 'x': zero-size reduction ..."), as the
   // binary operators' do: the user called nr.max / array::reduce, not the reduce_max op.
   try {
-    dispatch(h, Span<const Tensor>(&x, 1), Span<const AttrValue>(attrs, 5), stream, Span<Tensor>(result, 1));
+    dispatch(h, Span<const Tensor>(&x, 1), Span<const AttrValue>(attrs, 6), stream, Span<Tensor>(result, 1));
   } catch (const InvalidArgument& e) {
     rethrow_public(e, kReduceKernel[i], kReduceName[i]);
   }
@@ -130,6 +132,18 @@ void reduce_extents(const Tensor& x, const Dims& axes, uint64_t& outer, uint64_t
 
 uint64_t core_count(const Tensor& x) {
   return std::max<uint32_t>(1, device_context(x.device()).profile().vector_cores);
+}
+
+// The `lanes` attribute of a split's first launch. On an NPU every range is
+// its own block, one per vector core (0). The simulator runs a launch's blocks
+// on the host's pool lanes, and a block there costs more than its range's work
+// (setup, buffers, mirror drops, checks, its claim), so on a sim device the
+// kernel groups the same ranges into fewer blocks for the pool's lanes
+// (reduce_op.cc group_blocks): the same partials bit for bit, 16 Mi sums
+// faster (docs/performance.md "Sum against PyTorch (wave 13)").
+int64_t split_lanes(const Tensor& x) {
+  if (x.device().type != DeviceType::kSim) return 0;
+  return static_cast<int64_t>(ThreadPool::compute().num_threads());
 }
 
 // The split rule above: part_len for the first launch, or 0 for one launch.
@@ -156,7 +170,8 @@ Tensor reduce_adjacent(ReduceOp op, const Tensor& view, const Dims& kernel_axes,
   const uint64_t part_len = split_part_len(outer, len, inner, core_count(view));
   if (part_len == 0) return run_reduce(op, view, ReduceCall{kernel_axes, dtype, 0, 0}, stream);
   // A null stream resolves to the input's in dispatch(): the partials live there, so both launches share it.
-  Tensor partials = run_reduce(op, view, ReduceCall{kernel_axes, "", static_cast<int64_t>(part_len), 0}, stream);
+  Tensor partials =
+      run_reduce(op, view, ReduceCall{kernel_axes, "", static_cast<int64_t>(part_len), 0, split_lanes(view)}, stream);
   std::string final_dtype = dtype;
   if (final_dtype.empty() && partials.dtype() != view.dtype()) final_dtype = dtype_name(view.dtype());
   if (final_dtype == dtype_name(partials.dtype())) final_dtype.clear();
