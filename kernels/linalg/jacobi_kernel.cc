@@ -13,7 +13,9 @@
 // info -1. Eigenvalues are then sorted ascending with their vectors (columns).
 // A is x scaled by a power of two (PowerOfTwoScale: exact, no overflow or
 // underflow of the squares for huge or tiny entries); w is scaled back.
-// Work area: A (n*n), V (n*n) when vectors are asked for.
+// Work area: A (n*n), V (n*n) when vectors are asked for. A NaN or inf in
+// the lower triangle gives NaN results and info kInfoNonFinite (numpy's
+// syevd reports non-convergence for it from n = 3 on).
 //
 // With kQl in the flags the same kernel runs Householder tridiagonalization
 // + implicit QL instead (eigh_ql.h) on the same scaled, symmetrized matrix.
@@ -50,7 +52,7 @@ class JacobiEigh {
     if (!Finite(max_abs)) {
       FillNan(w_, b * n_, n_);
       if (vectors_) FillNan(v_, b * n_ * n_, n_ * n_);
-      info_.SetValue(b, 0);
+      info_.SetValue(b, kInfoNonFinite);
       return;
     }
     const T p = PowerOfTwoScale(max_abs);

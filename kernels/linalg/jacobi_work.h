@@ -11,9 +11,11 @@
 // Get/Set (pipe S): the algorithms walk rows and columns one element at a time.
 //
 // Invariants: dtype is float32 or float64 (float64 is sim-only); `info` of a
-// matrix is the number of sweeps used, or -1 when the sweep cap was reached
-// (the Python layer raises); a matrix with a NaN/inf gets NaN results and
-// info 0 without iterating, so no input can make a kernel spin.
+// matrix is the number of sweeps used, -1 when the sweep cap was reached, or
+// kInfoNonFinite (-2) for a matrix numpy's LAPACK refuses ("did not
+// converge": eigh with NaN/inf in the lower triangle, svd with a NaN); the
+// runtime op raises for both. A matrix with a NaN/inf gets NaN results
+// without iterating, so no input can make a kernel spin.
 #pragma once
 
 #include <cmath>
@@ -40,6 +42,10 @@ constexpr uint32_t kComplete = 1;  // qr: mode='complete'
 constexpr uint32_t kVectors = 2;   // eigh / svd: compute the vectors
 constexpr uint32_t kFull = 4;      // svd: full_matrices=True
 constexpr uint32_t kQl = 8;        // eigh: tridiagonalization + implicit QL instead of Jacobi
+
+// info of a matrix whose entries make numpy's LAPACK report non-convergence
+// (see the invariants above): the op raises LinAlgError-like errors for it.
+constexpr int32_t kInfoNonFinite = -2;
 
 #ifndef NPURT_SPECTRAL_HOST_ONLY
 
@@ -125,6 +131,16 @@ __aicore__ inline T MaxAbsOrNan(const AscendC::GlobalTensor<T>& x, uint64_t base
     most = Abs(v) > most ? Abs(v) : most;
   }
   return most;
+}
+
+// True when one of x[base + i], i < count, is NaN (inf is not).
+template <class T>
+__aicore__ inline bool HasNan(const AscendC::GlobalTensor<T>& x, uint64_t base, uint64_t count) {
+  for (uint64_t i = 0; i < count; ++i) {
+    const T v = x.GetValue(base + i);
+    if (v != v) return true;
+  }
+  return false;
 }
 
 // A power of two p with max_abs * p in [0.5, 2) (1 for a zero matrix; at most

@@ -18,6 +18,8 @@
 // nor underflow the column dot products; S is scaled back. Outputs:
 // m >= n: U = W-part [m, uc], Vh = V^T; m < n: U = V, Vh = W-part^T.
 // Work area: W/U (M*uc, uc = M when full else N), V (N*N, vectors only), S (N).
+// A NaN or inf gives NaN results; with a NaN info is kInfoNonFinite (numpy's
+// gesdd fails on NaN; an inf alone gives it NaN singular values).
 #include <cstdint>
 
 #include "common/gm_scalar.h"
@@ -58,7 +60,7 @@ class JacobiSvd {
         FillNan(u_, b * USize(), USize());
         FillNan(vh_, b * VhSize(), VhSize());
       }
-      info_.SetValue(b, 0);
+      info_.SetValue(b, HasNan(x_, b * M_ * N_, M_ * N_) ? kInfoNonFinite : 0);
       return;
     }
     const T scale = PowerOfTwoScale(max_abs);
