@@ -4,8 +4,11 @@
 // over the cores), so the kernels of the family cannot disagree on them.
 //
 // Invariants: the tiling's in_ub is 1 exactly when `ub_elems` elements of the
-// dtype fit ub_budget(); a core gets whole matrices, more of them when they
-// are small (at least ~4096 multiply-adds of work per core).
+// dtype (and the kernel's staged small outputs) fit ub_budget(); a core gets
+// whole matrices, more of them when they are small (at least ~4096
+// multiply-adds of work per core), in units of one matrix when the kernel
+// writes GM only by DataCopyPad (the UB paths: small outputs staged,
+// staged_out.h), else of kScalarSplitAlign matrices (gm_scalar.h).
 #pragma once
 
 #include <algorithm>
@@ -40,21 +43,30 @@ inline uint64_t batch_of(const Dims& s, size_t core_dims) {
   return b;
 }
 
+// per_core and the launch's blocks for t's batch: per matrix when the kernel
+// writes GM only by DataCopyPad (`dma_only`), else in kScalarSplitAlign units
+// so no two blocks scalar-write one 64 B line.
+inline void split_batch(const OpContext& ctx, LuTiling& t, bool dma_only, TilingResult& r) {
+  const uint64_t work = std::max<uint64_t>(1, t.n * t.n * std::max<uint64_t>(t.n, t.m));
+  const CoreSplit cs =
+      split_over_cores(t.batch, dma_only ? 1 : kScalarSplitAlign, ceil_div(4096, work), ctx.profile());
+  t.per_core = cs.per_core;
+  r.num_blocks = cs.num_blocks;
+  r.set_tiling(t);
+}
+
 // The family's tiling for `batch` matrices of n x n (m: right-hand side
-// columns) whose UB path needs `ub_elems` elements of `dtype`.
+// columns) whose UB path needs `ub_elems` elements of `dtype` plus
+// `stage_bytes` for its staged small outputs; split per matrix in UB.
 inline LuTiling batch_tiling(const OpContext& ctx, DType dtype, uint64_t batch, uint64_t n, uint64_t m,
-                             uint64_t ub_elems, TilingResult& r) {
+                             uint64_t ub_elems, uint64_t stage_bytes, TilingResult& r) {
   LuTiling t;
   t.dtype = static_cast<uint32_t>(dtype);
   t.batch = batch;
   t.n = n;
   t.m = m;
-  t.in_ub = ub_elems * itemsize(dtype) + 64 <= ub_budget(ctx.profile()) ? 1 : 0;
-  const uint64_t work = std::max<uint64_t>(1, n * n * std::max<uint64_t>(n, m));
-  const CoreSplit cs = split_over_cores(batch, kScalarSplitAlign, ceil_div(4096, work), ctx.profile());
-  t.per_core = cs.per_core;
-  r.num_blocks = cs.num_blocks;
-  r.set_tiling(t);
+  t.in_ub = ub_elems * itemsize(dtype) + stage_bytes + 64 <= ub_budget(ctx.profile()) ? 1 : 0;
+  split_batch(ctx, t, t.in_ub != 0, r);
   return t;
 }
 
