@@ -16,7 +16,7 @@
 #include "common/kernel_util.h"
 #include "common/gm_scalar.h"
 #include "kernel_operator.h"
-#include "linalg/lu_matrix.h"
+#include "linalg/matrix_view.h"
 #include "linalg/lu_tiling.h"
 #include "linalg/staged_out.h"
 #include "npurt/backend.h"

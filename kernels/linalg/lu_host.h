@@ -33,7 +33,7 @@ inline uint64_t square_n(const OpContext& ctx, size_t i, const char* arg) {
 }
 
 // The UB leading dimension of rows of `cols` elements: rows start 32-B
-// aligned (the device side's UbLd, lu_matrix.h).
+// aligned (the device side's UbLd, matrix_view.h).
 inline uint64_t ub_ld(uint64_t cols, DType dtype) { return round_up(cols, block_elems(itemsize(dtype))); }
 
 // The product of the batch dimensions (all but the last `core_dims`).
