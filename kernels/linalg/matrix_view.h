@@ -24,7 +24,8 @@
 // check GCC stopped inlining into the QL loops once the spectral kernels took
 // the view as a template parameter (eigh 200 x 200 float64: 107-112 -> 158 ms
 // CPU); flatten inlines it into the accessor (121-127 ms; always_inline on top
-// made it 160). The device build is left to its compiler.
+// made it 160, always_inline alone 148-152). The device build is left to its
+// compiler.
 #if defined(__GNUC__) && !defined(NPURT_ASCEND_DEVICE_BUILD)
 #define NPURT_LINALG_ACCESS __aicore__ inline __attribute__((flatten))
 #else
