@@ -20,7 +20,8 @@
 // blocks; upper is 0 or 1 (cholesky only). The small per-matrix outputs
 // (pivots, sign, logabsdet, info) leave through kStageBytes UB windows
 // (staged_out.h), so per_core is any count when in_ub = 1 (no GM SetValue
-// then) and a multiple of kScalarSplitAlign (gm_scalar.h) otherwise.
+// then) and otherwise a multiple of the matrices whose scalar-written outputs
+// fill whole 64 B lines (lu_host.h scalar_split_unit, gm_scalar.h).
 #pragma once
 
 #include <cstdint>

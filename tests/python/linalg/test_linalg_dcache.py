@@ -117,7 +117,34 @@ def test_lu_family_in_ub_splits_per_matrix():
     assert _plan("lu_solve", (33, 16, 16), piv, (33, 16, 3)) == (33, 1)
 
 
-def test_gm_paths_keep_the_16_matrix_unit():
-    # float64 past the UB works the matrix by GM SetValue: blocks must stay 64 B apart
-    assert _plan("lu_factor", (20, 200, 200), dtype="float64") == (2, 16)
-    assert _plan("cholesky", (20, 200, 200), dtype="float64") == (2, 16)
+def test_gm_paths_split_in_whole_64_byte_lines():
+    # float64 past the UB works the matrix (lu_factor: and the pivots) by GM SetValue: a block's
+    # outputs must start on a 64 B line. n = 200: factors 320000 B (5000 lines), pivots 800 B
+    # (12.5 lines: 2 matrices); n = 158: factors 199712 B (2 matrices), pivots 632 B (8 matrices).
+    assert _plan("lu_factor", (20, 200, 200), dtype="float64") == (10, 2)
+    assert _plan("cholesky", (20, 200, 200), dtype="float64") == (20, 1)
+    assert _plan("lu_factor", (20, 158, 158), dtype="float64") == (3, 8)
+    assert _plan("cholesky", (20, 158, 158), dtype="float64") == (10, 2)
+    piv = nr.zeros((20, 158), dtype=nr.int32)
+    assert _plan("lu_solve", (20, 158, 158), piv, (20, 158, 5), dtype="float64") == (20, 1)  # X in UB
+    assert _plan("lu_solve", (20, 158, 158), piv, (20, 158, 158), dtype="float64") == (10, 2)  # X on GM
+
+
+GM_BATCHED = textwrap.dedent(
+    """
+    import numpy as np
+    import npurt as nr
+    L = nr.linalg
+    rng = np.random.default_rng(2)
+    for n in (158, 160):  # float64 past the UB: the scalar GM path, blocks of 8 and of 1 matrices
+        a = rng.uniform(-1, 1, (9, n, n)) + n * np.eye(n)
+        np.testing.assert_allclose(np.asarray(L.det(nr.asarray(a / 4))), np.linalg.det(a / 4), rtol=1e-9)
+        p = a @ np.swapaxes(a, -1, -2)
+        np.testing.assert_allclose(np.asarray(L.cholesky(nr.asarray(p))), np.linalg.cholesky(p), atol=1e-9)
+    print("ok")
+    """
+)
+
+
+def test_gm_path_batches_pass_the_dcache_check():
+    _run_checked(GM_BATCHED)
