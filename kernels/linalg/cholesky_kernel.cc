@@ -16,8 +16,9 @@
 #include "common/kernel_util.h"
 #include "common/gm_scalar.h"
 #include "kernel_operator.h"
-#include "linalg/lu_matrix.h"
+#include "linalg/matrix_view.h"
 #include "linalg/lu_tiling.h"
+#include "linalg/staged_out.h"
 #include "npurt/backend.h"
 #include "npurt/dtype.h"
 
@@ -102,11 +103,14 @@ class CholeskyRun {
     l_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(l), t.batch * nn);
     info_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(info), t.batch);
     if (t.in_ub && nn > 0) pipe_.InitBuffer(buf_, static_cast<uint32_t>(t.n * UbLd<T>(t.n) * sizeof(T)));
+    info_out_.Init(pipe_, info_buf_, info_);
   }
 
+  // info leaves through a UB window (staged_out.h): no GM SetValue in the UB path.
   __aicore__ void Run() {
     const UnitRange r = CoreUnits(t_.per_core, t_.batch);
-    for (uint64_t b = r.first; b < r.last; ++b) info_.SetValue(b, t_.n == 0 ? 0 : FactorOne(b));
+    for (uint64_t b = r.first; b < r.last; ++b) info_out_.Set(b, t_.n == 0 ? 0 : FactorOne(b));
+    info_out_.Flush();
   }
 
  private:
@@ -121,7 +125,8 @@ class CholeskyRun {
   AscendC::GlobalTensor<T> a_, l_;
   AscendC::GlobalTensor<int32_t> info_;
   AscendC::TPipe pipe_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_, info_buf_;
+  StagedOut<int32_t> info_out_;
 };
 
 }  // namespace
@@ -133,7 +138,7 @@ extern "C" __global__ __aicore__ void npurt_cholesky_kernel(GM_ADDR a, GM_ADDR l
   using namespace npurt::kernels;
   GET_TILING_DATA_WITH_STRUCT(LuTiling, t, tiling);
   linalg::RunReal<linalg::CholeskyRun>(t.dtype, a, l, info, t);
-  WriteBackScalarGm(info);  // info (and small factors) were written by SetValue
+  WriteBackScalarGm(info);  // the GM path's factors: SetValue
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

@@ -32,10 +32,10 @@ __aicore__ inline T Hypot(T a, T b) {
   return big * std::sqrt(T(1) + r * r);
 }
 
-template <class T>
+template <class T, class Matrix>
 class TridiagonalQl {
  public:
-  __aicore__ TridiagonalQl(const Work<T>& w, uint64_t n, uint32_t cap, bool vectors)
+  __aicore__ TridiagonalQl(const Matrix& w, uint64_t n, uint32_t cap, bool vectors)
       : w_(w), n_(n), cap_(cap), vectors_(vectors) {}
 
   // V = the symmetric matrix (full, row-major) on entry. Returns the info
@@ -59,7 +59,7 @@ class TridiagonalQl {
           const T t = w_.Get(D(i));
           w_.Set(D(i), w_.Get(D(j)));
           w_.Set(D(j), t);
-          if (vectors_) w_.SwapColumns(V(0, i), V(0, j), n_, n_);
+          if (vectors_) SwapColumns(w_, V(0, i), V(0, j), n_, n_);
         });
     return info;
   }
@@ -205,7 +205,7 @@ class TridiagonalQl {
       c = p / r;
       p = c * Get(D(i)) - s * g;
       Set(D(i + 1), h + s * (c * g + s * Get(D(i))));
-      if (vectors_) w_.RotateColumns(V(0, i + 1), V(0, i), n_, n_, c, -s);
+      if (vectors_) RotateColumns(w_, V(0, i + 1), V(0, i), n_, n_, c, -s);
     }
     p = -s * s2 * c3 * el1 * Get(E(l)) / dl1;
     Set(E(l), s * p);
@@ -213,7 +213,7 @@ class TridiagonalQl {
     return shift;
   }
 
-  const Work<T>& w_;
+  const Matrix& w_;  // the kernel's work area (a matrix_view.h view, addressed linearly)
   uint64_t n_;
   uint32_t cap_;
   bool vectors_;

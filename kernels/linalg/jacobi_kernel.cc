@@ -13,7 +13,9 @@
 // info -1. Eigenvalues are then sorted ascending with their vectors (columns).
 // A is x scaled by a power of two (PowerOfTwoScale: exact, no overflow or
 // underflow of the squares for huge or tiny entries); w is scaled back.
-// Work area: A (n*n), V (n*n) when vectors are asked for.
+// Work area: A (n*n), V (n*n) when vectors are asked for. A NaN or inf in
+// the lower triangle gives NaN results and info kInfoNonFinite (numpy's
+// syevd reports non-convergence for it from n = 3 on).
 //
 // With kQl in the flags the same kernel runs Householder tridiagonalization
 // + implicit QL instead (eigh_ql.h) on the same scaled, symmetrized matrix.
@@ -29,7 +31,7 @@
 namespace npurt::kernels::linalg {
 namespace {
 
-template <class T>
+template <class T, class Matrix>
 class JacobiEigh {
  public:
   __aicore__ JacobiEigh(GM_ADDR x, GM_ADDR w, GM_ADDR v, GM_ADDR info, GM_ADDR workspace, const SpectralTiling& t)
@@ -38,7 +40,7 @@ class JacobiEigh {
     w_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(w), t.batch * n_);
     if (vectors_) v_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(v), t.batch * n_ * n_);
     info_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(info), t.batch);
-    work_.Init(workspace, t);
+    InitWork(work_, pipe_, buf_, workspace, t);
   }
 
   __aicore__ void Run() { ForEachOwnedMatrix(t_, [&](uint64_t b) { Solve(b); }); }
@@ -50,7 +52,7 @@ class JacobiEigh {
     if (!Finite(max_abs)) {
       FillNan(w_, b * n_, n_);
       if (vectors_) FillNan(v_, b * n_ * n_, n_ * n_);
-      info_.SetValue(b, 0);
+      info_.SetValue(b, kInfoNonFinite);
       return;
     }
     const T p = PowerOfTwoScale(max_abs);
@@ -68,7 +70,7 @@ class JacobiEigh {
 
   // eigh_ql.h on the full symmetric matrix (scaled by p) at the work area's start.
   __aicore__ void SolveQl(uint64_t b, T p) {
-    TridiagonalQl<T> ql(work_, n_, t_.max_sweeps, vectors_);
+    TridiagonalQl<T, Matrix> ql(work_, n_, t_.max_sweeps, vectors_);
     for (uint64_t i = 0; i < n_; ++i)
       for (uint64_t j = 0; j < n_; ++j) work_.Set(ql.V(i, j), p * x_.GetValue(b * n_ * n_ + A(i, j)));
     info_.SetValue(b, ql.Run());
@@ -134,7 +136,7 @@ class JacobiEigh {
     work_.Set(A(p, p), app - t * apq);
     work_.Set(A(q, q), aqq + t * apq);
     work_.Set(A(p, q), T(0));
-    if (vectors_) work_.RotateColumns(V(0, p), V(0, q), n_, n_, c, s);
+    if (vectors_) RotateColumns(work_, V(0, p), V(0, q), n_, n_, c, s);
   }
 
   // The diagonal sorted ascending, V's columns carried along.
@@ -145,7 +147,7 @@ class JacobiEigh {
           const T d = work_.Get(A(i, i));
           work_.Set(A(i, i), work_.Get(A(j, j)));
           work_.Set(A(j, j), d);
-          if (vectors_) work_.SwapColumns(V(0, i), V(0, j), n_, n_);
+          if (vectors_) SwapColumns(work_, V(0, i), V(0, j), n_, n_);
         });
   }
 
@@ -154,7 +156,9 @@ class JacobiEigh {
   bool vectors_;
   AscendC::GlobalTensor<T> x_, w_, v_;
   AscendC::GlobalTensor<int32_t> info_;
-  Work<T> work_;
+  AscendC::TPipe pipe_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_;
+  Matrix work_;  // the work area (jacobi_work.h InitWork)
 };
 
 }  // namespace
@@ -164,7 +168,7 @@ extern "C" __global__ __aicore__ void npurt_linalg_eigh_kernel(GM_ADDR x, GM_ADD
                                                                GM_ADDR workspace, GM_ADDR tiling) {
   using namespace npurt::kernels::linalg;
   GET_TILING_DATA_WITH_STRUCT(SpectralTiling, t, tiling);
-  RunForDtype<JacobiEigh>(t.dtype, x, w, v, info, workspace, t);
+  RunPlaced<JacobiEigh>(t.in_ub != 0, t.dtype, x, w, v, info, workspace, t);
   npurt::kernels::WriteBackScalarGm(info);  // w, v, info and the GM work area: SetValue
 }
 

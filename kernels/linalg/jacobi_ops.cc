@@ -2,7 +2,7 @@
 // linalg_eigh(x, vectors, method, max_sweeps, gm_work) -> (eigenvalues
 // [..., n] ascending, eigenvectors [..., n, n] as columns ([..., 0, 0] when
 // vectors=False), info int32 [...]: QL steps / sweeps used, -1 when the cap was
-// hit) for a stack of symmetric matrices x [..., n, n] read from their lower
+// hit, -2 for NaN/inf in the lower triangle) for a stack of symmetric matrices x [..., n, n] read from their lower
 // triangle. method 'ql' (default: tridiagonalization + implicit QL, ~4x
 // cheaper at n = 100) or 'jacobi' (cyclic Jacobi).
 #include <string>
@@ -56,7 +56,7 @@ std::vector<OpDefBuilder> eigh_defs() {
       "from the lower triangle, by Householder tridiagonalization + implicit QL (method='ql') or cyclic "
       "Jacobi (method='jacobi'): (eigenvalues [..., n] ascending, eigenvectors [..., n, n] as columns, or "
       "[..., 0, 0] when vectors=False, info int32 [...]: QL steps / Jacobi sweeps used, -1 past the cap "
-      "max_sweeps). A matrix with NaN/inf gives NaN results.",
+      "max_sweeps), -2 (NaN results) for a NaN/inf in the lower triangle.",
       {"eigenvalues", "eigenvectors", "info"}, infer_eigh, eigh_tiling, "npurt_linalg_eigh_kernel", kEighEntry);
   defs.back()
       .attr("vectors", AttrType::kBool, AttrValue(true))

@@ -1,19 +1,25 @@
 // kernels/linalg/jacobi_work.h: what the spectral kernels (QR, Jacobi eigh,
 // one-sided Jacobi SVD) share between host and device: the tiling struct, the
-// matrix work area and the scalar helpers the three algorithms are written in.
+// placing of the matrix work area (a view of matrix_view.h) and the scalar
+// helpers the three algorithms are written in.
 //
 // A launch works a batch of `batch` matrices (the leading axes of x flattened),
 // `per_core` consecutive matrices per block. Each matrix is copied into a work
 // area of `work_elems` elements that lives in UB when it fits next to nothing
 // else (`in_ub`, decided by the host from the profile's UB size, checked by the
 // sim in InitBuffer) and otherwise in the block's slice of the GM workspace, so
-// any size works; only the access cost differs. Every access is a scalar
-// Get/Set (pipe S): the algorithms walk rows and columns one element at a time.
+// any size works; only the access cost differs. Each kernel is a class
+// template over the place (UbMatrix or GmMatrix, matrix_view.h; RunPlaced
+// picks it once per launch) and addresses the area linearly. Every access is
+// a scalar Get/Set (pipe S): the algorithms walk rows and columns one element
+// at a time.
 //
 // Invariants: dtype is float32 or float64 (float64 is sim-only); `info` of a
-// matrix is the number of sweeps used, or -1 when the sweep cap was reached
-// (the Python layer raises); a matrix with a NaN/inf gets NaN results and
-// info 0 without iterating, so no input can make a kernel spin.
+// matrix is the number of sweeps used, -1 when the sweep cap was reached, or
+// kInfoNonFinite (-2) for a matrix numpy's LAPACK refuses ("did not
+// converge": eigh with NaN/inf in the lower triangle, svd with a NaN); the
+// runtime op raises for both. A matrix with a NaN/inf gets NaN results
+// without iterating, so no input can make a kernel spin.
 #pragma once
 
 #include <cmath>
@@ -21,6 +27,7 @@
 
 #ifndef NPURT_SPECTRAL_HOST_ONLY
 #include "kernel_operator.h"
+#include "linalg/matrix_view.h"
 #include "npurt/dtype.h"
 #endif
 
@@ -41,57 +48,28 @@ constexpr uint32_t kVectors = 2;   // eigh / svd: compute the vectors
 constexpr uint32_t kFull = 4;      // svd: full_matrices=True
 constexpr uint32_t kQl = 8;        // eigh: tridiagonalization + implicit QL instead of Jacobi
 
+// info of a matrix whose entries make numpy's LAPACK report non-convergence
+// (see the invariants above): the op raises LinAlgError-like errors for it.
+constexpr int32_t kInfoNonFinite = -2;
+
 #ifndef NPURT_SPECTRAL_HOST_ONLY
 
-// The work area of one matrix: UB or GM, addressed by element. It owns the
-// kernel's pipe (the UB buffer is its only one).
+// The work area of one matrix (t.work_elems elements, addressed linearly by
+// Get(k) / Set(k, v)): a UB buffer of the kernel's pipe, or this block's
+// slice of the GM workspace.
 template <class T>
-class Work {
- public:
-  __aicore__ void Init(GM_ADDR workspace, const SpectralTiling& t) {
-    in_ub_ = t.in_ub != 0;
-    if (in_ub_) {
-      pipe_.InitBuffer(buf_, static_cast<uint32_t>(t.work_elems * sizeof(T)));
-      ub_ = buf_.template Get<T>();
-    } else {
-      GM_ADDR base = AscendC::GetUserWorkspace(workspace) +
-                     static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.work_elems * sizeof(T);
-      gm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base), t.work_elems);
-    }
-  }
-  __aicore__ T Get(uint64_t i) const {
-    return in_ub_ ? ub_.GetValue(static_cast<uint32_t>(i)) : gm_.GetValue(i);
-  }
-  __aicore__ void Set(uint64_t i, T v) const {
-    if (in_ub_) ub_.SetValue(static_cast<uint32_t>(i), v);
-    else gm_.SetValue(i, v);
-  }
-
-  // Columns starting at p and q (row stride ld, `rows` rows) become
-  // (c p - s q, s p + c q): a plane rotation applied from the right.
-  __aicore__ void RotateColumns(uint64_t p, uint64_t q, uint64_t ld, uint64_t rows, T c, T s) const {
-    for (uint64_t i = 0; i < rows; ++i) {
-      const T a = Get(p + i * ld), b = Get(q + i * ld);
-      Set(p + i * ld, c * a - s * b);
-      Set(q + i * ld, s * a + c * b);
-    }
-  }
-
-  __aicore__ void SwapColumns(uint64_t p, uint64_t q, uint64_t ld, uint64_t rows) const {
-    for (uint64_t i = 0; i < rows; ++i) {
-      const T a = Get(p + i * ld);
-      Set(p + i * ld, Get(q + i * ld));
-      Set(q + i * ld, a);
-    }
-  }
-
- private:
-  AscendC::TPipe pipe_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_;
-  bool in_ub_ = true;
-  AscendC::LocalTensor<T> ub_;
-  AscendC::GlobalTensor<T> gm_;
-};
+__aicore__ inline void InitWork(UbMatrix<T>& w, AscendC::TPipe& pipe, AscendC::TBuf<AscendC::TPosition::VECCALC>& buf,
+                                GM_ADDR, const SpectralTiling& t) {
+  pipe.InitBuffer(buf, static_cast<uint32_t>(t.work_elems * sizeof(T)));
+  w.data = buf.template Get<T>();
+}
+template <class T>
+__aicore__ inline void InitWork(GmMatrix<T>& w, AscendC::TPipe&, AscendC::TBuf<AscendC::TPosition::VECCALC>&,
+                                GM_ADDR workspace, const SpectralTiling& t) {
+  GM_ADDR base = AscendC::GetUserWorkspace(workspace) +
+                 static_cast<uint64_t>(AscendC::GetBlockIdx()) * t.work_elems * sizeof(T);
+  w.data.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(base), t.work_elems);
+}
 
 template <class T>
 __aicore__ inline T Abs(T v) { return v < T(0) ? -v : v; }
@@ -125,6 +103,16 @@ __aicore__ inline T MaxAbsOrNan(const AscendC::GlobalTensor<T>& x, uint64_t base
     most = Abs(v) > most ? Abs(v) : most;
   }
   return most;
+}
+
+// True when one of x[base + i], i < count, is NaN (inf is not).
+template <class T>
+__aicore__ inline bool HasNan(const AscendC::GlobalTensor<T>& x, uint64_t base, uint64_t count) {
+  for (uint64_t i = 0; i < count; ++i) {
+    const T v = x.GetValue(base + i);
+    if (v != v) return true;
+  }
+  return false;
 }
 
 // A power of two p with max_abs * p in [0.5, 2) (1 for a zero matrix; at most
@@ -169,19 +157,6 @@ __aicore__ inline void SelectionSort(uint64_t count, bool descending, Key&& key,
     for (uint64_t j = i + 1; j < count; ++j)
       if (descending ? key(j) > key(best) : key(j) < key(best)) best = j;
     if (best != i) swap(i, best);
-  }
-}
-
-// The kernel entries' dtype switch: K<double> for float64, else K<float>,
-// constructed from `args` and run.
-template <template <class> class K, class... Args>
-__aicore__ inline void RunForDtype(uint32_t dtype, Args... args) {
-  if (dtype == static_cast<uint32_t>(npurt::DType::kFloat64)) {
-    K<double> k(args...);
-    k.Run();
-  } else {
-    K<float> k(args...);
-    k.Run();
   }
 }
 

@@ -4,11 +4,17 @@
 // over the cores), so the kernels of the family cannot disagree on them.
 //
 // Invariants: the tiling's in_ub is 1 exactly when `ub_elems` elements of the
-// dtype fit ub_budget(); a core gets whole matrices, more of them when they
-// are small (at least ~4096 multiply-adds of work per core).
+// dtype (and the kernel's staged small outputs) fit ub_budget(); a core gets
+// whole matrices, more of them when they are small (at least ~4096
+// multiply-adds of work per core), in units of one matrix when the kernel
+// writes GM only by DataCopyPad (the UB paths: small outputs staged,
+// staged_out.h), else of the fewest matrices whose scalar-written outputs
+// fill whole 64 B lines (scalar_split_unit; gm_scalar.h).
 #pragma once
 
 #include <algorithm>
+#include <initializer_list>
+#include <numeric>
 #include <string>
 
 #include "common/gm_scalar.h"
@@ -30,7 +36,7 @@ inline uint64_t square_n(const OpContext& ctx, size_t i, const char* arg) {
 }
 
 // The UB leading dimension of rows of `cols` elements: rows start 32-B
-// aligned (the device side's UbLd, lu_matrix.h).
+// aligned (the device side's UbLd, matrix_view.h).
 inline uint64_t ub_ld(uint64_t cols, DType dtype) { return round_up(cols, block_elems(itemsize(dtype))); }
 
 // The product of the batch dimensions (all but the last `core_dims`).
@@ -40,21 +46,40 @@ inline uint64_t batch_of(const Dims& s, size_t core_dims) {
   return b;
 }
 
+// Matrices per block-split unit when a kernel scalar-writes, per matrix, the
+// given byte counts of GM outputs: the least count whose every output run is
+// a multiple of 64 B, so block ranges start on a 64 B line (gm_scalar.h; the
+// outputs are fresh, 64 B aligned buffers). 1 for none (DataCopyPad only).
+inline uint64_t scalar_split_unit(std::initializer_list<uint64_t> bytes_per_matrix) {
+  uint64_t unit = 1;
+  for (uint64_t b : bytes_per_matrix) unit = std::lcm(unit, 64 / std::gcd<uint64_t>(64, b));
+  return unit;
+}
+
+// per_core and the launch's blocks for t's batch, in units of `unit` matrices.
+inline void split_batch(const OpContext& ctx, LuTiling& t, uint64_t unit, TilingResult& r) {
+  const uint64_t work = std::max<uint64_t>(1, t.n * t.n * std::max<uint64_t>(t.n, t.m));
+  const CoreSplit cs = split_over_cores(t.batch, unit, ceil_div(4096, work), ctx.profile());
+  t.per_core = cs.per_core;
+  r.num_blocks = cs.num_blocks;
+  r.set_tiling(t);
+}
+
 // The family's tiling for `batch` matrices of n x n (m: right-hand side
-// columns) whose UB path needs `ub_elems` elements of `dtype`.
+// columns) whose UB path needs `ub_elems` elements of `dtype` plus
+// `stage_bytes` for its staged small outputs, and whose GM path
+// scalar-writes `gm_scalar_bytes` per matrix of each output: split per
+// matrix in UB, in scalar_split_unit() matrices on GM.
 inline LuTiling batch_tiling(const OpContext& ctx, DType dtype, uint64_t batch, uint64_t n, uint64_t m,
-                             uint64_t ub_elems, TilingResult& r) {
+                             uint64_t ub_elems, uint64_t stage_bytes,
+                             std::initializer_list<uint64_t> gm_scalar_bytes, TilingResult& r) {
   LuTiling t;
   t.dtype = static_cast<uint32_t>(dtype);
   t.batch = batch;
   t.n = n;
   t.m = m;
-  t.in_ub = ub_elems * itemsize(dtype) + 64 <= ub_budget(ctx.profile()) ? 1 : 0;
-  const uint64_t work = std::max<uint64_t>(1, n * n * std::max<uint64_t>(n, m));
-  const CoreSplit cs = split_over_cores(batch, kScalarSplitAlign, ceil_div(4096, work), ctx.profile());
-  t.per_core = cs.per_core;
-  r.num_blocks = cs.num_blocks;
-  r.set_tiling(t);
+  t.in_ub = ub_elems * itemsize(dtype) + stage_bytes + 64 <= ub_budget(ctx.profile()) ? 1 : 0;
+  split_batch(ctx, t, t.in_ub ? 1 : scalar_split_unit(gm_scalar_bytes), r);
   return t;
 }
 

@@ -21,8 +21,9 @@
 #include "common/kernel_util.h"
 #include "common/gm_scalar.h"
 #include "kernel_operator.h"
-#include "linalg/lu_matrix.h"
+#include "linalg/matrix_view.h"
 #include "linalg/lu_tiling.h"
+#include "linalg/staged_out.h"
 #include "npurt/backend.h"
 #include "npurt/dtype.h"
 
@@ -116,10 +117,10 @@ __aicore__ inline void Eliminate(const StreamedGm& a, uint64_t k, uint64_t n, fl
 }
 
 // Steps [k_begin, k_end) of the factorization of the n x n matrix `a`, in
-// place, from the determinant so far; pivots go to piv[k].
-template <class T, class M>
-__aicore__ Determinant<T> Factor(const M& a, uint64_t n, const AscendC::GlobalTensor<int32_t>& piv,
-                                 uint64_t k_begin, uint64_t k_end, Determinant<T> d) {
+// place, from the determinant so far; pivots go to piv[k] (GM, or staged).
+template <class T, class M, class Piv>
+__aicore__ Determinant<T> Factor(const M& a, uint64_t n, const Piv& piv, uint64_t k_begin, uint64_t k_end,
+                                 Determinant<T> d) {
   for (uint64_t k = k_begin; k < k_end; ++k) {
     uint64_t p = k;
     T best = std::fabs(a.Get(k, k));
@@ -160,26 +161,36 @@ class LuRun {
     logabs_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(logabs), t.batch);
     if (t.in_ub && nn > 0) pipe_.InitBuffer(buf_, static_cast<uint32_t>(t.n * UbLd<T>(t.n) * sizeof(T)));
     if (!t.in_ub && t.ub_cap > 0) pipe_.InitBuffer(buf_, static_cast<uint32_t>(t.ub_cap * sizeof(T)));
+    sign_out_.Init(pipe_, sign_buf_, sign_);
+    logabs_out_.Init(pipe_, logabs_buf_, logabs_);
+    if (t.in_ub) piv_out_.Init(pipe_, piv_buf_, piv_);
   }
 
   __aicore__ void Run() {
     const UnitRange r = CoreUnits(t_.per_core, t_.batch);
     for (uint64_t b = r.first; b < r.last; ++b) {
       const Determinant<T> d = t_.n == 0 ? Determinant<T>() : FactorOne(b);
-      sign_.SetValue(b, d.sign);
-      logabs_.SetValue(b, d.logabs);
+      sign_out_.Set(b, d.sign);
+      logabs_out_.Set(b, d.logabs);
     }
+    sign_out_.Flush();
+    logabs_out_.Flush();
+    if (t_.in_ub) piv_out_.Flush();
   }
 
  private:
+  // In UB the pivots are staged (no GM SetValue: the batch may split per
+  // matrix); the GM paths write them to GM (FactorMixed reads them back).
   __aicore__ Determinant<T> FactorOne(uint64_t b) {
     const uint64_t nn = t_.n * t_.n, n = t_.n;
-    const AscendC::GlobalTensor<int32_t> piv = piv_[b * n];
     if constexpr (std::is_same<T, float>::value) {  // ub_cap is set for float32 only
       if (!t_.in_ub && t_.ub_cap > 0) return FactorMixed(b);
     }
-    return WorkMatrix<T>(t_.in_ub != 0, buf_, lu_[b * nn], a_[b * nn], n, n,
-                         [&](const auto& m) { return Factor<T>(m, n, piv, 0, n, Determinant<T>()); });
+    auto work = [&](const auto& piv) {
+      return WorkMatrix<T>(t_.in_ub != 0, buf_, lu_[b * nn], a_[b * nn], n, n,
+                           [&](const auto& m) { return Factor<T>(m, n, piv, 0, n, Determinant<T>()); });
+    };
+    return t_.in_ub ? work(piv_out_.At(b * n)) : work(piv_[b * n]);
   }
 
   // A float32 matrix past the UB: the first k0 steps in GM (rows streamed
@@ -222,7 +233,9 @@ class LuRun {
   AscendC::GlobalTensor<T> a_, lu_, sign_, logabs_;
   AscendC::GlobalTensor<int32_t> piv_;
   AscendC::TPipe pipe_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_, sign_buf_, logabs_buf_, piv_buf_;
+  StagedOut<T> sign_out_, logabs_out_;
+  StagedOut<int32_t> piv_out_;
 };
 
 }  // namespace
@@ -234,7 +247,7 @@ extern "C" __global__ __aicore__ void npurt_lu_factor_kernel(GM_ADDR a, GM_ADDR 
   using namespace npurt::kernels;
   GET_TILING_DATA_WITH_STRUCT(LuTiling, t, tiling);
   linalg::RunReal<linalg::LuRun>(t.dtype, a, lu, piv, sign, logabs, t);
-  WriteBackScalarGm(piv);  // piv, sign, logabs (and GM-path factors): SetValue
+  WriteBackScalarGm(piv);  // the GM paths' factors and pivots: SetValue
 }
 
 #ifndef NPURT_ASCEND_DEVICE_BUILD  // sim entry thunk (the device build keeps only the __global__ entry)

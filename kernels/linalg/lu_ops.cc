@@ -43,7 +43,9 @@ void factor_infer(const OpContext& ctx) {
 void factor_tiling(const OpContext& ctx, TilingResult& r) {
   const uint64_t n = square_n(ctx, 0, "a");
   const DType d = ctx.input(0).dtype;
-  LuTiling t = linalg::batch_tiling(ctx, d, batch_of(ctx.input(0).shape, 2), n, n, n * linalg::ub_ld(n, d), r);
+  // staged: pivots, sign, logabsdet (staged_out.h); the GM paths scalar-write the factors and pivots
+  LuTiling t = linalg::batch_tiling(ctx, d, batch_of(ctx.input(0).shape, 2), n, n, n * linalg::ub_ld(n, d),
+                                    3 * kStageBytes, {n * n * itemsize(d), n * 4}, r);
   // FactorMixed: the pivot row and >= 1 more row stream through UB, then the trailing block works there
   if (!t.in_ub && d == DType::kFloat32 && n > 0 && n <= 4095 && 2 * linalg::ub_ld(n, d) * itemsize(d) + 64 <= ub_budget(ctx.profile())) {
     t.ub_cap = static_cast<uint32_t>((ub_budget(ctx.profile()) - 64) / itemsize(d));
@@ -69,11 +71,12 @@ void solve_tiling(const OpContext& ctx, TilingResult& r) {
   const uint64_t n = square_n(ctx, 0, "lu");
   const uint64_t m = static_cast<uint64_t>(ctx.input(2).shape.back());
   const DType d = ctx.input(0).dtype;
-  LuTiling t = linalg::batch_tiling(ctx, d, batch_of(ctx.input(0).shape, 2), n, m, n * linalg::ub_ld(m, d), r);
+  LuTiling t = linalg::batch_tiling(ctx, d, batch_of(ctx.input(0).shape, 2), n, m, n * linalg::ub_ld(m, d), 0,
+                                    {n * m * itemsize(d)}, r);  // the GM path scalar-writes X
   const uint64_t cap = (ub_budget(ctx.profile()) - 64) / itemsize(d);
   if (!t.in_ub && d == DType::kFloat32 && n > 0 && n * 8 <= cap && n <= 4095) {  // column blocks of X in UB
     t.ub_cap = static_cast<uint32_t>(cap);
-    r.set_tiling(t);
+    linalg::split_batch(ctx, t, 1, r);  // X leaves by DataCopyPad
   }
 }
 

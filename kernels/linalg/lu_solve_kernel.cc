@@ -14,7 +14,7 @@
 #include "common/kernel_util.h"
 #include "common/gm_scalar.h"
 #include "kernel_operator.h"
-#include "linalg/lu_matrix.h"
+#include "linalg/matrix_view.h"
 #include "linalg/lu_tiling.h"
 #include "npurt/backend.h"
 #include "npurt/dtype.h"
@@ -46,7 +46,7 @@ __aicore__ void Substitute(const F& lu, const AscendC::GlobalTensor<int32_t>& pi
 }
 
 // The same for float32 right-hand sides in UB: each row operation is one
-// Axpy over a whole row of X (rows start 32-B aligned, lu_matrix.h UbLd); the
+// Axpy over a whole row of X (rows start 32-B aligned, matrix_view.h UbLd); the
 // diagonal division stays scalar (exact division, as the scalar path), with
 // barriers between the vector and scalar touches of a row.
 // Narrower X stays scalar: an Axpy of a few elements costs more than their

@@ -17,12 +17,19 @@
 //     lu_solve solves X in column blocks that fit.
 //
 // Invariants: dtype is float32 or float64; per_core > 0 when the launch has
-// blocks; upper is 0 or 1 (cholesky only).
+// blocks; upper is 0 or 1 (cholesky only). The small per-matrix outputs
+// (pivots, sign, logabsdet, info) leave through kStageBytes UB windows
+// (staged_out.h), so per_core is any count when in_ub = 1 (no GM SetValue
+// then) and otherwise a multiple of the matrices whose scalar-written outputs
+// fill whole 64 B lines (lu_host.h scalar_split_unit, gm_scalar.h).
 #pragma once
 
 #include <cstdint>
 
 namespace npurt::kernels {
+
+// UB bytes of one staged small output (staged_out.h): 32 int32 / float items.
+constexpr uint32_t kStageBytes = 128;
 
 struct LuTiling {
   uint32_t dtype = 0;     // npurt::DType of the matrices (float32 / float64)

@@ -24,7 +24,7 @@
 namespace npurt::kernels::linalg {
 namespace {
 
-template <class T>
+template <class T, class Matrix>
 class HouseholderQr {
  public:
   __aicore__ HouseholderQr(GM_ADDR x, GM_ADDR q, GM_ADDR r, GM_ADDR workspace, const SpectralTiling& t)
@@ -35,7 +35,7 @@ class HouseholderQr {
     x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), t.batch * m_ * n_);
     q_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(q), t.batch * m_ * qc_);
     r_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(r), t.batch * rr_ * n_);
-    w_.Init(workspace, t);
+    InitWork(w_, pipe_, buf_, workspace, t);
   }
 
   __aicore__ void Run() { ForEachOwnedMatrix(t_, [&](uint64_t b) { Solve(b); }); }
@@ -105,7 +105,9 @@ class HouseholderQr {
   const SpectralTiling& t_;
   uint64_t m_, n_, k_, qc_ = 0, rr_ = 0;
   AscendC::GlobalTensor<T> x_, q_, r_;
-  Work<T> w_;
+  AscendC::TPipe pipe_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_;
+  Matrix w_;  // the work area (jacobi_work.h InitWork)
 };
 
 }  // namespace
@@ -115,7 +117,7 @@ extern "C" __global__ __aicore__ void npurt_linalg_qr_kernel(GM_ADDR x, GM_ADDR 
                                                              GM_ADDR tiling) {
   using namespace npurt::kernels::linalg;
   GET_TILING_DATA_WITH_STRUCT(SpectralTiling, t, tiling);
-  RunForDtype<HouseholderQr>(t.dtype, x, q, r, workspace, t);
+  RunPlaced<HouseholderQr>(t.in_ub != 0, t.dtype, x, q, r, workspace, t);
   npurt::kernels::WriteBackScalarGm(r);  // q, r and the GM work area: SetValue
 }
 

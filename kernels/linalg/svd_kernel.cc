@@ -18,6 +18,8 @@
 // nor underflow the column dot products; S is scaled back. Outputs:
 // m >= n: U = W-part [m, uc], Vh = V^T; m < n: U = V, Vh = W-part^T.
 // Work area: W/U (M*uc, uc = M when full else N), V (N*N, vectors only), S (N).
+// A NaN or inf gives NaN results; with a NaN info is kInfoNonFinite (numpy's
+// gesdd fails on NaN; an inf alone gives it NaN singular values).
 #include <cstdint>
 
 #include "common/gm_scalar.h"
@@ -29,7 +31,7 @@
 namespace npurt::kernels::linalg {
 namespace {
 
-template <class T>
+template <class T, class Matrix>
 class JacobiSvd {
  public:
   __aicore__ JacobiSvd(GM_ADDR x, GM_ADDR u, GM_ADDR s, GM_ADDR vh, GM_ADDR info, GM_ADDR workspace,
@@ -43,7 +45,7 @@ class JacobiSvd {
       vh_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(vh), t.batch * t.n * (tr_ ? uc_ : N_));
     }
     info_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(info), t.batch);
-    work_.Init(workspace, t);
+    InitWork(work_, pipe_, buf_, workspace, t);
   }
 
   __aicore__ void Run() { ForEachOwnedMatrix(t_, [&](uint64_t b) { Solve(b); }); }
@@ -58,7 +60,7 @@ class JacobiSvd {
         FillNan(u_, b * USize(), USize());
         FillNan(vh_, b * VhSize(), VhSize());
       }
-      info_.SetValue(b, 0);
+      info_.SetValue(b, HasNan(x_, b * M_ * N_, M_ * N_) ? kInfoNonFinite : 0);
       return;
     }
     const T scale = PowerOfTwoScale(max_abs);
@@ -118,8 +120,8 @@ class JacobiSvd {
         if ((alpha < beta ? alpha : beta) <= floor || Abs(gamma) <= tol * std::sqrt(alpha * beta)) continue;
         const T t = JacobiTan((beta - alpha) / (T(2) * gamma));
         const T c = T(1) / std::sqrt(T(1) + t * t), s = t * c;
-        work_.RotateColumns(W(0, p), W(0, q), uc_, M_, c, s);
-        if (vectors_) work_.RotateColumns(V(0, p), V(0, q), N_, N_, c, s);
+        RotateColumns(work_, W(0, p), W(0, q), uc_, M_, c, s);
+        if (vectors_) RotateColumns(work_, V(0, p), V(0, q), N_, N_, c, s);
         work_.Set(S(p), alpha - t * gamma);
         work_.Set(S(q), beta + t * gamma);
         rotated = true;
@@ -136,8 +138,8 @@ class JacobiSvd {
           const T d = work_.Get(S(i));
           work_.Set(S(i), work_.Get(S(j)));
           work_.Set(S(j), d);
-          work_.SwapColumns(W(0, i), W(0, j), uc_, M_);
-          if (vectors_) work_.SwapColumns(V(0, i), V(0, j), N_, N_);
+          SwapColumns(work_, W(0, i), W(0, j), uc_, M_);
+          if (vectors_) SwapColumns(work_, V(0, i), V(0, j), N_, N_);
         });
   }
 
@@ -213,7 +215,9 @@ class JacobiSvd {
   uint64_t uc_ = 0;
   AscendC::GlobalTensor<T> x_, u_, s_, vh_;
   AscendC::GlobalTensor<int32_t> info_;
-  Work<T> work_;
+  AscendC::TPipe pipe_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_;
+  Matrix work_;  // the work area (jacobi_work.h InitWork)
 };
 
 }  // namespace
@@ -223,7 +227,7 @@ extern "C" __global__ __aicore__ void npurt_linalg_svd_kernel(GM_ADDR x, GM_ADDR
                                                               GM_ADDR info, GM_ADDR workspace, GM_ADDR tiling) {
   using namespace npurt::kernels::linalg;
   GET_TILING_DATA_WITH_STRUCT(SpectralTiling, t, tiling);
-  RunForDtype<JacobiSvd>(t.dtype, x, u, s, vh, info, workspace, t);
+  RunPlaced<JacobiSvd>(t.in_ub != 0, t.dtype, x, u, s, vh, info, workspace, t);
   npurt::kernels::WriteBackScalarGm(info);  // u, s, vh, info and the GM work area: SetValue
 }
 

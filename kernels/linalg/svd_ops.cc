@@ -41,7 +41,7 @@ std::vector<OpDefBuilder> svd_defs() {
       "One-sided Jacobi SVD of every matrix of x [..., m, n] (float32; float64 sim-only): (U, S, Vh, info) "
       "with A = U diag(S) Vh, S [..., k] descending, k = min(m, n); U [..., m, k], Vh [..., k, n] "
       "(full_matrices: [..., m, m], [..., n, n]; [..., 0, 0] when vectors=False); info int32 [...]: sweeps "
-      "used, -1 when Jacobi did not converge within the sweep cap. A matrix with NaN/inf gives NaN results.",
+      "used, -1 when Jacobi did not converge within the sweep cap. A matrix with NaN/inf gives NaN results, info -2 for a NaN.",
       {"U", "S", "Vh", "info"}, infer_svd, svd_tiling, "npurt_linalg_svd_kernel", kSvdEntry);
   defs.back()
       .attr("vectors", AttrType::kBool, AttrValue(true))

@@ -18,15 +18,23 @@ namespace npurt {
 namespace ops {
 namespace {
 
-// info (int32 per matrix): QL steps / sweeps used, -1 when the cap was reached.
-void check_converged(const char* where, const Tensor& info, const Stream& stream) {
+// The worst info (int32 per matrix) of a launch: its smallest value, 0 for
+// none. Steps / sweeps used are >= 0; -1: the cap was reached; -2: the input
+// had what numpy's LAPACK refuses (kernels/linalg/jacobi_work.h kInfoNonFinite).
+int32_t worst_info(const Tensor& info, const Stream& stream) {
   std::vector<int32_t> v(static_cast<size_t>(info.numel()));
-  if (v.empty()) return;
+  if (v.empty()) return 0;
   const Stream s = stream.valid() ? stream : Stream::current(info.device());
   copy_to_host(v.data(), info, v.size() * sizeof(int32_t), s, /*blocking=*/true);
-  if (std::any_of(v.begin(), v.end(), [](int32_t i) { return i < 0; }))
+  return std::min(0, *std::min_element(v.begin(), v.end()));
+}
+
+// Throws for a negative worst info; `non_finite` says what -2 means for the op.
+void check_converged(const char* where, int32_t worst, const char* non_finite) {
+  if (worst == -1)
     throw InvalidArgument(std::string(where) + ": argument 'x': the iteration (QL / Jacobi) did not converge "
                           "within its cap for at least one matrix of the stack");
+  if (worst < 0) throw InvalidArgument(std::string(where) + ": argument 'x': " + non_finite);
 }
 
 }  // namespace
@@ -38,18 +46,28 @@ QR qr(const Tensor& x, bool complete, const Stream& stream) {
 
 Eigh eigh(const Tensor& x, bool vectors, const Stream& stream) {
   std::vector<Tensor> r = call("linalg_eigh", {x}, {{"vectors", AttrValue(vectors)}}, stream);
-  check_converged("npurt::ops::eigh", r[2], stream);
+  check_converged("npurt::ops::eigh", worst_info(r[2], stream),
+                  "Eigenvalues did not converge (a matrix of the stack has NaN or inf in its lower triangle)");
   return Eigh{r[0], r[1]};
 }
 
 namespace {
 
-// The one-sided Jacobi kernel itself (no QR first).
-SVD jacobi_svd(const Tensor& x, bool full_matrices, bool vectors, const Stream& stream) {
+constexpr const char* kSvdNan = "SVD did not converge (a matrix of the stack has NaN)";
+
+// The one-sided Jacobi kernel itself (no QR first); *worst: its worst info.
+SVD jacobi_svd_info(const Tensor& x, bool full_matrices, bool vectors, const Stream& stream, int32_t* worst) {
   std::vector<Tensor> r = call("linalg_svd", {x},
                                {{"vectors", AttrValue(vectors)}, {"full_matrices", AttrValue(full_matrices)}}, stream);
-  check_converged("npurt::ops::svd", r[3], stream);
+  *worst = worst_info(r[3], stream);
   return SVD{r[0], r[1], r[2]};
+}
+
+SVD jacobi_svd(const Tensor& x, bool full_matrices, bool vectors, const Stream& stream) {
+  int32_t worst = 0;
+  SVD r = jacobi_svd_info(x, full_matrices, vectors, stream, &worst);
+  check_converged("npurt::ops::svd", worst, kSvdNan);
+  return r;
 }
 
 // x [..., r, c] as the view [..., c, r] (no copy; the ops copy strided inputs).
@@ -102,7 +120,12 @@ SVD svd(const Tensor& x, bool full_matrices, bool vectors, const Stream& stream)
   const int64_t k = std::min(m, n);
   const QR f = qr(wide ? matrix_transpose(x) : x, complete, stream);  // wide: A^T = Q R, A = R^T Q^T
   const Tensor r1 = complete ? leading(f.R, 2, k) : f.R;
-  SVD r = jacobi_svd(wide ? matrix_transpose(r1) : r1, false, vectors, stream);
+  int32_t worst = 0;
+  SVD r = jacobi_svd_info(wide ? matrix_transpose(r1) : r1, false, vectors, stream, &worst);
+  // R has a NaN for an inf in A too (Householder's inf - inf): only the
+  // kernel on A itself tells a NaN (raise) from an inf alone (NaN results).
+  if (worst == -2) return jacobi_svd(x, full_matrices, vectors, stream);
+  check_converged("npurt::ops::svd", worst, kSvdNan);
   if (!vectors) return r;
   const Tensor q1 = complete ? leading(f.Q, 1, k) : f.Q;
   // tall: U = Q1 U_R [..., m, k]; wide: Vh = Vh_R Q1^T [..., k, n].

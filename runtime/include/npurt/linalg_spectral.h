@@ -7,7 +7,9 @@
 // x is float32 or float64 (sim-only), >= 2-D, any layout (the dispatcher
 // copies a strided view). qr: Householder; eigh: Householder tridiagonalization
 // + implicit QL of the lower triangle, eigenvalues ascending, eigenvectors as
-// columns; svd: one-sided Jacobi, singular values descending. A matrix with NaN/inf gives NaN results.
+// columns; svd: one-sided Jacobi, singular values descending. NaN/inf follow
+// numpy (whose LAPACK reports non-convergence): eigh throws for a NaN/inf in
+// the lower triangle, svd for a NaN; an inf alone gives svd NaN results.
 // svd of a matrix at least twice as tall (wide) as wide (tall) runs Jacobi on
 // the top square block of R of A = Q R (A^T = Q R) and multiplies U = Q U_R
 // (Vh = Vh_R Q^T); full_matrices takes the complete Q, whose other columns
@@ -15,7 +17,8 @@
 //
 // Invariants: eigh and svd wait for their kernel (they read its convergence
 // report) and throw InvalidArgument "npurt::ops::<fn>: argument 'x': ..." when
-// QL / Jacobi did not converge within the iteration cap; bad arguments throw before
+// QL / Jacobi did not converge within the iteration cap or for the NaN/inf
+// above ("... did not converge (the matrix has NaN ...)"); bad arguments throw before
 // anything is enqueued (the ops' messages, "npurt.ops.linalg_<fn>: ...").
 #pragma once
 

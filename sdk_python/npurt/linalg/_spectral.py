@@ -15,9 +15,14 @@ Decisions:
     array-api-strict does for non-floating input (complex: not implemented).
   * eigh/eigvalsh read the lower triangle (numpy's UPLO='L'); eigenvalues are
     ascending, singular values descending; vector signs are not normalized.
-  * A matrix containing NaN or inf gives NaN results (numpy raises
-    LinAlgError); QL / Jacobi that does not converge within the iteration cap
-    raises InvalidArgumentError naming the function (never seen for finite input).
+  * NaN / inf follow numpy 2.x, whose LAPACK reports them as not
+    converging: eigh/eigvalsh raise LinAlgError for a NaN or inf in the lower
+    triangle (numpy does from n = 3 on; its 2 x 2 case returns NaN), the SVD
+    family (svd, svdvals, pinv, matrix_rank, matrix_norm 2/-2/'nuc') for a
+    NaN; an inf alone gives NaN singular values (matrix_rank 0), and NaN U /
+    Vh / pinv (numpy's are LAPACK's leftovers). qr gives NaN/inf results. QL
+    / Jacobi that does not converge within the iteration cap raises
+    LinAlgError too (never seen for finite input).
   * Every SVD (svd, svdvals, pinv, matrix_rank, matrix_norm 2/-2/'nuc') is
     npurt::ops::svd (`_npurt._linalg_svd`): a matrix at least twice as tall
     as wide first takes its QR (A = Q R; complete Q for full_matrices) and
@@ -32,8 +37,8 @@ import builtins
 import collections
 
 from .. import _npurt
-from .._npurt import ArgumentTypeError, InvalidArgumentError, UnsupportedDtypeError
-from ._checks import FACTOR_DTYPES, check_array
+from .._npurt import ArgumentTypeError, InvalidArgumentError
+from ._checks import LinAlgError, check_converged, check_factorable, check_matrices, check_square
 from .. import array_api as _xp
 from .. import ops as _ops
 
@@ -49,25 +54,22 @@ _NORM_ORDS = ("fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf"))
 
 
 def _matrices(where, x, square=False):
-    """x checked: an npurt array of float32/float64 matrices (square ones for eigh)."""
-    check_array(x, where)
-    if x.dtype.name not in FACTOR_DTYPES:
-        raise UnsupportedDtypeError(f"{where}: argument 'x': {x.dtype.name} is not supported: only float32 and "
-                                    f"float64 matrices are (convert with astype first)")
-    if x.ndim < 2:
-        raise InvalidArgumentError(f"{where}: argument 'x': must have at least 2 dimensions (a stack of "
-                                   f"matrices), got {x.ndim}")
-    if square and x.shape[-1] != x.shape[-2]:
-        raise InvalidArgumentError(f"{where}: argument 'x': must be a stack of square matrices, got "
-                                   f"{x.shape[-2]} x {x.shape[-1]}")
+    """x checked (_checks.py, as the LU family's): an npurt array of float32/float64 matrices (square ones
+    for eigh)."""
+    check_factorable(x, where)
+    if square:
+        check_square(x, where)
+    else:
+        check_matrices(x, where)
     return x
 
 
+_EIGH_NON_FINITE = "Eigenvalues did not converge (a matrix of the stack has NaN or inf in its lower triangle)"
+
+
 def _check_converged(where, info):
-    """Raises when a Jacobi kernel reported info -1 (sweep cap reached) for a matrix."""
-    if info.size and builtins.bool(_xp.any(info < 0)):
-        raise InvalidArgumentError(f"{where}: argument 'x': the iteration (QL / Jacobi) did not converge within "
-                                   f"its cap for at least one matrix of the stack")
+    """Raises LinAlgError when an eigh / svd kernel's info reports a matrix that did not converge."""
+    check_converged(where, info, _EIGH_NON_FINITE)
 
 
 def qr(x, /, *, mode="reduced"):
@@ -128,8 +130,8 @@ def _svd(where, x, full_matrices, vectors):
     QR-first path for long matrices is the only copy of that rule."""
     try:
         return _npurt._linalg_svd(x, full_matrices=full_matrices, vectors=vectors)
-    except InvalidArgumentError as e:
-        raise InvalidArgumentError(str(e).replace("npurt::ops::svd", where)) from None
+    except InvalidArgumentError as e:  # non-convergence (a NaN, or the sweep cap): numpy's LinAlgError
+        raise LinAlgError(str(e).replace("npurt::ops::svd", where)) from None
 
 
 def _cutoff(where, x, s, rtol):

@@ -194,6 +194,30 @@ TEST(LinalgSpectral, SweepCapReportsNonConvergence) {
   EXPECT_GE(download<int32_t>(ok[3])[0], 2);
 }
 
+TEST(LinalgSpectral, NonFiniteInputsFollowNumpy) {
+  // numpy's LAPACK: eigh fails on NaN/inf in the lower triangle (info -2),
+  // svd on a NaN; an inf alone gives svd NaN results. The long shapes take
+  // the QR-first path, whose R has a NaN for an inf in A as well.
+  const double nan = std::nan(""), inf = INFINITY;
+  std::vector<double> sym = random_matrix<double>(4 * 4, 4);
+  sym[3 * 4 + 0] = inf;  // lower triangle
+  const Tensor bad_lower = upload(sym, {4, 4}, DType::kFloat64);
+  EXPECT_EQ(download<int32_t>(ops::call("linalg_eigh", {bad_lower})[2]), std::vector<int32_t>{-2});
+  npurt_test::expect_invalid_argument([&] { ops::eigh(bad_lower); }, "npurt::ops::eigh", "did not converge");
+  sym[3 * 4 + 0] = 0.5;
+  sym[0 * 4 + 3] = nan;  // upper triangle: never read
+  EXPECT_TRUE(std::isfinite(download<double>(ops::eigh(upload(sym, {4, 4}, DType::kFloat64)).eigenvalues)[0]));
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{4, 4}, {12, 3}, {3, 12}}) {
+    std::vector<double> a = random_matrix<double>(static_cast<size_t>(m * n), 6);
+    a[1 * n + 1] = inf;
+    const ops::SVD r = ops::svd(upload(a, {m, n}, DType::kFloat64), /*full_matrices=*/false);
+    for (double s : download<double>(r.S)) EXPECT_TRUE(std::isnan(s)) << m << "x" << n;
+    a[0] = nan;
+    npurt_test::expect_invalid_argument([&] { ops::svd(upload(a, {m, n}, DType::kFloat64), false, false); },
+                                        "npurt::ops::svd", "SVD did not converge");
+  }
+}
+
 TEST(LinalgSpectral, BadInputsNameOpAndArgument) {
   const Tensor half = upload(std::vector<uint16_t>(4, 0), {2, 2}, DType::kFloat16);
   npurt_test::expect_invalid_argument([&] { ops::svd(half); }, "linalg_svd", "'x'");

@@ -1,12 +1,16 @@
-// kernels/linalg/lu_matrix.h: the two places a kernel of kernels/linalg/
-// works a matrix: UB (UbMatrix, a window on a LocalTensor) or GM (GmMatrix, a
-// window on a GlobalTensor), with the same element accessors, so each
-// algorithm (LU, triangular solves, Cholesky) is written once as a template
-// over the place and runs on either.
+// kernels/linalg/matrix_view.h: the one matrix view of every kernel of
+// kernels/linalg/: the two places a matrix is worked, UB (UbMatrix, a window
+// on a LocalTensor) or GM (GmMatrix, a window on a GlobalTensor), with the
+// same element accessors, so each algorithm (LU, triangular solves, Cholesky,
+// QR, Jacobi / QL eigh, Jacobi SVD) is written once as a template over the
+// place and runs on either; the place is picked once per launch (RunReal,
+// RunPlaced), not per access.
 //
 // Both are row-major with leading dimension `ld` (elements): element (i, j)
-// lies at i * ld + j. Accesses are scalar-unit accesses; the caller puts the
-// pipe barriers around the DataCopy moves that fill or drain a UbMatrix.
+// lies at i * ld + j; Get(k) / Set(k, v) address the storage linearly (the
+// spectral kernels lay out several arrays in one work area, jacobi_work.h).
+// Accesses are scalar-unit accesses; the caller puts the pipe barriers around
+// the DataCopy moves that fill or drain a UbMatrix.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +18,19 @@
 #include "common/kernel_util.h"
 #include "kernel_operator.h"
 #include "npurt/dtype.h"
+
+// The views' element accessors are the algorithms' inner loops: on the sim
+// each is a checked scalar access (LocalTensor/GlobalTensor GetValue), whose
+// check GCC stopped inlining into the QL loops once the spectral kernels took
+// the view as a template parameter (eigh 200 x 200 float64: 107-112 -> 158 ms
+// CPU); flatten inlines it into the accessor (121-127 ms; always_inline on top
+// made it 160, always_inline alone 148-152). The device build is left to its
+// compiler.
+#if defined(__GNUC__) && !defined(NPURT_ASCEND_DEVICE_BUILD)
+#define NPURT_LINALG_ACCESS __aicore__ inline __attribute__((flatten))
+#else
+#define NPURT_LINALG_ACCESS __aicore__ inline
+#endif
 
 namespace npurt::kernels::linalg {
 
@@ -28,8 +45,10 @@ struct UbMatrix {
   __aicore__ inline uint32_t At(uint64_t i, uint64_t j) const {
     return static_cast<uint32_t>((i - r0) * ld + (j - c0));
   }
-  __aicore__ inline T Get(uint64_t i, uint64_t j) const { return data.GetValue(At(i, j)); }
-  __aicore__ inline void Set(uint64_t i, uint64_t j, T v) const { data.SetValue(At(i, j), v); }
+  NPURT_LINALG_ACCESS T Get(uint64_t i, uint64_t j) const { return data.GetValue(At(i, j)); }
+  NPURT_LINALG_ACCESS void Set(uint64_t i, uint64_t j, T v) const { data.SetValue(At(i, j), v); }
+  NPURT_LINALG_ACCESS T Get(uint64_t k) const { return data.GetValue(static_cast<uint32_t>(k)); }
+  NPURT_LINALG_ACCESS void Set(uint64_t k, T v) const { data.SetValue(static_cast<uint32_t>(k), v); }
 };
 
 template <class T>
@@ -37,8 +56,10 @@ struct GmMatrix {
   AscendC::GlobalTensor<T> data;
   uint64_t ld = 0;
   uint64_t c0 = 0;  // always 0: the whole matrix
-  __aicore__ inline T Get(uint64_t i, uint64_t j) const { return data.GetValue(i * ld + j); }
-  __aicore__ inline void Set(uint64_t i, uint64_t j, T v) const { data.SetValue(i * ld + j, v); }
+  NPURT_LINALG_ACCESS T Get(uint64_t i, uint64_t j) const { return data.GetValue(i * ld + j); }
+  NPURT_LINALG_ACCESS void Set(uint64_t i, uint64_t j, T v) const { data.SetValue(i * ld + j, v); }
+  NPURT_LINALG_ACCESS T Get(uint64_t k) const { return data.GetValue(k); }
+  NPURT_LINALG_ACCESS void Set(uint64_t k, T v) const { data.SetValue(k, v); }
 };
 
 // Swaps rows r and s (the columns [a.c0, cols) the matrix holds) of a matrix
@@ -49,6 +70,28 @@ __aicore__ inline void SwapRows(const M& a, uint64_t r, uint64_t s, uint64_t col
     const auto v = a.Get(r, j);
     a.Set(r, j, a.Get(s, j));
     a.Set(s, j, v);
+  }
+}
+
+// Columns starting at storage offsets p and q (row stride ld, `rows` rows)
+// of a view of either place become (c p - s q, s p + c q): a plane rotation
+// applied from the right.
+template <class M, class T>
+__aicore__ inline void RotateColumns(const M& w, uint64_t p, uint64_t q, uint64_t ld, uint64_t rows, T c, T s) {
+  for (uint64_t i = 0; i < rows; ++i) {
+    const T a = w.Get(p + i * ld), b = w.Get(q + i * ld);
+    w.Set(p + i * ld, c * a - s * b);
+    w.Set(q + i * ld, s * a + c * b);
+  }
+}
+
+// Swaps the columns starting at storage offsets p and q (row stride ld).
+template <class M>
+__aicore__ inline void SwapColumns(const M& w, uint64_t p, uint64_t q, uint64_t ld, uint64_t rows) {
+  for (uint64_t i = 0; i < rows; ++i) {
+    const auto a = w.Get(p + i * ld);
+    w.Set(p + i * ld, w.Get(q + i * ld));
+    w.Set(q + i * ld, a);
   }
 }
 
@@ -121,6 +164,20 @@ __aicore__ inline void RunReal(uint32_t dtype, Args... args) {
     Run<float> run(args...);
     run.Run();
   }
+}
+
+// A kernel class template K<T, Matrix> with the place fixed: RunReal picks
+// T, RunPlaced the place (RunPlaced<K>(in_ub, dtype, args...)).
+template <template <class, class> class K, template <class> class Place>
+struct Placed {
+  template <class T>
+  using Kernel = K<T, Place<T>>;
+};
+
+template <template <class, class> class K, class... Args>
+__aicore__ inline void RunPlaced(bool in_ub, uint32_t dtype, Args... args) {
+  if (in_ub) RunReal<Placed<K, UbMatrix>::template Kernel>(dtype, args...);
+  else RunReal<Placed<K, GmMatrix>::template Kernel>(dtype, args...);
 }
 
 // Units [first, last) of core GetBlockIdx() under `per_core` units per core.
