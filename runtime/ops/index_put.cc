@@ -16,9 +16,11 @@
 #include <vector>
 
 #include "npurt/copy.h"
+#include "npurt/dispatch.h"
 #include "npurt/dtype.h"
 #include "npurt/fill_value.h"
 #include "npurt/ops.h"
+#include "npurt/small_vector.h"
 #include "npurt/status.h"
 
 namespace npurt {
@@ -40,11 +42,12 @@ void append(Dims& d, const int64_t* b, const int64_t* e) {
 
 // Where each entry of the key lands. Ellipsis expands to the full slices the
 // other entries leave, as numpy (and basic_index) reads it.
+// SmallVectors: the plan runs per assignment, short keys allocate nothing here.
 struct KeyLayout {
-  std::vector<IndexItem> basic;  // the key with every array replaced by ':'
-  std::vector<size_t> arrays;    // the array entries' positions in the key
-  std::vector<int64_t> vaxis;    // per array: its axis in the basic view
-  std::vector<int64_t> xaxis;    // per array: its axis in x (error messages)
+  SmallVector<IndexItem, 8> basic;  // the key with every array replaced by ':'
+  SmallVector<size_t, 6> arrays;    // the array entries' positions in the key
+  Dims vaxis;                       // per array: its axis in the basic view
+  Dims xaxis;                       // per array: its axis in x (error messages)
   bool adjacent = true;          // array and integer entries adjacent in the (expanded) key
 };
 
@@ -180,8 +183,9 @@ Tensor device_flat(const IndexEntry* key, const KeyLayout& k, const Dims& sizes,
     if (e.device.defined()) {
       t = device_indices(e, sizes[a], k.xaxis[a], s, where);
     } else {
-      std::vector<int64_t> h = host_flat(&e, KeyLayout{{}, {0}, {0}, {k.xaxis[a]}, true}, Dims{sizes[a]}, e.shape,
-                                         where);
+      KeyLayout one;  // e alone: host_flat checks and normalizes it
+      one.arrays.push_back(0), one.vaxis.push_back(0), one.xaxis.push_back(k.xaxis[a]);
+      const std::vector<int64_t> h = host_flat(&e, one, Dims{sizes[a]}, e.shape, where);
       t = upload(h, e.shape, s);
     }
     const Tensor tb = t.view(b, broadcast_strides(e.shape, b), t.byte_offset());
@@ -210,10 +214,10 @@ IndexPutPlan::IndexPutPlan(const Tensor& x, const IndexEntry* key, size_t n, con
   Dims sizes;
   for (int64_t a : k.vaxis) sizes.push_back(view.shape()[static_cast<size_t>(a)]);
   // The view's axes: the other ones before first_, the index ones, the other ones after.
-  std::vector<int64_t> order;
+  Dims order;
   for (int64_t a = 0; a < static_cast<int64_t>(view.ndim()); ++a)
     if (std::find(k.vaxis.begin(), k.vaxis.end(), a) == k.vaxis.end()) order.push_back(a);
-  order.insert(order.begin() + first_, k.vaxis.begin(), k.vaxis.end());
+  for (size_t i = 0; i < count_; ++i) order.insert(static_cast<size_t>(first_) + i, k.vaxis[i]);
   Dims shape, strides;
   for (int64_t a : order) {
     shape.push_back(view.shape()[static_cast<size_t>(a)]);
@@ -263,6 +267,8 @@ void IndexPutPlan::put(const Tensor& values) const {
   Tensor src;
   if (values.numel() == 1) {
     src = values.view(Dims{1}, Dims{1}, values.byte_offset());  // the kernel repeats it
+  } else if (values.shape() == value_shape_ && values.is_contiguous() && values.storage() != view_.storage()) {
+    src = values.view(vmerged, contiguous_strides(vmerged), values.byte_offset());  // as it is
   } else {
     Dims st(value_shape_.size(), 0);
     const Dims vs = broadcast_strides(values.shape(), value_shape_);
@@ -272,15 +278,14 @@ void IndexPutPlan::put(const Tensor& values) const {
     src = src.storage() == view_.storage() ? ops::copy(src, s) : ops::contiguous(src, s);
     src = src.view(vmerged, contiguous_strides(vmerged), src.byte_offset());
   }
-  const std::vector<NamedAttr> attrs{
-      {"shape", AttrValue(merged)}, {"axis", AttrValue(first_)}, {"unique", AttrValue(false)}};
-  if (view_.is_contiguous()) {
-    ops::call("scatter", {flat_, src}, attrs, s, {view_.view(merged, contiguous_strides(merged), view_.byte_offset())});
-    return;
-  }
-  const Tensor tmp = ops::copy(view_, s);  // scattered densely, then written back into the strided view
-  ops::call("scatter", {flat_, src}, attrs, s, {tmp.view(merged, contiguous_strides(merged), tmp.byte_offset())});
-  ops::copy_into(view_, tmp, s);
+  static const OpHandle scatter = OpHandle::find("scatter");  // resolved once: no lookup by name per call
+  const Tensor inputs[2] = {flat_, src};
+  const AttrValue attrs[3] = {AttrValue(merged), AttrValue(first_), AttrValue(false)};  // shape, axis, unique
+  const bool dense = view_.is_contiguous();
+  const Tensor tmp = dense ? view_ : ops::copy(view_, s);  // a strided view: scattered densely, written back
+  Tensor out[1] = {tmp.view(merged, contiguous_strides(merged), tmp.byte_offset())};
+  dispatch(scatter, Span<const Tensor>(inputs, 2), Span<const AttrValue>(attrs, 3), s, Span<Tensor>(out, 1));
+  if (!dense) ops::copy_into(view_, tmp, s);
 }
 
 void index_put(const Tensor& x, const IndexEntry* key, size_t n, const Tensor& values, const char* where) {

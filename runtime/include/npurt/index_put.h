@@ -81,6 +81,7 @@ class IndexPutPlan {
   // Checks the key against x (a key without index arrays is refused: use
   // basic_index and ops::copy_into) and prepares the flat index (host arrays
   // uploaded on x's stream, device arrays checked); throws InvalidArgument.
+  // `where` (named in errors) is kept, not copied: a string literal.
   IndexPutPlan(const Tensor& x, const IndexEntry* key, size_t n, const char* where = "npurt::index_put");
   IndexPutPlan(const Tensor& x, std::initializer_list<IndexEntry> key, const char* where = "npurt::index_put")
       : IndexPutPlan(x, key.begin(), key.size(), where) {}
