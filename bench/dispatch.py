@@ -128,7 +128,7 @@ def main():
 
     rows.append(("x[1:3] = 0 float16  enqueue only",
                  per_call_us(set_half, a.calls // 4, a.repeats, stream.synchronize)))
-    # Integer-array and mask assignment (bindings/index_advanced.cpp: npurt::IndexPutPlan; mask_assign.cpp).
+    # Integer-array and mask assignment (bindings/index_advanced.cpp: npurt::AdvancedIndex; mask_assign.cpp).
     lkey, nkey, dkey = [0, 2, -1], np.array([0, 2, -1]), nr.asarray(np.array([0, 2, -1]))
     mask = nr.asarray(np.arange(16) % 5 == 0)
     y3, y4 = nr.ones((3,), dtype=nr.float32), nr.ones((4,), dtype=nr.float32)
@@ -137,7 +137,7 @@ def main():
                         ("x[list] = y", lkey, y3), ("x[mask] = y  (compaction + count read)", mask, y4)):
         rows.append((label, per_call_us(lambda k=k, v=v: x.__setitem__(k, v), a.calls // 20, a.repeats,
                                         stream.synchronize)))
-    # The other advanced keys (npurt::IndexPutPlan from bindings/index_advanced.cpp), 8x8 float32.
+    # The other advanced keys (npurt::AdvancedIndex from bindings/index_advanced.cpp), 8x8 float32.
     m, row = nr.zeros((8, 8), dtype=nr.float32), np.ones(8)
     for label, t, k, v in (("m[list, list] = 1.0", m, ([0, 2], [1, 3]), 1.0),
                            ("m[1:3, list] = 1.0", m, (slice(1, 3), [0, 2]), 1.0),

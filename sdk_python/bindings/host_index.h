@@ -20,7 +20,7 @@ Tensor host_index_tensor(nb::handle key, int64_t size, const Tensor& like, nb::o
 
 // The integer indices `key` (a list, tuple or numpy array; numpy.asarray) as
 // int64 in C order (uint64 values beyond int64 saturate: out of range for any
-// axis) and their shape, unchecked (npurt::IndexPutPlan checks them); an
+// axis) and their shape, unchecked (npurt::AdvancedIndex checks them); an
 // empty float array (numpy.asarray([])) is an empty index array. False (no
 // error left set) when key is not an integer array.
 bool host_indices(nb::handle key, Dims* shape, std::vector<int64_t>* out);

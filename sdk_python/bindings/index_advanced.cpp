@@ -1,6 +1,6 @@
-// sdk_python/bindings/index_advanced.cpp: x[key] = v for keys holding index
-// arrays, from C++ (index_advanced.h): the key is read into npurt::IndexEntry
-// values and handed to npurt::IndexPutPlan (npurt/index_put.h), the public
+// sdk_python/bindings/index_advanced.cpp: x[key] = v and x[key] for keys
+// holding index arrays, from C++ (index_advanced.h): the key is read into npurt::IndexEntry
+// values and handed to npurt::AdvancedIndex (npurt/advanced_index.h), the public
 // C++ plan; this file only converts Python objects.
 //
 // Why: the Python layer's _Plan (_advanced.py) cost 80-180 us CPU per
@@ -20,7 +20,7 @@
 #include "host_index.h"
 #include "index_values.h"
 #include "mask_assign.h"
-#include "npurt/index_put.h"
+#include "npurt/advanced_index.h"
 #include "npurt/ops.h"
 #include "npurt/runtime.h"
 #include "npurt/status.h"
@@ -81,7 +81,27 @@ bool mask_put(const Tensor& x, const Tensor& mask, PyObject* value, PyTypeObject
   return mask_assign(x, mask, ops::contiguous(v));
 }
 
+// The plan of x[key], or none for a key it refuses (the Python path raises nr.IndexingError in its words).
+std::optional<AdvancedIndex> make_plan(const Tensor& x, const std::vector<IndexEntry>& entries, const char* where) {
+  std::optional<AdvancedIndex> plan;
+  try {
+    plan.emplace(x, entries.data(), entries.size(), where);
+  } catch (const Error&) {
+    plan.reset();
+  }
+  return plan;
+}
+
 }  // namespace
+
+Tensor fast_index_take(PyObject* self, PyObject* key, PyTypeObject* ndarray) {
+  if (Py_TYPE(self) != ndarray) return Tensor();
+  const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
+  std::vector<IndexEntry> entries;
+  if (!(x.device() == current_device()) || !read_key(key, x, ndarray, &entries)) return Tensor();
+  const std::optional<AdvancedIndex> plan = make_plan(x, entries, "npurt.ndarray.__getitem__");
+  return plan ? plan->take() : Tensor();
+}
 
 bool fast_index_put(PyObject* self, PyObject* key, PyObject* value, PyTypeObject* ndarray) {
   if (Py_TYPE(self) != ndarray) return false;
@@ -91,12 +111,8 @@ bool fast_index_put(PyObject* self, PyObject* key, PyObject* value, PyTypeObject
     return mask_put(x, *nb::inst_ptr<Tensor>(nb::handle(key)), value, ndarray);
   std::vector<IndexEntry> entries;
   if (!read_key(key, x, ndarray, &entries)) return false;
-  std::optional<IndexPutPlan> plan;
-  try {
-    plan.emplace(x, entries.data(), entries.size(), "npurt.ndarray.__setitem__");
-  } catch (const Error&) {
-    return false;  // a bad key: the Python path raises nr.IndexingError in its words
-  }
+  const std::optional<AdvancedIndex> plan = make_plan(x, entries, "npurt.ndarray.__setitem__");
+  if (!plan) return false;
   const Tensor v = value_tensor(x, value, ndarray);
   if (!v.defined() || !plan->accepts(v.shape())) return false;
   plan->put(v);

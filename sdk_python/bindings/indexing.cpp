@@ -22,9 +22,11 @@
 //     `astype` on the device) or a list / tuple (one numpy.asarray into the
 //     array's dtype on the host, then uploaded) is broadcast and written by
 //     one `copy` kernel (npurt::ops::copy_into);
+//   - x[key] for keys holding integer index arrays: index_advanced.h
+//     (npurt::AdvancedIndex::take, one `gather`);
 //   - x[key] = v for keys holding index arrays (several integer arrays,
 //     slices, integers, ..., None next to them, a bool nr.ndarray mask):
-//     index_advanced.h (npurt::IndexPutPlan, the public C++ plan), after the
+//     index_advanced.h (npurt::AdvancedIndex, the public C++ plan), after the
 //     steps above declined the key.
 // The values are read by index_values.h (one rule for every key kind).
 // Everything else (float -> int / complex -> real numpy arrays, values numpy
@@ -32,8 +34,7 @@
 // entries the C++ side does not read) and every error calls the Python
 // layer's getitem / setitem (kept on the type as _py___getitem__ /
 // _py___setitem__, see install_index_slots), so the exact error text (npurt
-// error classes: nr.IndexingError ...) stays that layer's; advanced getitem
-// too.
+// error classes: nr.IndexingError ...) stays that layer's; mask getitem too.
 // Invariant: the fast path returns the very view (shape, strides, offset) and
 // writes the very values of the Python path; tests/python/array_structure/
 // test_indexing_fast_path.py and test_setitem_fast_path.py compare the two.
@@ -181,6 +182,7 @@ Tensor fast_view(PyObject* self, PyObject* key, const char* where) {
 PyObject* getitem_slot(PyObject* self, PyObject* key) {
   try {
     Tensor v = fast_view(self, key, "npurt.ndarray.__getitem__");
+    if (!v.defined()) v = fast_index_take(self, key, g_type);
     if (v.defined()) return new_ndarray(std::move(v)).release().ptr();
   } catch (...) {
     return raise_current();

@@ -1,5 +1,5 @@
-"""x[key] = v for every advanced key kind through npurt::IndexPutPlan
-(runtime/include/npurt/index_put.h, runtime/ops/index_put.cc) from the C++
+"""x[key] = v for every advanced key kind through npurt::AdvancedIndex
+(runtime/include/npurt/advanced_index.h, runtime/ops/advanced_index.cc) from the C++
 setitem slot (sdk_python/bindings/index_advanced.cpp), against numpy bit for
 bit: several integer arrays (broadcast together), slices / integers / ... /
 None next to arrays (index dims in place or first, as numpy), device and host

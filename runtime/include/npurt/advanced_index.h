@@ -1,8 +1,10 @@
-// npurt/index_put.h: numpy's x[key] = values for keys holding integer index
-// arrays (advanced-indexing assignment) as one plan and one `scatter`.
+// npurt/advanced_index.h: numpy's advanced indexing by keys holding integer
+// index arrays, x[key] = values (one `scatter`) and x[key] (one `gather`),
+// from one plan.
 //
-//   npurt::IndexPutPlan plan(x, {IndexEntry::host({2}, {0, -1}), IndexEntry::basic(IndexItem::slice(1, 3))});
+//   npurt::AdvancedIndex plan(x, {IndexEntry::host_array({2}, {0, -1}), IndexEntry::basic(IndexItem::slice(1, 3))});
 //   plan.put(values);   // values broadcast to plan.value_shape() (here (2, 2)), x's dtype
+//   Tensor y = plan.take();  // a new tensor of plan.value_shape(): x[key]
 //
 // A key is a sequence of IndexEntry: the basic entries of npurt/basic_index.h
 // (integers, slices, newaxis, one ellipsis, booleans) and integer index arrays,
@@ -13,7 +15,7 @@
 //   - the basic entries make the view basic_index(x, key with every array
 //     replaced by ':'); B replaces the indexed axes in place when the array
 //     and integer entries are adjacent in the key, else B goes first;
-//   - values broadcast to that shape (value_shape()); a repeated position
+//   - x[key] has that shape (value_shape()), values broadcast to it; a repeated position
 //     keeps the last value in C order (scatter with unique=false: one core, in
 //     order), as numpy's assignment does.
 // Launches: host indices are checked and normalized on the host and uploaded
@@ -76,36 +78,43 @@ struct IndexEntry {
   }
 };
 
-class IndexPutPlan {
+class AdvancedIndex {
  public:
   // Checks the key against x (a key without index arrays is refused: use
-  // basic_index and ops::copy_into) and prepares the flat index (host arrays
+  // basic_index) and prepares the flat index (host arrays
   // uploaded on x's stream, device arrays checked); throws InvalidArgument.
   // `where` (named in errors) is kept, not copied: a string literal.
-  IndexPutPlan(const Tensor& x, const IndexEntry* key, size_t n, const char* where = "npurt::index_put");
-  IndexPutPlan(const Tensor& x, std::initializer_list<IndexEntry> key, const char* where = "npurt::index_put")
-      : IndexPutPlan(x, key.begin(), key.size(), where) {}
+  AdvancedIndex(const Tensor& x, const IndexEntry* key, size_t n, const char* where = "npurt::index_put");
+  AdvancedIndex(const Tensor& x, std::initializer_list<IndexEntry> key, const char* where = "npurt::index_put")
+      : AdvancedIndex(x, key.begin(), key.size(), where) {}
 
   // The shape x[key] has (pre + B + post): values broadcast to it.
   const Dims& value_shape() const { return value_shape_; }
   // Whether values of `shape` broadcast to value_shape() (numpy's rule).
   bool accepts(const Dims& shape) const;
   // Writes values (x's dtype and device) at the key's positions; throws
-  // InvalidArgument when they do not broadcast.
+  // InvalidArgument when they do not broadcast or x is read-only.
   void put(const Tensor& values) const;
+  // x[key]: a new contiguous tensor of value_shape() on x's stream, gathered
+  // by one `gather` (a non-contiguous view is copied contiguous first).
+  Tensor take() const;
 
  private:
+  Tensor x_;           // the indexed tensor
   Tensor view_;        // the basic view, its axes permuted: the index axes at first_ .. first_ + count_ - 1
   Tensor flat_;        // int64 flat indices over the index axes, 1-d (undefined when empty)
   int64_t first_ = 0;  // where the index axes are in view_ (and B in value_shape_)
   size_t count_ = 0;   // how many index axes
+  Dims index_shape_;   // B: the index arrays' broadcast shape
   Dims value_shape_;
   const char* where_;
 };
 
-// IndexPutPlan(x, key, n, where).put(values).
+// AdvancedIndex(x, key, n, where).put(values).
 void index_put(const Tensor& x, const IndexEntry* key, size_t n, const Tensor& values,
                const char* where = "npurt::index_put");
+// AdvancedIndex(x, key, n, where).take().
+Tensor index_take(const Tensor& x, const IndexEntry* key, size_t n, const char* where = "npurt::index_take");
 
 }  // namespace npurt
 NPURT_PUBLIC_END

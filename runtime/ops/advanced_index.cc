@@ -1,14 +1,15 @@
-// runtime/ops/index_put.cc: npurt::IndexPutPlan (npurt/index_put.h), numpy's
-// x[key] = values for keys holding integer index arrays.
+// runtime/ops/advanced_index.cc: npurt::AdvancedIndex (npurt/advanced_index.h), numpy's
+// x[key] = values and x[key] for keys holding integer index arrays.
 //
 // Why here (and not in the Python layer): the plan (where the index axes go,
 // the one flat index over them, the permuted view) was _advanced.py's _Plan,
-// 40-180 us of interpreter work per assignment; as C++ it is a few
+// 40-220 us of interpreter work per call; as C++ it is a few
 // microseconds and a C++ user has the same call as Python.
-// Invariant: the same launches and values as _advanced.py's advanced_setitem
-// for every key it takes (tests/python/array_index/test_index_put.py compares
-// both with numpy); nothing is written before every check has passed.
-#include "npurt/index_put.h"
+// Invariant: the same launches and values as _advanced.py's advanced_setitem /
+// advanced_getitem for every key it takes (tests/python/array_index/
+// test_index_put.py and test_advanced_indexing.py compare with numpy);
+// nothing is written before every check has passed.
+#include "npurt/advanced_index.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -202,13 +203,14 @@ Tensor device_flat(const IndexEntry* key, const KeyLayout& k, const Dims& sizes,
 
 }  // namespace
 
-IndexPutPlan::IndexPutPlan(const Tensor& x, const IndexEntry* key, size_t n, const char* where) : where_(where) {
+AdvancedIndex::AdvancedIndex(const Tensor& x, const IndexEntry* key, size_t n, const char* where) : where_(where) {
   if (!x.defined()) throw_invalid_argument(where, "x", "undefined tensor");
-  if (x.read_only()) throw_invalid_argument(where, "x", "assignment destination is read-only");
+  x_ = x;
   const KeyLayout k = layout(x, key, n);
   if (k.arrays.empty()) throw_invalid_argument(where, "key", "holds no index array (use basic_index)");
   const Tensor view = basic_index(x, k.basic.data(), k.basic.size(), where);
   const Dims b = broadcast_arrays(key, k, where);
+  index_shape_ = b;
   count_ = k.arrays.size();
   first_ = k.adjacent ? k.vaxis[0] : 0;
   Dims sizes;
@@ -238,7 +240,7 @@ IndexPutPlan::IndexPutPlan(const Tensor& x, const IndexEntry* key, size_t n, con
   }
 }
 
-bool IndexPutPlan::accepts(const Dims& from) const {
+bool AdvancedIndex::accepts(const Dims& from) const {
   const Dims& to = value_shape_;
   if (from.size() > to.size()) return false;
   const size_t lead = to.size() - from.size();
@@ -247,7 +249,8 @@ bool IndexPutPlan::accepts(const Dims& from) const {
   return true;
 }
 
-void IndexPutPlan::put(const Tensor& values) const {
+void AdvancedIndex::put(const Tensor& values) const {
+  if (x_.read_only()) throw_invalid_argument(where_, "x", "assignment destination is read-only");
   if (!values.defined() || values.dtype() != view_.dtype() || !(values.device() == view_.device()))
     throw_invalid_argument(where_, "values", "needs " + std::string(dtype_name(view_.dtype())) + " on the array's device");
   if (!accepts(values.shape()))
@@ -288,8 +291,29 @@ void IndexPutPlan::put(const Tensor& values) const {
   if (!dense) ops::copy_into(view_, tmp, s);
 }
 
+Tensor AdvancedIndex::take() const {
+  const Stream& s = view_.stream();
+  if (shape_numel(value_shape_) == 0) return Tensor::empty(value_shape_, view_.dtype(), s);
+  const size_t f = static_cast<size_t>(first_);
+  Dims merged(view_.shape().begin(), view_.shape().begin() + f);  // the index axes merged into one
+  merged.push_back(shape_numel(Dims(view_.shape().begin() + f, view_.shape().begin() + f + count_)));
+  append(merged, view_.shape().begin() + f + count_, view_.shape().end());
+  const Tensor src = view_.is_contiguous() ? view_ : ops::copy(view_, s);
+  static const OpHandle gather = OpHandle::find("gather");
+  const Tensor inputs[2] = {src.view(merged, contiguous_strides(merged), src.byte_offset()),
+                            flat_.view(index_shape_, contiguous_strides(index_shape_), flat_.byte_offset())};
+  const AttrValue attrs[1] = {AttrValue(first_)};  // axis (mode: take)
+  Tensor out[1];
+  dispatch(gather, Span<const Tensor>(inputs, 2), Span<const AttrValue>(attrs, 1), s, Span<Tensor>(out, 1));
+  return out[0];
+}
+
 void index_put(const Tensor& x, const IndexEntry* key, size_t n, const Tensor& values, const char* where) {
-  IndexPutPlan(x, key, n, where).put(values);
+  AdvancedIndex(x, key, n, where).put(values);
+}
+
+Tensor index_take(const Tensor& x, const IndexEntry* key, size_t n, const char* where) {
+  return AdvancedIndex(x, key, n, where).take();
 }
 
 }  // namespace npurt
