@@ -82,9 +82,12 @@ bool mask_put(const Tensor& x, const Tensor& mask, PyObject* value, PyTypeObject
 }
 
 // The plan of x[key], or none for a key it refuses (the Python path raises nr.IndexingError in its words).
+// Built without the GIL, as host_index.cpp's upload and mask_assign's read: the plan uploads the host
+// indices and reads device arrays' index_check status (a blocking wait on the stream).
 std::optional<AdvancedIndex> make_plan(const Tensor& x, const std::vector<IndexEntry>& entries, const char* where) {
   std::optional<AdvancedIndex> plan;
   try {
+    nb::gil_scoped_release release;
     plan.emplace(x, entries.data(), entries.size(), where);
   } catch (const Error&) {
     plan.reset();
