@@ -7,8 +7,9 @@
 // a numpy array are on the host already: one pass over them here finds the
 // first index outside [-size, size) and adds `size` to the negative ones, and
 // the int64 result is uploaded once, so the device path has no index_check
-// launch and no status read. checked_index also takes nr.ndarray keys
-// (index_check and one status read, from C++: no Python layer).
+// launch and no status read (host_index_tensor, for the Python layer's
+// _Plan). host_indices reads them unchecked for npurt::AdvancedIndex
+// (npurt/advanced_index.h), which checks, normalizes and uploads them itself.
 // Invariant: the uploaded array equals index_check's output for the same
 // indices (int64, each in [0, size)); a bad index uploads nothing.
 #include <cstdint>
@@ -17,7 +18,6 @@
 
 #include "host_index.h"
 #include "npurt/copy.h"
-#include "npurt/ops.h"
 #include "npurt/status.h"
 #include "npurt/tensor.h"
 
