@@ -7,7 +7,8 @@ Rows: enqueue only (the result is not waited for; the stream drains outside the
 timed loop), enqueue + stream synchronize, basic indexing (x[1:3], x[1:3] = 0,
 x[np.int64(1)], x[1:3] = 0 on float16;
 C++ fast path and Python path), integer-array and mask assignment (x[list] = 1.0,
-x[np idx] = 1.0, x[device idx] = 1.0, x[list] = y, x[mask] = y), and the tiling-cache hit rate.
+x[np idx] = 1.0, x[device idx] = 1.0, x[list] = y, x[mask] = y; on 8x8: two arrays, a slice
+and an array, a numpy row broadcast, a strided target), and the tiling-cache hit rate.
 Targets: nr.ops.add enqueue-only <= 1.0 us (issue 4); `x + y` <= 1.0 us and
 `x.sum()` <= 1.5 us (issue 5; the rows "Python path" time the array-API
 implementation the C++ operators fall back to, for a before/after in one run).
@@ -127,7 +128,7 @@ def main():
 
     rows.append(("x[1:3] = 0 float16  enqueue only",
                  per_call_us(set_half, a.calls // 4, a.repeats, stream.synchronize)))
-    # Integer-array and mask assignment (bindings/indexing.cpp fast_scatter; masks: the Python layer).
+    # Integer-array and mask assignment (bindings/index_advanced.cpp: npurt::AdvancedIndex; mask_assign.cpp).
     lkey, nkey, dkey = [0, 2, -1], np.array([0, 2, -1]), nr.asarray(np.array([0, 2, -1]))
     mask = nr.asarray(np.arange(16) % 5 == 0)
     y3, y4 = nr.ones((3,), dtype=nr.float32), nr.ones((4,), dtype=nr.float32)
@@ -135,6 +136,14 @@ def main():
                         ("x[device idx] = 1.0  (index_check + status read)", dkey, 1.0),
                         ("x[list] = y", lkey, y3), ("x[mask] = y  (compaction + count read)", mask, y4)):
         rows.append((label, per_call_us(lambda k=k, v=v: x.__setitem__(k, v), a.calls // 20, a.repeats,
+                                        stream.synchronize)))
+    # The other advanced keys (npurt::AdvancedIndex from bindings/index_advanced.cpp), 8x8 float32.
+    m, row = nr.zeros((8, 8), dtype=nr.float32), np.ones(8)
+    for label, t, k, v in (("m[list, list] = 1.0", m, ([0, 2], [1, 3]), 1.0),
+                           ("m[1:3, list] = 1.0", m, (slice(1, 3), [0, 2]), 1.0),
+                           ("m[list] = numpy row (float64, broadcast)", m, [0, 2], row),
+                           ("m[::2][list] = 1.0  (strided target)", m[::2], [0, 2], 1.0)):
+        rows.append((label, per_call_us(lambda t=t, k=k, v=v: t.__setitem__(k, v), a.calls // 20, a.repeats,
                                         stream.synchronize)))
     rows.append(("x[list] = 1.0  Python path (_py___setitem__)",
                  per_call_us(lambda: nd._py___setitem__(x, lkey, 1.0), a.calls // 40, a.repeats, stream.synchronize)))

@@ -7,8 +7,9 @@
 // a numpy array are on the host already: one pass over them here finds the
 // first index outside [-size, size) and adds `size` to the negative ones, and
 // the int64 result is uploaded once, so the device path has no index_check
-// launch and no status read. checked_index also takes nr.ndarray keys
-// (index_check and one status read, from C++: no Python layer).
+// launch and no status read (host_index_tensor, for the Python layer's
+// _Plan). host_indices reads them unchecked for npurt::AdvancedIndex
+// (npurt/advanced_index.h), which checks, normalizes and uploads them itself.
 // Invariant: the uploaded array equals index_check's output for the same
 // indices (int64, each in [0, size)); a bad index uploads nothing.
 #include <cstdint>
@@ -17,7 +18,6 @@
 
 #include "host_index.h"
 #include "npurt/copy.h"
-#include "npurt/ops.h"
 #include "npurt/status.h"
 #include "npurt/tensor.h"
 
@@ -74,8 +74,9 @@ nb::object bad_index(const uint8_t* p, size_t i, int64_t v, bool is_unsigned64) 
   return nb::int_(v);
 }
 
-// key as a native-order integer numpy array, or None.
-nb::object integer_array(nb::handle key) {
+// key as a native-order integer numpy array, or None; with empty_float an
+// empty float array too (what numpy.asarray makes of [], read as no indices).
+nb::object integer_array(nb::handle key, bool empty_float = false) {
   nb::object a;
   try {
     a = numpy_module().attr("asarray")(key, nb::arg("order") = "C");
@@ -84,6 +85,7 @@ nb::object integer_array(nb::handle key) {
   }
   nb::object dt = a.attr("dtype");
   const std::string kind = nb::cast<std::string>(dt.attr("kind"));
+  if (empty_float && kind == "f" && nb::cast<int64_t>(a.attr("size")) == 0) return a;
   if ((kind != "i" && kind != "u") || !nb::cast<bool>(dt.attr("isnative"))) return nb::none();
   return a;
 }
@@ -118,24 +120,19 @@ Tensor host_index_tensor(nb::handle key, int64_t size, const Tensor& like, nb::o
   return t;
 }
 
-Tensor checked_index(const Tensor& x, nb::handle key) {
-  const int64_t size = x.shape()[0];
-  if (PyList_Check(key.ptr()) || nb::isinstance(key, numpy_module().attr("ndarray")))
-    return host_index_tensor(key, size, x);
-  if (!nb::isinstance<Tensor>(key)) return Tensor();
-  const Tensor& k = nb::cast<const Tensor&>(key);
-  if (k.ndim() == 0 || k.numel() == 0 || !is_integral(k.dtype()) || k.dtype() == DType::kBool ||
-      !(k.device() == x.device()))
-    return Tensor();
-  std::vector<Tensor> r = ops::call("index_check", {k}, {{"size", AttrValue(size)}}, x.stream());
-  int64_t status[2 * 64];  // (count, first bad) per block
-  {
-    nb::gil_scoped_release release;
-    copy_to_host(status, r[1], sizeof(status), x.stream(), /*blocking=*/true);
-  }
-  for (int i = 0; i < 64; ++i)
-    if (status[2 * i] != 0) return Tensor();
-  return r[0];
+bool host_indices(nb::handle key, Dims* shape, std::vector<int64_t>* out) {
+  const nb::object array = integer_array(key, /*empty_float=*/true);
+  if (array.is_none()) return false;
+  nb::object dt = array.attr("dtype");
+  const bool is_signed = nb::cast<std::string>(dt.attr("kind")) != "u";
+  const size_t item = nb::cast<size_t>(dt.attr("itemsize"));
+  shape->clear();
+  for (nb::handle d : nb::tuple(array.attr("shape"))) shape->push_back(nb::cast<int64_t>(d));
+  out->resize(static_cast<size_t>(shape_numel(*shape)));
+  if (out->empty()) return true;  // numpy.asarray([]) is float64: an empty index array all the same
+  IndexBuffer buf(array);
+  for (size_t i = 0; i < out->size(); ++i) (*out)[i] = element(buf.data(), i, item, is_signed);
+  return true;
 }
 
 namespace {

@@ -2,6 +2,9 @@
 // (lists, numpy arrays) checked and normalized on the host (host_index.cpp).
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "bindings.h"
 #include "npurt/tensor.h"
 
@@ -15,12 +18,11 @@ namespace npurt::python {
 // [-size, size); then *bad (when given) is that first bad index, else None.
 Tensor host_index_tensor(nb::handle key, int64_t size, const Tensor& like, nb::object* bad = nullptr);
 
-// The indices of key for axis 0 of x (a C++ fast path's), normalized (int64 in
-// [0, size)), or undefined (not an integer-array key, an index out of range:
-// the Python path raises in its words). Lists and numpy arrays go through
-// host_index_tensor; an integer nr.ndarray (not 0-d, not empty) through
-// index_check and one blocking read of its 64-slot status on x's stream (a
-// synchronization: numpy raises at the assignment).
-Tensor checked_index(const Tensor& x, nb::handle key);
+// The integer indices `key` (a list, tuple or numpy array; numpy.asarray) as
+// int64 in C order (uint64 values beyond int64 saturate: out of range for any
+// axis) and their shape, unchecked (npurt::AdvancedIndex checks them); an
+// empty float array (numpy.asarray([])) is an empty index array. False (no
+// error left set) when key is not an integer array.
+bool host_indices(nb::handle key, Dims* shape, std::vector<int64_t>* out);
 
 }  // namespace npurt::python

@@ -22,30 +22,29 @@
 //     `astype` on the device) or a list / tuple (one numpy.asarray into the
 //     array's dtype on the host, then uploaded) is broadcast and written by
 //     one `copy` kernel (npurt::ops::copy_into);
-//   - x[idx] = v for an integer-array key into a contiguous array: list and
-//     numpy keys checked on the host (host_index.h), nr.ndarray keys by
-//     index_check and a read of its status, then one `scatter` of
-//     an nr.ndarray value of x's dtype (its exact shape or one element), or of
-//     a scalar filled into one element that the scatter repeats (fast_scatter);
-//     a contiguous bool nr.ndarray key: mask_assign.h (same values, no Python).
-// Everything else (integer arrays and masks, float -> int / complex -> real
-// numpy arrays, values numpy warns about or refuses, other devices, broadcast
-// targets, subclasses) and every error calls
-// the Python layer's getitem / setitem (kept on the type as _py___getitem__ /
-// _py___setitem__, see install_index_slots), so advanced indexing and the
-// exact error text (npurt error classes: nr.IndexingError ...) stay that layer's.
+//   - x[key] for keys holding integer index arrays: index_advanced.h
+//     (npurt::AdvancedIndex::take, one `gather`);
+//   - x[key] = v for keys holding index arrays (several integer arrays,
+//     slices, integers, ..., None next to them, a bool nr.ndarray mask):
+//     index_advanced.h (npurt::AdvancedIndex, the public C++ plan), after the
+//     steps above declined the key.
+// The values are read by index_values.h (one rule for every key kind).
+// Everything else (float -> int / complex -> real numpy arrays, values numpy
+// warns about or refuses, other devices, broadcast targets, subclasses, key
+// entries the C++ side does not read) and every error calls the Python
+// layer's getitem / setitem (kept on the type as _py___getitem__ /
+// _py___setitem__, see install_index_slots), so the exact error text (npurt
+// error classes: nr.IndexingError ...) stays that layer's; mask getitem too.
 // Invariant: the fast path returns the very view (shape, strides, offset) and
 // writes the very values of the Python path; tests/python/array_structure/
 // test_indexing_fast_path.py and test_setitem_fast_path.py compare the two.
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <limits>
+#include <utility>
 
 #include "bindings.h"
-#include "host_index.h"
 #include "host_transfer.h"
-#include "mask_assign.h"
+#include "index_advanced.h"
+#include "index_values.h"
 #include "npurt/basic_index.h"
 #include "npurt/fill_value.h"
 #include "npurt/ops.h"
@@ -57,36 +56,6 @@ namespace npurt::python {
 namespace {
 
 constexpr Py_ssize_t kMaxItems = 32;  // longer keys take the Python path
-
-// numpy's scalar base types, looked up once numpy is imported (null before).
-PyTypeObject* numpy_scalar_type(const char* name) {
-  PyObject* np = PyImport_GetModule(interned("numpy"));
-  if (!np) {
-    PyErr_Clear();
-    return nullptr;
-  }
-  PyObject* t = PyObject_GetAttrString(np, name);
-  Py_DECREF(np);
-  if (!t || !PyType_Check(t)) {
-    Py_XDECREF(t);
-    PyErr_Clear();
-    return nullptr;
-  }
-  return reinterpret_cast<PyTypeObject*>(t);  // kept for the process
-}
-
-bool is_numpy(PyObject* o, const char* name, PyTypeObject** cache) {
-  if (!*cache) *cache = numpy_scalar_type(name);
-  return *cache && PyType_IsSubtype(Py_TYPE(o), *cache);
-}
-
-// A numpy integer scalar (np.int64(1), np.uint8(3)); np.bool_ is not one.
-bool is_numpy_integer(PyObject* k) {
-  static PyTypeObject* np_integer = nullptr;
-  if (!Py_TYPE(k)->tp_as_number || !Py_TYPE(k)->tp_as_number->nb_index || PyLong_Check(k)) return false;
-  return is_numpy(k, "integer", &np_integer);
-}
-
 PyTypeObject* g_type = nullptr;  // nr.ndarray (exact type only: subclasses take the Python path)
 
 // o's __index__ as a long long; false (no error left set) when o has none or it overflows.
@@ -121,8 +90,10 @@ bool read_array_index(PyObject* k, long long* v) {
   return ok;
 }
 
+}  // namespace
+
 // One key entry as an IndexItem; false for anything else (no error left set).
-bool read_item(PyObject* k, IndexItem* out) {
+bool read_index_item(PyObject* k, IndexItem* out) {
   if (k == Py_None) {
     *out = IndexItem::newaxis();
   } else if (k == Py_Ellipsis) {
@@ -160,16 +131,18 @@ bool read_item(PyObject* k, IndexItem* out) {
   return true;
 }
 
+namespace {
+
 // The key as IndexItems; false when an entry is not a plain basic one.
 bool read_key(PyObject* key, IndexItem* items, size_t* n) {
   if (!PyTuple_Check(key)) {
     *n = 1;
-    return read_item(key, items);
+    return read_index_item(key, items);
   }
   const Py_ssize_t len = PyTuple_GET_SIZE(key);
   if (len > kMaxItems) return false;
   for (Py_ssize_t i = 0; i < len; ++i)
-    if (!read_item(PyTuple_GET_ITEM(key, i), &items[i])) return false;
+    if (!read_index_item(PyTuple_GET_ITEM(key, i), &items[i])) return false;
   *n = static_cast<size_t>(len);
   return true;
 }
@@ -209,6 +182,7 @@ Tensor fast_view(PyObject* self, PyObject* key, const char* where) {
 PyObject* getitem_slot(PyObject* self, PyObject* key) {
   try {
     Tensor v = fast_view(self, key, "npurt.ndarray.__getitem__");
+    if (!v.defined()) v = fast_index_take(self, key, g_type);
     if (v.defined()) return new_ndarray(std::move(v)).release().ptr();
   } catch (...) {
     return raise_current();
@@ -216,113 +190,6 @@ PyObject* getitem_slot(PyObject* self, PyObject* key) {
   return call_python(self, g_getitem, key, nullptr);
 }
 
-// An integer (Python int or subclass, numpy integer scalar) as an exact
-// FillValue; false (no error left set) beyond 64 bits or without __index__.
-bool read_integer(PyObject* o, FillValue* s) {
-  PyObject* i = PyLong_CheckExact(o) ? (Py_INCREF(o), o) : PyNumber_Index(o);
-  if (!i) return PyErr_Clear(), false;
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
-  bool ok = !(v == -1 && PyErr_Occurred());
-  if (ok && overflow > 0) {  // a uint64 above INT64_MAX?
-    const unsigned long long u = PyLong_AsUnsignedLongLong(i);
-    ok = !PyErr_Occurred();
-    if (ok) *s = FillValue::unsigned_integer(u);
-  } else if (ok) {
-    ok = overflow == 0;
-    *s = FillValue::integer(v);
-  }
-  Py_DECREF(i);
-  if (!ok) PyErr_Clear();
-  return ok;
-}
-
-// o.itemsize (a numpy scalar's), or -1 (no error left set).
-long itemsize(PyObject* o) {
-  PyObject* n = PyObject_GetAttrString(o, "itemsize");
-  const long v = n ? PyLong_AsLong(n) : -1;
-  Py_XDECREF(n);
-  if (v == -1) PyErr_Clear();
-  return v;
-}
-
-// value as a FillValue: Python bool / int (exact, up to 64 bits: uint64 values
-// above INT64_MAX too) / float / complex (np.float64 and np.complex128 are
-// subclasses of the last two), numpy bool_, integer, float16 / float32 and
-// complex64 scalars, and ml_dtypes scalars (bfloat16, float8...: numpy
-// generics of at most 2 bytes, exact as doubles); false for anything else
-// (long doubles, arrays, other objects) or an integer beyond 64 bits.
-bool read_scalar(PyObject* o, FillValue* s) {
-  static PyTypeObject *np_bool = nullptr, *np_floating = nullptr, *np_complex = nullptr, *np_generic = nullptr;
-  if (o == Py_True || o == Py_False) {
-    *s = FillValue::boolean(o == Py_True);
-    return true;
-  }
-  if (PyFloat_Check(o)) {
-    *s = FillValue::floating(PyFloat_AS_DOUBLE(o));
-    return true;
-  }
-  if (PyComplex_Check(o)) {
-    *s = FillValue::complex(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o));
-    return true;
-  }
-  if (PyLong_Check(o) || is_numpy_integer(o)) return read_integer(o, s);
-  if (is_numpy(o, "bool_", &np_bool)) {
-    const int t = PyObject_IsTrue(o);
-    if (t < 0) return PyErr_Clear(), false;
-    *s = FillValue::boolean(t != 0);
-    return true;
-  }
-  const bool np_c = is_numpy(o, "complexfloating", &np_complex);
-  const bool np_f = !np_c && is_numpy(o, "floating", &np_floating);
-  if (!np_c && !np_f && !is_numpy(o, "generic", &np_generic)) return false;
-  // float16 / float32 / complex64 / ml_dtypes' 1-2 byte floats are exact as
-  // doubles; long doubles are not (float64 / complex128 took the branches above).
-  const long n = itemsize(o);
-  if (n < 0 || n > (np_c ? 8 : np_f ? 4 : 2)) return false;
-  const Py_complex c = PyComplex_AsCComplex(o);  // through __float__ for the ml_dtypes generics
-  if (c.real == -1.0 && PyErr_Occurred()) return PyErr_Clear(), false;
-  *s = np_c ? FillValue::complex(c.real, c.imag) : FillValue::floating(c.real);
-  return true;
-}
-
-// d (one part of the value) within a float dtype's finite range once rounded
-// as the kernel rounds it (float16 once from the double, bfloat16 through
-// float32); false where numpy warns: a finite value that overflows.
-bool float_in_range(double d, DType dtype) {
-  if (dtype == DType::kFloat16) d = round_to_float16(d);
-  const double max = dtype == DType::kFloat16    ? 65504.0
-                     : dtype == DType::kBFloat16 ? 3.3895313892515355e38  // bfloat16's largest finite
-                     : dtype == DType::kFloat64  ? std::numeric_limits<double>::max()
-                                                 : static_cast<double>(std::numeric_limits<float>::max());
-  return !(std::isfinite(d) && std::fabs(d) > max);
-}
-
-// Whether fill writes v into dtype exactly as numpy's asarray(v).astype(dtype)
-// converts it (npurt/fill_value.h's rule, which is numpy's); false sends the
-// value to the Python path, which converts, warns or raises:
-//  - into float16 / bfloat16 / float32 / float64: bools, ints and floats with
-//    no finite value beyond the range (numpy warns on overflow);
-//  - into complex64 / complex128: the same per part, complex values too;
-//  - into an integral dtype: bools, ints and floats that fits() (ints exact,
-//    floats truncated toward zero, in range: not NaN or inf);
-//  - into bool: any bool, int or float (v != 0; NaN is True).
-// Complex values into real dtypes (numpy warns) and everything else: false.
-bool fills_like_numpy(const FillValue& v, DType dtype) {
-  const bool complex_value = v.kind == FillValue::Kind::kComplex;
-  if (dtype == DType::kBool) return !complex_value;
-  if (is_complex(dtype)) {
-    if (!exact_as_double(v)) return false;
-    const DType part = dtype == DType::kComplex64 ? DType::kFloat32 : DType::kFloat64;
-    return float_in_range(v.real, part) && float_in_range(v.imag, part);
-  }
-  if (complex_value) return false;
-  if (is_integral(dtype)) return fits(v, dtype);
-  if (!exact_as_double(v)) return false;  // numpy rounds a 64-bit int once to float32 / float16; its double would round twice
-  return float_in_range(v.real, dtype);
-}
-
-// self[key] = value by one `fill` kernel into the view (any strides); false when the fast path does not apply.
 bool fast_fill(PyObject* self, PyObject* key, PyObject* value) {
   if (Py_TYPE(self) != g_type) return false;
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
@@ -391,61 +258,10 @@ bool fast_copy(PyObject* self, PyObject* key, PyObject* value) {
   Tensor src = *nb::inst_ptr<Tensor>(nb::handle(value));
   const Tensor view = assignable_view(self, key, src.shape());
   if (!view.defined() || !(src.device() == view.device())) return false;
-  if (src.dtype() != view.dtype()) {
-    try {
-      src = ops::call("astype", {src}, {{"dtype", AttrValue(view.dtype())}})[0];
-    } catch (const Error&) {
-      return false;  // a pair astype refuses: the Python path raises its TypeError
-    }
-  }
+  src = device_cast(src, view.dtype());
+  if (!src.defined()) return false;  // a pair astype refuses: the Python path raises its TypeError
   write_array(view, src);
   return true;
-}
-
-// Whether the device's astype converts an array of `from` into `to` with
-// numpy's values and no warning numpy would give for them: not float / complex
-// into integral or bool (NaN, inf and out-of-range values are implementation-
-// defined and numpy warns), not complex into real (numpy's ComplexWarning),
-// not into or out of bfloat16 (ml_dtypes' host cast is the reference there).
-// Float narrowing (float64 -> float32) is taken: its overflow gives inf as
-// numpy's does, without numpy's RuntimeWarning (docs/numpy-users.md).
-bool device_cast_like_numpy(DType from, DType to) {
-  if (from == DType::kBFloat16 || to == DType::kBFloat16) return from == to;
-  const DTypeKind f = dtype_info(from).kind, t = dtype_info(to).kind;
-  if ((f == DTypeKind::kFloat || f == DTypeKind::kComplex) && (is_integral(to) || to == DType::kBool)) return false;
-  return !(f == DTypeKind::kComplex && t != DTypeKind::kComplex);
-}
-
-// A numpy array (exact type, native byte order) to write into self[key]:
-// `host` itself, or for a list / tuple numpy.asarray(value, x's dtype) (the
-// one host-side conversion the Python path's nr.asarray makes, bfloat16
-// excepted); its DType in *dtype. None when the fast path does not take it:
-// another type, a dtype npurt lacks, a conversion numpy refuses (the Python
-// path raises it), or a cast device_cast_like_numpy refuses.
-nb::object host_value(PyObject* value, DType target, DType* dtype) {
-  static PyTypeObject* np_ndarray = nullptr;
-  nb::object array;
-  if (PyList_Check(value) || PyTuple_Check(value)) {
-    if (target == DType::kBFloat16) return nb::none();
-    array = nb::steal(PyObject_CallMethodObjArgs(numpy_module().ptr(), interned("asarray"), value,
-                                                 numpy_dtype(target).ptr(), nullptr));
-    if (!array.is_valid()) return PyErr_Clear(), nb::none();
-  } else if (is_numpy(value, "ndarray", &np_ndarray) && Py_TYPE(value) == np_ndarray) {
-    array = nb::borrow(value);
-  } else {
-    return nb::none();
-  }
-  const nb::object np_dtype = array.attr("dtype");
-  if (np_dtype.equal(numpy_dtype(target))) {
-    *dtype = target;
-    return array;
-  }
-  try {
-    *dtype = dtype_from_numpy(np_dtype, "npurt.ndarray.__setitem__", "value");
-  } catch (const Error&) {
-    return nb::none();  // object arrays, big-endian, long double...: the Python path
-  }
-  return device_cast_like_numpy(*dtype, target) ? array : nb::none();
 }
 
 // self[key] = value for a numpy.ndarray (exact type) or a list / tuple
@@ -463,55 +279,9 @@ bool fast_upload(PyObject* self, PyObject* key, PyObject* value) {
   const Tensor view = assignable_view(self, key, shape);
   if (!view.defined()) return false;
   if (view.numel() == 0) return true;
-  Tensor src = tensor_from_numpy(v, dtype, x.stream());
-  if (dtype != x.dtype()) src = ops::call("astype", {src}, {{"dtype", AttrValue(x.dtype())}})[0];  // as fast_copy
+  const Tensor src = device_cast(tensor_from_numpy(v, dtype, x.stream()), x.dtype());
+  if (!src.defined()) return false;
   write_array(view, src);
-  return true;
-}
-
-// An nr.ndarray value fast_scatter can write as it is: x's dtype and device, contiguous, not
-// in x's storage (nullptr otherwise; no launch either way).
-const Tensor* array_value(const Tensor& x, PyObject* value) {
-  if (Py_TYPE(value) != g_type) return nullptr;
-  const Tensor* a = nb::inst_ptr<Tensor>(nb::handle(value));
-  const bool ok = a->dtype() == x.dtype() && a->device() == x.device() && a->is_contiguous() &&
-                  a->storage() != x.storage();
-  return ok ? a : nullptr;
-}
-
-// self[idx] = value for an integer-array key (axis 0: checked_index) or a bool mask
-// (mask_assign.h) into a contiguous array, value a scalar (filled into one element that
-// the scatter repeats: no broadcast copy) or an array_value of shape idx.shape +
-// x.shape[1:] or one element: one scatter, no Python layer; host keys need no index_check
-// and no status read. Keys and values are vetted before any launch; a bad index (or any
-// other key or value) is the Python path's to raise.
-bool fast_scatter(PyObject* self, PyObject* key, PyObject* value) {
-  static PyTypeObject* np_ndarray = nullptr;
-  if (Py_TYPE(self) != g_type) return false;
-  const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
-  if (x.read_only() || x.ndim() == 0 || !x.is_contiguous() || !(x.device() == current_device())) return false;
-  if (!PyList_Check(key) && Py_TYPE(key) != g_type && !is_numpy(key, "ndarray", &np_ndarray)) return false;
-  FillValue v;
-  const bool scalar = read_scalar(value, &v);
-  const Tensor* array = scalar ? nullptr : array_value(x, value);
-  if (scalar ? !fills_like_numpy(v, x.dtype()) : array == nullptr) return false;
-  const Tensor* mask = Py_TYPE(key) == g_type ? nb::inst_ptr<Tensor>(nb::handle(key)) : nullptr;
-  if (mask && mask->dtype() == DType::kBool) {
-    if (mask->ndim() == 0 || mask->ndim() > x.ndim() || !(mask->device() == x.device()) || !mask->is_contiguous())
-      return false;
-    for (size_t d = 0; d < mask->ndim(); ++d)
-      if (mask->shape()[d] != x.shape()[d]) return false;
-    return mask_assign(x, *mask, scalar ? ops::fill(Dims{1}, x.dtype(), v, x.stream()) : *array);
-  }
-  const Tensor idx = checked_index(x, key);
-  if (!idx.defined() || idx.numel() == 0) return false;  // empty keys: the Python path (numpy's shape rules)
-  Dims want = idx.shape();
-  for (size_t d = 1; d < x.ndim(); ++d) want.push_back(x.shape()[d]);
-  if (array && !(array->shape() == want) && !(array->numel() == 1 && array->ndim() <= want.size())) return false;
-  if (x.numel() == 0) return true;
-  const Tensor values = scalar ? ops::fill(Dims{1}, x.dtype(), v, x.stream()) : *array;
-  ops::call("scatter", {idx, values}, {{"shape", AttrValue(x.shape())}, {"axis", AttrValue(int64_t{0})}},
-            x.stream(), {x});
   return true;
 }
 
@@ -522,7 +292,7 @@ int setitem_slot(PyObject* self, PyObject* key, PyObject* value) {
   } else {
     try {
       if (fast_fill(self, key, value) || fast_copy(self, key, value) || fast_upload(self, key, value) ||
-          fast_scatter(self, key, value))
+          fast_index_put(self, key, value, g_type))
         return 0;
     } catch (...) {
       raise_current();
@@ -579,7 +349,7 @@ void install_index_slots(nb::handle cls) {
 
 IndexItem item_arg(nb::handle k) {
   IndexItem item;
-  if (!read_item(k.ptr(), &item))
+  if (!read_index_item(k.ptr(), &item))
     throw_invalid_argument("npurt.basic_index", "key", "entries must be ints, slices of ints, None, ... or bools");
   return item;
 }

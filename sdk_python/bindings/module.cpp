@@ -28,5 +28,6 @@ NB_MODULE(_npurt, m) {
   bind_scalar_constants(m);
   bind_fill_values(m);
   bind_host_index(m);
+  bind_index_put(m);
   m.attr("__runtime_version__") = npurt::version();
 }

@@ -22,9 +22,17 @@ array itself (or a contiguous copy of a non-contiguous view, copied back),
 except x[mask] = scalar into a contiguous x: one in-place `where` (no
 compaction, no host read; _masked_fill) for the dtypes `where` takes on x's
 device (all on the sim, float16 / float32 on an NPU). A 0-d value is passed to
-scatter as one element, which the kernel repeats (no broadcast copy). The common
-keys and values skip this layer (sdk_python/bindings/indexing.cpp fast_scatter,
-mask_assign.cpp).
+scatter as one element, which the kernel repeats (no broadcast copy).
+Assignments skip this layer: x[key] = v for every key of basic entries and
+integer arrays (any number, any target layout, scalar / numpy / list /
+nr.ndarray values) is npurt::AdvancedIndex (runtime/include/npurt/advanced_index.h,
+the same plan as _Plan below in C++), called by the setitem slot
+(sdk_python/bindings/index_advanced.cpp), and x[mask] = v for an nr.ndarray
+mask is mask_assign.cpp; x[key] for those keys is AdvancedIndex::take (one
+gather). What still comes here: mask getitem, keys and
+values the C++ side declines (bool lists, masks with other entries, values
+numpy warns about, subclasses, other devices), and every error, raised here in
+this layer's words (the C++ side leaves x untouched and falls back).
 """
 import builtins
 import functools

@@ -27,11 +27,12 @@ Invariants:
     npurt::basic_index (npurt/basic_index.h) with the same view as
     basic_view, and assignments of Python / numpy / ml_dtypes scalars
     (integers up to 64 bits exactly), nr.ndarrays, numpy arrays (cast by
-    astype on the device) and lists to them by one fill / copy launch. What
-    comes here: advanced keys, values numpy warns about or refuses (float
-    numpy arrays into integer arrays, out-of-range values), bfloat16 host
-    casts, arrays on other devices, broadcast targets, subclasses, and every
-    error.
+    astype on the device) and lists to them by one fill / copy launch;
+    assignments and reads through integer-array keys (npurt::AdvancedIndex,
+    npurt/advanced_index.h) and assignments through nr.ndarray masks too.
+    What comes here: mask reads, values numpy warns about or refuses (float numpy arrays into
+    integer arrays, out-of-range values), bfloat16 host casts, arrays on other
+    devices, broadcast targets, subclasses, and every error.
 """
 import builtins
 import operator
