@@ -31,16 +31,18 @@ namespace {
 constexpr Py_ssize_t kMaxEntries = 32;  // longer keys take the Python path
 
 // One key entry as an IndexEntry: a basic one, an integer nr.ndarray on x's
-// device (not 0-d: that is an integer), or a list / tuple / numpy array of
-// integers; false for anything else (bool arrays, other objects).
+// device (not 0-d: that is an integer), a bool nr.ndarray of rank >= 1 on x's
+// device (a mask), or a list / tuple / numpy array of integers; false for
+// anything else (host bool arrays, 0-d masks, other objects).
 bool read_entry(PyObject* k, const Tensor& x, PyTypeObject* ndarray, bool* is_array, IndexEntry* out) {
   static PyTypeObject* np_ndarray = nullptr;
   *is_array = false;
   if (read_index_item(k, &out->item)) return true;
   if (Py_TYPE(k) == ndarray) {
     const Tensor& t = *nb::inst_ptr<Tensor>(nb::handle(k));
-    if (!is_integral(t.dtype()) || t.dtype() == DType::kBool || !(t.device() == x.device())) return false;
-    *out = IndexEntry::device_array(t);
+    const bool mask = t.dtype() == DType::kBool;
+    if (!(mask || is_integral(t.dtype())) || (mask && t.ndim() == 0) || !(t.device() == x.device())) return false;
+    *out = mask ? IndexEntry::device_mask(t) : IndexEntry::device_array(t);
   } else if (PyList_Check(k) || PyTuple_Check(k) || is_numpy(k, "ndarray", &np_ndarray)) {
     Dims shape;
     std::vector<int64_t> indices;
@@ -110,8 +112,9 @@ bool fast_index_put(PyObject* self, PyObject* key, PyObject* value, PyTypeObject
   if (Py_TYPE(self) != ndarray) return false;
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
   if (x.read_only() || !(x.device() == current_device())) return false;  // read-only: the Python path raises
-  if (Py_TYPE(key) == ndarray && nb::inst_ptr<Tensor>(nb::handle(key))->dtype() == DType::kBool)
-    return mask_put(x, *nb::inst_ptr<Tensor>(nb::handle(key)), value, ndarray);
+  if (Py_TYPE(key) == ndarray && nb::inst_ptr<Tensor>(nb::handle(key))->dtype() == DType::kBool &&
+      mask_put(x, *nb::inst_ptr<Tensor>(nb::handle(key)), value, ndarray))
+    return true;  // else the plan (a strided x or mask, broadcast values) or the Python path
   std::vector<IndexEntry> entries;
   if (!read_key(key, x, ndarray, &entries)) return false;
   const std::optional<AdvancedIndex> plan = make_plan(x, entries, "npurt.ndarray.__setitem__");
