@@ -211,7 +211,30 @@ struct MaskedKey {
   Tensor flat;  // defined when the only array entry was a mask
 };
 
+// A host mask's nonzero() rows, on the host: no launch, no read.
+void expand_host_mask(const IndexEntry& e, MaskedKey* out) {
+  std::vector<std::vector<int64_t>> rows(e.shape.size());
+  const int64_t n = static_cast<int64_t>(e.host.size());
+  for (int64_t i = 0; i < n; ++i) {
+    if (e.host[static_cast<size_t>(i)] == 0) continue;
+    for (size_t j = e.shape.size(), rest = static_cast<size_t>(i); j-- > 0;) {  // unravel i, C order
+      rows[j].push_back(static_cast<int64_t>(rest % static_cast<size_t>(e.shape[j])));
+      rest /= static_cast<size_t>(e.shape[j]);
+    }
+  }
+  for (size_t j = 0; j < rows.size(); ++j) {
+    const int64_t count = static_cast<int64_t>(rows[j].size());
+    IndexEntry r = IndexEntry::host_array(Dims{count}, std::move(rows[j]));
+    r.mask_size = e.shape[j];
+    out->entries.push_back(std::move(r));
+  }
+}
+
 void expand_mask(const IndexEntry& e, bool only, const Stream& s, const char* where, MaskedKey* out) {
+  if (!e.device.defined()) {
+    if (e.shape.empty()) throw_invalid_argument(where, "key", "a mask must have rank >= 1");
+    return expand_host_mask(e, out);
+  }
   if (e.device.dtype() != DType::kBool || e.device.ndim() == 0)
     throw_invalid_argument(where, "key", "a mask must be a boolean tensor of rank >= 1");
   const Tensor m = ops::contiguous(e.device, s);

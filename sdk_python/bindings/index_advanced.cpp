@@ -32,8 +32,8 @@ constexpr Py_ssize_t kMaxEntries = 32;  // longer keys take the Python path
 
 // One key entry as an IndexEntry: a basic one, an integer nr.ndarray on x's
 // device (not 0-d: that is an integer), a bool nr.ndarray of rank >= 1 on x's
-// device (a mask), or a list / tuple / numpy array of integers; false for
-// anything else (host bool arrays, 0-d masks, other objects).
+// device (a mask), or a list / tuple / numpy array of integers or of bools (a
+// host mask); false for anything else (0-d masks, other objects).
 bool read_entry(PyObject* k, const Tensor& x, PyTypeObject* ndarray, bool* is_array, IndexEntry* out) {
   static PyTypeObject* np_ndarray = nullptr;
   *is_array = false;
@@ -46,8 +46,12 @@ bool read_entry(PyObject* k, const Tensor& x, PyTypeObject* ndarray, bool* is_ar
   } else if (PyList_Check(k) || PyTuple_Check(k) || is_numpy(k, "ndarray", &np_ndarray)) {
     Dims shape;
     std::vector<int64_t> indices;
-    if (!host_indices(nb::handle(k), &shape, &indices)) return false;
-    *out = IndexEntry::host_array(std::move(shape), std::move(indices));
+    if (host_indices(nb::handle(k), &shape, &indices))
+      *out = IndexEntry::host_array(std::move(shape), std::move(indices));
+    else if (host_mask(nb::handle(k), &shape, &indices))
+      *out = IndexEntry::host_mask(std::move(shape), std::move(indices));
+    else
+      return false;
   } else {
     return false;
   }

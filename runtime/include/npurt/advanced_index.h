@@ -18,10 +18,10 @@
 //   - x[key] has that shape (value_shape()), values broadcast to it; a repeated position
 //     keeps the last value in C order (scatter with unique=false: one core, in
 //     order), as numpy's assignment does.
-// A boolean mask entry (device_mask) stands for its nonzero() arrays (numpy's
+// A boolean mask entry (device_mask, host_mask) stands for its nonzero() arrays (numpy's
 // rule): mask_count, a cumsum of the 64 block counts and one blocking read of
 // the total (the host must know the result's size: the one synchronization of
-// a mask key), then mask_positions; a mask that is the key's only array
+// a device mask key), then mask_positions (a host mask: found on the host); a mask that is the key's only array
 // entry gives the flat index directly (no fold), the positions are in range by
 // construction (no index_check). A mask whose shape does not match the axes it
 // covers throws numpy's "boolean index did not match indexed array along axis
@@ -75,6 +75,16 @@ struct IndexEntry {
     e.is_mask = true;
     e.shape = mask.shape();
     e.device = mask;
+    return e;
+  }
+  // The same mask given on the host: its shape and values (0 / nonzero) in C order; its
+  // nonzero() arrays are found on the host (no device read).
+  static IndexEntry host_mask(Dims shape, std::vector<int64_t> values) {
+    IndexEntry e;
+    e.is_array = true;
+    e.is_mask = true;
+    e.shape = std::move(shape);
+    e.host = std::move(values);
     return e;
   }
 

@@ -138,3 +138,33 @@ def test_one_count_read_and_launches():
         nr.synchronize()
     names = [a.name for a in p.result.activities]
     assert names.count("copy D2H") == 1 and "gather" in names and "index_check" not in names, names
+
+
+@pytest.mark.parametrize("name", list(MASKS))
+@pytest.mark.parametrize("kind", ["numpy", "list"])
+def test_host_masks_need_no_device_read(monkeypatch, name, kind):
+    monkeypatch.setattr(ndarray, "_py___getitem__", None)
+    monkeypatch.setattr(ndarray, "_py___setitem__", None)
+    shape, make = MASKS[name]
+    m = mask_of(shape, "random", 1)
+    key = make(m.tolist() if kind == "list" else m)
+    a = base("float16")
+    x = nr.asarray(a)
+    nr.synchronize()
+    with nr.profiler.profile() as p:
+        got = x[key]
+        x[key] = 3.0
+        nr.synchronize()
+    assert "copy D2H" not in [e.name for e in p.result.activities]  # nonzero() found on the host
+    np.testing.assert_array_equal(got.numpy(), a[make(m)])
+    a[make(m)] = 3.0
+    np.testing.assert_array_equal(x.numpy(), a)
+
+
+def test_bad_host_masks_keep_the_python_errors():
+    x = nr.asarray(base("float32"))
+    with pytest.raises(nr.IndexingError, match=r"boolean index of shape \(3,\) does not match"):
+        x[[True, False, True]]
+    with pytest.raises(IndexError):
+        x[np.ones(3, bool), 1:] = 1.0
+    np.testing.assert_array_equal(x.numpy(), base("float32"))
