@@ -29,10 +29,12 @@ nr.ndarray values) is npurt::AdvancedIndex (runtime/include/npurt/advanced_index
 the same plan as _Plan below in C++), called by the setitem slot
 (sdk_python/bindings/index_advanced.cpp), and x[mask] = v for an nr.ndarray
 mask is mask_assign.cpp; x[key] for those keys is AdvancedIndex::take (one
-gather). What still comes here: mask getitem, keys and
-values the C++ side declines (bool lists, masks with other entries, values
-numpy warns about, subclasses, other devices), and every error, raised here in
-this layer's words (the C++ side leaves x untouched and falls back).
+gather), masks included (alone or with other entries: a mask is its
+nonzero() arrays). What still comes here: 0-d masks, keys and values the C++
+side declines (values numpy warns about, subclasses, other devices), and every
+error, raised here in this layer's words (the C++ side leaves x untouched and
+falls back). Masks combined with other entries are answered only by the C++
+plan; here they raise nr.IndexingError.
 """
 import builtins
 import functools
