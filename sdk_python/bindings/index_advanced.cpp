@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "host_index.h"
@@ -129,21 +130,41 @@ bool fast_index_put(PyObject* self, PyObject* key, PyObject* value, PyTypeObject
   return true;
 }
 
+namespace {
+
+// The key as IndexEntries for _index_put / _index_take, or InvalidArgument naming what it holds.
+std::vector<IndexEntry> key_entries(nb::handle x, nb::handle key, const char* where) {
+  const Tensor& t = nb::cast<const Tensor&>(x);
+  std::vector<IndexEntry> entries;
+  if (!read_key(key.ptr(), t, Py_TYPE(x.ptr()), &entries))
+    throw_invalid_argument(where, "key",
+                           "entries must be basic ones, integer arrays or boolean masks (lists, numpy arrays, "
+                           "npurt arrays), at least one an array");
+  return entries;
+}
+
+}  // namespace
+
 void bind_index_put(nb::module_& m) {
   m.def(
       "_index_put",
-      [](nb::handle x, nb::handle key, const Tensor& values) {
-        const Tensor& t = nb::cast<const Tensor&>(x);
-        std::vector<IndexEntry> entries;
-        if (!read_key(key.ptr(), t, Py_TYPE(x.ptr()), &entries))
-          throw_invalid_argument("npurt.index_put", "key",
-                                 "entries must be basic ones or integer arrays (lists, numpy arrays, npurt arrays), "
-                                 "at least one an array");
-        index_put(t, entries.data(), entries.size(), values, "npurt.index_put");
+      [](nb::handle x, nb::handle key, const Tensor& values, const std::string& where) {
+        const std::vector<IndexEntry> entries = key_entries(x, key, where.c_str());
+        index_put(nb::cast<const Tensor&>(x), entries.data(), entries.size(), values, where.c_str());
       },
-      nb::arg("x"), nb::arg("key").none(), nb::arg("values"),
-      "npurt::index_put: x[key] = values for a key holding integer arrays, values of x's dtype on its "
-      "device (broadcast); a ValueError (nr.InvalidArgumentError) for a bad key or values.");
+      nb::arg("x"), nb::arg("key").none(), nb::arg("values"), nb::arg("where") = "npurt.index_put",
+      "npurt::index_put: x[key] = values for a key holding integer arrays or boolean masks, values of x's "
+      "dtype on its device (broadcast); a ValueError (nr.InvalidArgumentError) naming `where` for a bad key or "
+      "values.");
+  m.def(
+      "_index_take",
+      [](nb::handle x, nb::handle key, const std::string& where) {
+        const std::vector<IndexEntry> entries = key_entries(x, key, where.c_str());
+        return index_take(nb::cast<const Tensor&>(x), entries.data(), entries.size(), where.c_str());
+      },
+      nb::arg("x"), nb::arg("key").none(), nb::arg("where") = "npurt.index_take",
+      "npurt::index_take: x[key] for a key holding integer arrays or boolean masks; a ValueError "
+      "(nr.InvalidArgumentError) naming `where` for a bad key.");
 }
 
 }  // namespace npurt::python

@@ -168,3 +168,26 @@ def test_bad_host_masks_keep_the_python_errors():
     with pytest.raises(IndexError):
         x[np.ones(3, bool), 1:] = 1.0
     np.testing.assert_array_equal(x.numpy(), base("float32"))
+
+
+def test_masks_with_other_entries_raise_numpy_classes_and_words():
+    x = nr.asarray(base("float32"))  # (5, 4, 6)
+    m = nr.asarray(np.array([True, False, True, False, False]))
+    with pytest.raises(nr.IndexingError, match=r"__getitem__: index 9 is out of bounds for axis 1 with size 4"):
+        x[m, [0, 9]]
+    with pytest.raises(nr.IndexingError, match=r"__setitem__: argument 'key': shape mismatch: indexing arrays could not be "
+                       r"broadcast together with shapes \(2,\) \(3,\)"):
+        x[m, [0, 1, 2]] = 1.0
+    with pytest.raises(nr.InvalidArgumentError, match=r"__setitem__: argument 'values': could not broadcast "
+                       r"input array from shape \(5,\) into shape \(2, 6\)"):
+        x[m, 1] = nr.ones((5,), dtype=nr.float32)
+    np.testing.assert_array_equal(x.numpy(), base("float32"))  # nothing written
+
+
+def test_index_take_binding():
+    x = nr.asarray(base("int32"))
+    m = np.array([False, True, True, False])
+    np.testing.assert_array_equal(_npurt._index_take(x, (slice(None), nr.asarray(m), 0)).numpy(),
+                                  base("int32")[:, m, 0])
+    with pytest.raises(nr.InvalidArgumentError, match=r"f: argument 'key': entries must be basic ones"):
+        _npurt._index_take(x, (slice(None), 1.5), "f")
