@@ -1,5 +1,6 @@
 // runtime/ops/advanced_index.cc: npurt::AdvancedIndex (npurt/advanced_index.h), numpy's
-// x[key] = values and x[key] for keys holding integer index arrays.
+// x[key] = values and x[key] for keys holding integer index arrays or boolean
+// masks (a mask is expanded to its nonzero() arrays first: expand_masks).
 //
 // Why here (and not in the Python layer): the plan (where the index axes go,
 // the one flat index over them, the permuted view) was _advanced.py's _Plan,
@@ -7,8 +8,8 @@
 // microseconds and a C++ user has the same call as Python.
 // Invariant: the same launches and values as _advanced.py's advanced_setitem /
 // advanced_getitem for every key it takes (tests/python/array_index/
-// test_index_put.py and test_advanced_indexing.py compare with numpy);
-// nothing is written before every check has passed.
+// test_index_put.py, test_mask_key.py and test_advanced_indexing.py compare
+// with numpy); nothing is written before every check has passed.
 #include "npurt/advanced_index.h"
 
 #include <algorithm>

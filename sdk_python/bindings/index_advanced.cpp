@@ -1,5 +1,6 @@
 // sdk_python/bindings/index_advanced.cpp: x[key] = v and x[key] for keys
-// holding index arrays, from C++ (index_advanced.h): the key is read into npurt::IndexEntry
+// holding index arrays or boolean masks (npurt, numpy or list), from C++
+// (index_advanced.h): the key is read into npurt::IndexEntry
 // values and handed to npurt::AdvancedIndex (npurt/advanced_index.h), the public
 // C++ plan; this file only converts Python objects.
 //
