@@ -145,6 +145,15 @@ def main():
                            ("m[::2][list] = 1.0  (strided target)", m[::2], [0, 2], 1.0)):
         rows.append((label, per_call_us(lambda t=t, k=k, v=v: t.__setitem__(k, v), a.calls // 20, a.repeats,
                                         stream.synchronize)))
+    # Mask reads and masks with other entries (npurt::AdvancedIndex: compaction + one count read each).
+    mk = nr.asarray(np.arange(8) % 2 == 0)
+    for label, k in (("m[mask]  (count read)", mk), ("m[mask, 1:]", (mk, slice(1, None))),
+                     ("m[..., mask]", (Ellipsis, mk))):
+        rows.append((label, per_call_us(lambda k=k: m[k], a.calls // 20, a.repeats, stream.synchronize)))
+    rows.append(("m[mask, 1:] = 1.0", per_call_us(lambda: m.__setitem__((mk, slice(1, None)), 1.0), a.calls // 20,
+                                                  a.repeats, stream.synchronize)))
+    rows.append(("m[mask]  Python path (_py___getitem__)",
+                 per_call_us(lambda: nd._py___getitem__(m, mk), a.calls // 40, a.repeats, stream.synchronize)))
     rows.append(("x[list] = 1.0  Python path (_py___setitem__)",
                  per_call_us(lambda: nd._py___setitem__(x, lkey, 1.0), a.calls // 40, a.repeats, stream.synchronize)))
     rows.append(("numpy a[1:3]", per_call_us(lambda: host[1:3], a.calls, a.repeats)))

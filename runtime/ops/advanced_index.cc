@@ -1,5 +1,6 @@
 // runtime/ops/advanced_index.cc: npurt::AdvancedIndex (npurt/advanced_index.h), numpy's
-// x[key] = values and x[key] for keys holding integer index arrays.
+// x[key] = values and x[key] for keys holding integer index arrays or boolean
+// masks (a mask is expanded to its nonzero() arrays first: expand_masks).
 //
 // Why here (and not in the Python layer): the plan (where the index axes go,
 // the one flat index over them, the permuted view) was _advanced.py's _Plan,
@@ -7,8 +8,8 @@
 // microseconds and a C++ user has the same call as Python.
 // Invariant: the same launches and values as _advanced.py's advanced_setitem /
 // advanced_getitem for every key it takes (tests/python/array_index/
-// test_index_put.py and test_advanced_indexing.py compare with numpy);
-// nothing is written before every check has passed.
+// test_index_put.py, test_mask_key.py and test_advanced_indexing.py compare
+// with numpy); nothing is written before every check has passed.
 #include "npurt/advanced_index.h"
 
 #include <algorithm>
@@ -159,8 +160,10 @@ Tensor upload(const std::vector<int64_t>& v, const Dims& shape, const Stream& s)
   return t;
 }
 
-// A device index array normalized by index_check (one launch, one blocking status read).
+// A device index array normalized by index_check (one launch, one blocking status read); a mask's
+// nonzero() row is in range by construction and taken as it is.
 Tensor device_indices(const IndexEntry& e, int64_t size, int64_t axis, const Stream& s, const char* where) {
+  if (e.mask_size >= 0) return e.device;
   if (!is_integral(e.device.dtype()) || e.device.dtype() == DType::kBool)
     throw_invalid_argument(where, "key", std::string("arrays used as indices must be of integer type, got ") +
                                              dtype_name(e.device.dtype()));
@@ -201,11 +204,96 @@ Tensor device_flat(const IndexEntry* key, const KeyLayout& k, const Dims& sizes,
   return ops::contiguous(flat, s);
 }
 
+// The key with every mask replaced by its nonzero() rows (int64 [count] device tensors, mask_size
+// set), and, when a mask is the key's only array entry, its flat positions (C order over its axes):
+// the plan's flat index as it is, no fold. The one synchronization: the total count's read.
+struct MaskedKey {
+  std::vector<IndexEntry> entries;
+  Tensor flat;  // defined when the only array entry was a mask
+};
+
+// A host mask's nonzero() rows, on the host: no launch, no read.
+void expand_host_mask(const IndexEntry& e, MaskedKey* out) {
+  std::vector<std::vector<int64_t>> rows(e.shape.size());
+  const int64_t n = static_cast<int64_t>(e.host.size());
+  for (int64_t i = 0; i < n; ++i) {
+    if (e.host[static_cast<size_t>(i)] == 0) continue;
+    for (size_t j = e.shape.size(), rest = static_cast<size_t>(i); j-- > 0;) {  // unravel i, C order
+      rows[j].push_back(static_cast<int64_t>(rest % static_cast<size_t>(e.shape[j])));
+      rest /= static_cast<size_t>(e.shape[j]);
+    }
+  }
+  for (size_t j = 0; j < rows.size(); ++j) {
+    const int64_t count = static_cast<int64_t>(rows[j].size());
+    IndexEntry r = IndexEntry::host_array(Dims{count}, std::move(rows[j]));
+    r.mask_size = e.shape[j];
+    out->entries.push_back(std::move(r));
+  }
+}
+
+void expand_mask(const IndexEntry& e, bool only, const Stream& s, const char* where, MaskedKey* out) {
+  if (!e.device.defined()) {
+    if (e.shape.empty()) throw_invalid_argument(where, "key", "a mask must have rank >= 1");
+    return expand_host_mask(e, out);
+  }
+  if (e.device.dtype() != DType::kBool || e.device.ndim() == 0)
+    throw_invalid_argument(where, "key", "a mask must be a boolean tensor of rank >= 1");
+  const Tensor m = ops::contiguous(e.device, s);
+  int64_t count = 0;
+  Tensor offsets;
+  if (m.numel() > 0) {
+    const Tensor counts = ops::call("mask_count", {m}, {}, s)[0];
+    offsets = ops::call("cumsum", {counts}, {{"include_initial", AttrValue(true)}}, s)[0];
+    const Tensor total = offsets.view(Dims{1}, Dims{1}, offsets.byte_offset() + kStatusSlots * sizeof(int64_t));
+    copy_to_host(&count, total, sizeof(count), s, /*blocking=*/true);  // sizes the result: the host must know it
+  }
+  Tensor pos = Tensor::empty(Dims{only ? 1 : static_cast<int64_t>(m.ndim()), count}, DType::kInt64, s);
+  if (count > 0)
+    pos = ops::call("mask_positions", {m, offsets}, {{"count", AttrValue(count)}, {"unravel", AttrValue(!only)}},
+                    s)[0];
+  const auto row = [&](size_t j) {
+    return pos.view(Dims{count}, Dims{1}, pos.byte_offset() + static_cast<int64_t>(j) * count * 8);
+  };
+  if (only) out->flat = row(0);
+  for (size_t j = 0; j < m.ndim(); ++j) {
+    IndexEntry r = IndexEntry::device_array(row(only ? 0 : j));  // with `only`, a stand-in: flat is the index
+    r.mask_size = m.shape()[j];
+    out->entries.push_back(std::move(r));
+  }
+}
+
+// False (out untouched) when the key holds no mask.
+bool expand_masks(const IndexEntry* key, size_t n, const Stream& s, const char* where, MaskedKey* out) {
+  size_t masks = 0, arrays = 0;
+  for (size_t i = 0; i < n; ++i) masks += key[i].is_mask, arrays += key[i].is_array;
+  if (masks == 0) return false;
+  for (size_t i = 0; i < n; ++i) {
+    if (key[i].is_mask)
+      expand_mask(key[i], arrays == 1, s, where, out);
+    else
+      out->entries.push_back(key[i]);
+  }
+  return true;
+}
+
+// numpy's error for a mask whose shape does not match the axes it covers.
+void check_mask_sizes(const IndexEntry* key, const KeyLayout& k, const Dims& sizes, const char* where) {
+  for (size_t a = 0; a < k.arrays.size(); ++a) {
+    const int64_t m = key[k.arrays[a]].mask_size;
+    if (m >= 0 && m != sizes[a])
+      throw InvalidArgument(std::string(where) + ": boolean index did not match indexed array along axis " +
+                            std::to_string(k.xaxis[a]) + "; size of axis is " + std::to_string(sizes[a]) +
+                            " but size of corresponding boolean axis is " + std::to_string(m));
+  }
+}
+
 }  // namespace
 
 AdvancedIndex::AdvancedIndex(const Tensor& x, const IndexEntry* key, size_t n, const char* where) : where_(where) {
   if (!x.defined()) throw_invalid_argument(where, "x", "undefined tensor");
   x_ = x;
+  MaskedKey masked;
+  if (expand_masks(key, n, x.stream(), where, &masked)) key = masked.entries.data(), n = masked.entries.size();
   const KeyLayout k = layout(x, key, n);
   if (k.arrays.empty()) throw_invalid_argument(where, "key", "holds no index array (use basic_index)");
   const Tensor view = basic_index(x, k.basic.data(), k.basic.size(), where);
@@ -215,6 +303,7 @@ AdvancedIndex::AdvancedIndex(const Tensor& x, const IndexEntry* key, size_t n, c
   first_ = k.adjacent ? k.vaxis[0] : 0;
   Dims sizes;
   for (int64_t a : k.vaxis) sizes.push_back(view.shape()[static_cast<size_t>(a)]);
+  check_mask_sizes(key, k, sizes, where);
   // The view's axes: the other ones before first_, the index ones, the other ones after.
   Dims order;
   for (int64_t a = 0; a < static_cast<int64_t>(view.ndim()); ++a)
@@ -231,7 +320,11 @@ AdvancedIndex::AdvancedIndex(const Tensor& x, const IndexEntry* key, size_t n, c
   append(value_shape_, shape.begin() + first_ + static_cast<int64_t>(count_), shape.end());
   const bool on_host = std::all_of(k.arrays.begin(), k.arrays.end(), [&](size_t i) { return !key[i].device.defined(); });
   const Stream& s = x.stream();
-  if (on_host) {
+  if (masked.flat.defined()) {
+    flat_ = masked.flat;  // the mask's flat positions over its axes
+  } else if (!masked.entries.empty() && shape_numel(b) == 0) {
+    flat_ = Tensor::empty(Dims{0}, DType::kInt64, s);  // nothing selected: no fold over empty arrays
+  } else if (on_host) {
     const std::vector<int64_t> flat = host_flat(key, k, sizes, b, where);
     flat_ = upload(flat, Dims{shape_numel(b)}, s);
   } else {

@@ -47,7 +47,7 @@ void bind_scalar_conversion(nb::module_& m);  // scalar_conversion.cpp: x.item()
 void bind_scalar_constants(nb::module_& m);  // scalar_constants.cpp: the 0-d constant cache
 void bind_fill_values(nb::module_& m);       // fill_values.cpp: _fill_attrs / _check_fill_range
 void bind_host_index(nb::module_& m);        // host_index.cpp: _host_index (list / numpy index keys)
-void bind_index_put(nb::module_& m);         // index_advanced.cpp: _index_put (npurt/advanced_index.h)
+void bind_index_put(nb::module_& m);         // index_advanced.cpp: _index_put, _index_take (npurt/advanced_index.h)
 
 // ---- hot-path results and errors (operators.cpp) ---------------------------
 // A new Python ndarray owning t (the bound type is looked up once, not per call).

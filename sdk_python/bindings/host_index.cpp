@@ -135,6 +135,24 @@ bool host_indices(nb::handle key, Dims* shape, std::vector<int64_t>* out) {
   return true;
 }
 
+bool host_mask(nb::handle key, Dims* shape, std::vector<int64_t>* out) {
+  nb::object a;
+  try {
+    a = numpy_module().attr("asarray")(key, nb::arg("order") = "C");
+  } catch (nb::python_error&) {
+    return false;
+  }
+  if (nb::cast<std::string>(a.attr("dtype").attr("kind")) != "b") return false;
+  shape->clear();
+  for (nb::handle d : nb::tuple(a.attr("shape"))) shape->push_back(nb::cast<int64_t>(d));
+  if (shape->empty()) return false;  // a 0-d mask: the Python path
+  out->resize(static_cast<size_t>(shape_numel(*shape)));
+  if (out->empty()) return true;
+  IndexBuffer buf(a);  // numpy bools: one byte each, 0 or 1
+  for (size_t i = 0; i < out->size(); ++i) (*out)[i] = buf.data()[i] != 0;
+  return true;
+}
+
 namespace {
 
 // (the normalized indices, None), or (None, the first index outside [-size, size)):

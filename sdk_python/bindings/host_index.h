@@ -25,4 +25,9 @@ Tensor host_index_tensor(nb::handle key, int64_t size, const Tensor& like, nb::o
 // error left set) when key is not an integer array.
 bool host_indices(nb::handle key, Dims* shape, std::vector<int64_t>* out);
 
+// The boolean mask `key` (a list, tuple or numpy array that numpy.asarray makes
+// a bool array of rank >= 1): its shape and values (0 / 1) in C order. False
+// (no error left set) for anything else.
+bool host_mask(nb::handle key, Dims* shape, std::vector<int64_t>* out);
+
 }  // namespace npurt::python

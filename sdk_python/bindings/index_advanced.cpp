@@ -1,5 +1,6 @@
 // sdk_python/bindings/index_advanced.cpp: x[key] = v and x[key] for keys
-// holding index arrays, from C++ (index_advanced.h): the key is read into npurt::IndexEntry
+// holding index arrays or boolean masks (npurt, numpy or list), from C++
+// (index_advanced.h): the key is read into npurt::IndexEntry
 // values and handed to npurt::AdvancedIndex (npurt/advanced_index.h), the public
 // C++ plan; this file only converts Python objects.
 //
@@ -15,6 +16,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "host_index.h"
@@ -31,21 +33,27 @@ namespace {
 constexpr Py_ssize_t kMaxEntries = 32;  // longer keys take the Python path
 
 // One key entry as an IndexEntry: a basic one, an integer nr.ndarray on x's
-// device (not 0-d: that is an integer), or a list / tuple / numpy array of
-// integers; false for anything else (bool arrays, other objects).
+// device (not 0-d: that is an integer), a bool nr.ndarray of rank >= 1 on x's
+// device (a mask), or a list / tuple / numpy array of integers or of bools (a
+// host mask); false for anything else (0-d masks, other objects).
 bool read_entry(PyObject* k, const Tensor& x, PyTypeObject* ndarray, bool* is_array, IndexEntry* out) {
   static PyTypeObject* np_ndarray = nullptr;
   *is_array = false;
   if (read_index_item(k, &out->item)) return true;
   if (Py_TYPE(k) == ndarray) {
     const Tensor& t = *nb::inst_ptr<Tensor>(nb::handle(k));
-    if (!is_integral(t.dtype()) || t.dtype() == DType::kBool || !(t.device() == x.device())) return false;
-    *out = IndexEntry::device_array(t);
+    const bool mask = t.dtype() == DType::kBool;
+    if (!(mask || is_integral(t.dtype())) || (mask && t.ndim() == 0) || !(t.device() == x.device())) return false;
+    *out = mask ? IndexEntry::device_mask(t) : IndexEntry::device_array(t);
   } else if (PyList_Check(k) || PyTuple_Check(k) || is_numpy(k, "ndarray", &np_ndarray)) {
     Dims shape;
     std::vector<int64_t> indices;
-    if (!host_indices(nb::handle(k), &shape, &indices)) return false;
-    *out = IndexEntry::host_array(std::move(shape), std::move(indices));
+    if (host_indices(nb::handle(k), &shape, &indices))
+      *out = IndexEntry::host_array(std::move(shape), std::move(indices));
+    else if (host_mask(nb::handle(k), &shape, &indices))
+      *out = IndexEntry::host_mask(std::move(shape), std::move(indices));
+    else
+      return false;
   } else {
     return false;
   }
@@ -110,8 +118,9 @@ bool fast_index_put(PyObject* self, PyObject* key, PyObject* value, PyTypeObject
   if (Py_TYPE(self) != ndarray) return false;
   const Tensor& x = *nb::inst_ptr<Tensor>(nb::handle(self));
   if (x.read_only() || !(x.device() == current_device())) return false;  // read-only: the Python path raises
-  if (Py_TYPE(key) == ndarray && nb::inst_ptr<Tensor>(nb::handle(key))->dtype() == DType::kBool)
-    return mask_put(x, *nb::inst_ptr<Tensor>(nb::handle(key)), value, ndarray);
+  if (Py_TYPE(key) == ndarray && nb::inst_ptr<Tensor>(nb::handle(key))->dtype() == DType::kBool &&
+      mask_put(x, *nb::inst_ptr<Tensor>(nb::handle(key)), value, ndarray))
+    return true;  // else the plan (a strided x or mask, broadcast values) or the Python path
   std::vector<IndexEntry> entries;
   if (!read_key(key, x, ndarray, &entries)) return false;
   const std::optional<AdvancedIndex> plan = make_plan(x, entries, "npurt.ndarray.__setitem__");
@@ -122,21 +131,41 @@ bool fast_index_put(PyObject* self, PyObject* key, PyObject* value, PyTypeObject
   return true;
 }
 
+namespace {
+
+// The key as IndexEntries for _index_put / _index_take, or InvalidArgument naming what it holds.
+std::vector<IndexEntry> key_entries(nb::handle x, nb::handle key, const char* where) {
+  const Tensor& t = nb::cast<const Tensor&>(x);
+  std::vector<IndexEntry> entries;
+  if (!read_key(key.ptr(), t, Py_TYPE(x.ptr()), &entries))
+    throw_invalid_argument(where, "key",
+                           "entries must be basic ones, integer arrays or boolean masks (lists, numpy arrays, "
+                           "npurt arrays), at least one an array");
+  return entries;
+}
+
+}  // namespace
+
 void bind_index_put(nb::module_& m) {
   m.def(
       "_index_put",
-      [](nb::handle x, nb::handle key, const Tensor& values) {
-        const Tensor& t = nb::cast<const Tensor&>(x);
-        std::vector<IndexEntry> entries;
-        if (!read_key(key.ptr(), t, Py_TYPE(x.ptr()), &entries))
-          throw_invalid_argument("npurt.index_put", "key",
-                                 "entries must be basic ones or integer arrays (lists, numpy arrays, npurt arrays), "
-                                 "at least one an array");
-        index_put(t, entries.data(), entries.size(), values, "npurt.index_put");
+      [](nb::handle x, nb::handle key, const Tensor& values, const std::string& where) {
+        const std::vector<IndexEntry> entries = key_entries(x, key, where.c_str());
+        index_put(nb::cast<const Tensor&>(x), entries.data(), entries.size(), values, where.c_str());
       },
-      nb::arg("x"), nb::arg("key").none(), nb::arg("values"),
-      "npurt::index_put: x[key] = values for a key holding integer arrays, values of x's dtype on its "
-      "device (broadcast); a ValueError (nr.InvalidArgumentError) for a bad key or values.");
+      nb::arg("x"), nb::arg("key").none(), nb::arg("values"), nb::arg("where") = "npurt.index_put",
+      "npurt::index_put: x[key] = values for a key holding integer arrays or boolean masks, values of x's "
+      "dtype on its device (broadcast); a ValueError (nr.InvalidArgumentError) naming `where` for a bad key or "
+      "values.");
+  m.def(
+      "_index_take",
+      [](nb::handle x, nb::handle key, const std::string& where) {
+        const std::vector<IndexEntry> entries = key_entries(x, key, where.c_str());
+        return index_take(nb::cast<const Tensor&>(x), entries.data(), entries.size(), where.c_str());
+      },
+      nb::arg("x"), nb::arg("key").none(), nb::arg("where") = "npurt.index_take",
+      "npurt::index_take: x[key] for a key holding integer arrays or boolean masks; a ValueError "
+      "(nr.InvalidArgumentError) naming `where` for a bad key.");
 }
 
 }  // namespace npurt::python

@@ -18,6 +18,14 @@
 //   - x[key] has that shape (value_shape()), values broadcast to it; a repeated position
 //     keeps the last value in C order (scatter with unique=false: one core, in
 //     order), as numpy's assignment does.
+// A boolean mask entry (device_mask, host_mask) stands for its nonzero() arrays (numpy's
+// rule): mask_count, a cumsum of the 64 block counts and one blocking read of
+// the total (the host must know the result's size: the one synchronization of
+// a device mask key), then mask_positions (a host mask: found on the host); a mask that is the key's only array
+// entry gives the flat index directly (no fold), the positions are in range by
+// construction (no index_check). A mask whose shape does not match the axes it
+// covers throws numpy's "boolean index did not match indexed array along axis
+// 0; size of axis is 3 but size of corresponding boolean axis is 4".
 // Launches: host indices are checked and normalized on the host and uploaded
 // once, folded into one flat index over the indexed axes (C order) when there
 // are several arrays; device arrays take `index_check` and one blocking read
@@ -55,7 +63,30 @@ struct IndexEntry {
   bool is_array = false;
   Dims shape;                 // host array: its shape
   std::vector<int64_t> host;  // host array: its indices in C order (when !device.defined())
-  Tensor device;              // device array: an integer tensor on x's device
+  Tensor device;              // device array: an integer tensor on x's device; a mask: a bool tensor
+  bool is_mask = false;       // a boolean mask (device), standing for its nonzero() arrays
+  int64_t mask_size = -1;     // (set by the plan) one nonzero() row: the mask's size along its axis
+
+  // A bool tensor on x's device of rank >= 1 whose shape matches the axes of x it
+  // covers: numpy's x[..., mask, ...], the mask read as its nonzero() arrays.
+  static IndexEntry device_mask(const Tensor& mask) {
+    IndexEntry e;
+    e.is_array = true;
+    e.is_mask = true;
+    e.shape = mask.shape();
+    e.device = mask;
+    return e;
+  }
+  // The same mask given on the host: its shape and values (0 / nonzero) in C order; its
+  // nonzero() arrays are found on the host (no device read).
+  static IndexEntry host_mask(Dims shape, std::vector<int64_t> values) {
+    IndexEntry e;
+    e.is_array = true;
+    e.is_mask = true;
+    e.shape = std::move(shape);
+    e.host = std::move(values);
+    return e;
+  }
 
   static IndexEntry basic(const IndexItem& i) {
     IndexEntry e;

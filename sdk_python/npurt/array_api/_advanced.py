@@ -9,7 +9,9 @@ Supported keys (numpy semantics):
     integer entries are adjacent, else they go first;
   * one boolean array as the whole key (``x[mask]``, ``x[mask, ...]``), whose
     shape matches the leading dims of x; a 0-d boolean array.
-Boolean arrays combined with other entries raise nr.IndexingError (an IndexError).
+Boolean arrays combined with other entries go to the C++ plan (_npurt._index_take /
+_index_put, npurt::AdvancedIndex: a mask is its nonzero() arrays), whose key errors
+are raised as nr.IndexingError.
 
 Invariants: index arrays given as lists / numpy arrays are checked and normalized
 on the host in C++ (_npurt._host_index) before their upload; npurt index arrays
@@ -29,10 +31,12 @@ nr.ndarray values) is npurt::AdvancedIndex (runtime/include/npurt/advanced_index
 the same plan as _Plan below in C++), called by the setitem slot
 (sdk_python/bindings/index_advanced.cpp), and x[mask] = v for an nr.ndarray
 mask is mask_assign.cpp; x[key] for those keys is AdvancedIndex::take (one
-gather). What still comes here: mask getitem, keys and
-values the C++ side declines (bool lists, masks with other entries, values
-numpy warns about, subclasses, other devices), and every error, raised here in
-this layer's words (the C++ side leaves x untouched and falls back).
+gather), masks included (alone or with other entries: a mask is its
+nonzero() arrays). What still comes here: 0-d masks, keys and values the C++
+side declines (values numpy warns about, subclasses, other devices), and every
+error, raised here in this layer's words (the C++ side leaves x untouched and
+falls back). Masks combined with other entries are answered only by the C++
+plan; here its errors are raised as nr.IndexingError (an IndexError).
 """
 import builtins
 import functools
@@ -204,16 +208,26 @@ def _is_mask(k):
     return _is_array_entry(k) and getattr(dt, "kind", None) == "b"
 
 
+def _mask_with_others(key):
+    """Whether the key holds a mask next to entries other than `...` (or several masks)."""
+    keys = key if isinstance(key, tuple) else (key,)
+    masks = [k for k in keys if _is_mask(k)]
+    return builtins.bool(masks) and (len(masks) > 1 or builtins.any(k is not Ellipsis and k is not masks[0]
+                                                                     for k in keys))
+
+
+def _cxx_key_error(e):
+    """An error of npurt::AdvancedIndex (a ValueError) in numpy's class: IndexError for the key."""
+    return e if "argument 'values'" in str(e) else IndexingError(str(e))
+
+
 def _sole_mask(key, x, where):
-    """The boolean array when it is the whole key (possibly with ...), else None."""
+    """The boolean array when it is the whole key (possibly with ...), else None (_mask_with_others:
+    False)."""
     keys = key if isinstance(key, tuple) else (key,)
     masks = [k for k in keys if _is_mask(k)]
     if not masks:
         return None
-    rest = [k for k in keys if k is not masks[0]]
-    if len(masks) > 1 or builtins.any(k is not Ellipsis for k in rest):
-        raise IndexingError(f"{where}: argument 'key': a boolean array index must be the whole key (optionally "
-                         "with ...); combining it with other indices is not supported")
     mask = _index_array(masks[0], where)
     if mask.ndim > x.ndim or tuple(mask.shape) != tuple(x.shape[:mask.ndim]):
         raise IndexingError(f"{where}: argument 'key': boolean index of shape {tuple(mask.shape)} does not match "
@@ -301,6 +315,11 @@ def _prod(xs):
 
 def advanced_getitem(x, key, where):
     from .manipulation import reshape
+    if _mask_with_others(key):  # only the C++ plan reads these (a mask is its nonzero() arrays)
+        try:
+            return _npurt._index_take(x, key, where)
+        except InvalidArgumentError as e:
+            raise _cxx_key_error(e) from None
     mask = _sole_mask(key, x, where)
     if mask is not None:
         if mask.ndim == 0:
@@ -364,6 +383,12 @@ def _scatter_values(value, lead, post, where):
 def advanced_setitem(x, key, value, where):
     from .indexing import _device_value, assign, basic_view
     from .manipulation import reshape
+    if _mask_with_others(key):  # the C++ plan, as advanced_getitem
+        try:
+            _npurt._index_put(x, key, _device_value(value, x, where), where)
+        except InvalidArgumentError as e:
+            raise _cxx_key_error(e) from None
+        return
     mask = _sole_mask(key, x, where)
     if mask is not None:
         if mask.ndim == 0:

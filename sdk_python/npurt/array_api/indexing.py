@@ -29,8 +29,8 @@ Invariants:
     (integers up to 64 bits exactly), nr.ndarrays, numpy arrays (cast by
     astype on the device) and lists to them by one fill / copy launch;
     assignments and reads through integer-array keys (npurt::AdvancedIndex,
-    npurt/advanced_index.h) and assignments through nr.ndarray masks too.
-    What comes here: mask reads, values numpy warns about or refuses (float numpy arrays into
+    npurt/advanced_index.h), masks included (npurt, numpy or list masks, alone
+    or with other entries). What comes here: 0-d masks, values numpy warns about or refuses (float numpy arrays into
     integer arrays, out-of-range values), bfloat16 host casts, arrays on other
     devices, broadcast targets, subclasses, and every error.
 """

@@ -166,7 +166,10 @@ def test_large_mask_and_index_roundtrip():
     (([0, 3],), IndexError, "index 3 is out of bounds for axis 0 with size 3"),
     ((1, [0, -5]), IndexError, "index -5 is out of bounds for axis 1 with size 4"),
     (([0.5],), IndexError, "arrays used as indices must be of integer or boolean type"),
-    ((np.ones((3, 4), bool), 0), IndexError, "a boolean array index must be the whole key"),
+    ((np.ones((3, 4), bool), 0), IndexError, "too many indices for array"),
+    ((np.array([True, False, True]), [0, 4]), IndexError, "index 4 is out of bounds for axis 1 with size 4"),
+    ((slice(None), np.ones((3,), bool)), IndexError, "boolean index did not match indexed array along axis 1; "
+                                                     "size of axis is 4 but size of corresponding boolean axis is 3"),
     ((np.ones((4,), bool),), IndexError, "boolean index of shape (4,) does not match"),
     (([0, 1], [0, 1, 2]), IndexError, "shape mismatch: indexing arrays could not be broadcast together with "
                                       "shapes (2,) (3,)"),

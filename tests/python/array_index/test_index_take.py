@@ -47,7 +47,7 @@ def test_empty_results_and_results_are_copies(monkeypatch):
     np.testing.assert_array_equal(x.numpy(), ref)
 
 
-def test_errors_and_masks_keep_the_python_layer():
+def test_errors_keep_the_python_layer_and_masks_read():
     x = nr.asarray(base("float32"))
     with pytest.raises(nr.IndexingError, match=r"__getitem__: index 5 is out of bounds for axis 0 with size 5"):
         x[[0, 5], [1, 1]]

@@ -3,7 +3,8 @@
 // numpy does it: two host arrays broadcast together, a slice next to an array
 // (index dims in place), arrays apart (index dims first), device index arrays
 // mixed with host ones, a strided target, one-element and broadcast values,
-// duplicates (last write wins), empty keys, and the errors (numpy's wording)
+// duplicates (last write wins), empty keys, boolean masks (device and host),
+// and the errors (numpy's wording)
 // thrown before anything is written.
 #include <gtest/gtest.h>
 
@@ -121,6 +122,30 @@ TEST(AdvancedIndex, ErrorsNameTheIndexAxisAndShapesBeforeAnyWrite) {
   expect_error([&] { AdvancedIndex(x, {host({2}, {0, 1})}).put(upload(iota(3), {3}, DType::kFloat32)); },
                "could not broadcast input array from shape (3,) into shape (2, 4)");
   EXPECT_EQ(download<float>(x), iota(12));
+}
+
+TEST(AdvancedIndex, MasksAreTheirNonzeroArraysOnTheDeviceAndOnTheHost) {
+  Tensor x = upload(iota(12), {3, 4}, DType::kFloat32);
+  const std::vector<uint8_t> m{1, 0, 1, 1};  // x[:, m] -> columns 0, 2, 3
+  const Tensor dm = upload(m, {4}, DType::kBool);
+  for (const IndexEntry& mask : {IndexEntry::device_mask(dm), IndexEntry::host_mask({4}, {1, 0, 1, 1})}) {
+    const Tensor y = AdvancedIndex(x, {all(), mask}).take();
+    EXPECT_EQ(y.shape(), (Dims{3, 3}));
+    EXPECT_EQ(download<float>(y), (std::vector<float>{0, 2, 3, 4, 6, 7, 8, 10, 11}));
+  }
+  // x[m2] = -1 for a 2-d device mask (the whole key: the flat positions, no fold); [1, 2] next to a 1-d mask.
+  const Tensor m2 = upload(std::vector<uint8_t>{0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1}, {3, 4}, DType::kBool);
+  AdvancedIndex(x, {IndexEntry::device_mask(m2)}).put(upload(std::vector<float>{-1}, {1}, DType::kFloat32));
+  std::vector<float> ref = iota(12);
+  ref[1] = ref[8] = ref[11] = -1;
+  EXPECT_EQ(download<float>(x), ref);
+  const Tensor two = AdvancedIndex(x, {IndexEntry::host_mask({3}, {0, 1, 1}), host({2}, {3, 0})}).take();
+  EXPECT_EQ(download<float>(two), (std::vector<float>{7, -1}));  // (1, 3), (2, 0)
+  const Tensor none = upload(std::vector<uint8_t>{0, 0, 0}, {3}, DType::kBool);
+  EXPECT_EQ(AdvancedIndex(x, {IndexEntry::device_mask(none), all()}).take().shape(), (Dims{0, 4}));
+  expect_error([&] { AdvancedIndex(x, {IndexEntry::device_mask(dm)}); },
+               "boolean index did not match indexed array along axis 0; size of axis is 3 but size of "
+               "corresponding boolean axis is 4");
 }
 
 }  // namespace
