@@ -22,8 +22,9 @@
 #   conan-static (not run by default: only when NPURT_BUILD_CHECKS names it, to keep
 #                tools/test.sh's time) conan create with shared=False and
 #                sim_check=full: the static archives, whole-archive kernels, test_package
-#   bazel        Debian's Bazel 4 offline: bazel-4 test --config=bazel4 //... and the
-#                exported-symbol check of //runtime:shared/libnpurt.so
+#   bazel        Debian's Bazel 4 offline: bazel-4 test --config=bazel4 //... (every
+#                gtest, and //tests:python_tests: a subset of the Python suite on the
+#                Bazel package) and the exported-symbol check of //runtime:shared/libnpurt.so
 # A step is skipped (with the reason printed) only when its tool cannot be installed.
 # Ends with "build checks: N passed, M failed, K skipped"; exits 1 when M > 0.
 #
@@ -189,8 +190,11 @@ bazel4() {
   # Build first, then test with nothing compiling next to the tests (a few
   # runtime tests measure latencies), one test at a time.
   local flags=(--config=bazel4 --disk_cache="$cache")
-  # //tests:python_tests runs the whole Python suite on the -O0 (k8-fastbuild)
-  # package: one pytest-xdist worker per core, as tools/test.sh's python step.
+  # //tests:python_tests runs a subset of the Python suite on the -O0
+  # (k8-fastbuild) package: the package's own tests and one module per
+  # tests/python folder (tests/BUILD.bazel says which and why; the whole suite
+  # runs in tools/test.sh's python and asan steps, and on this package by name:
+  # //tests:python_tests_all). One pytest-xdist worker per core, as the python step.
   # Not -c opt: opt compiles every file twice (PIC and not) at ~3.5x the CPU
   # per file, and the suite takes the same CPU on either package (wave 12,
   # docs/performance.md).

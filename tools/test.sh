@@ -26,7 +26,9 @@
 # Environment: PYTHON (default python3), NPURT_TEST_SKIP="tsan asan extra ..." to skip
 # steps while developing (CI never sets it; "extra" = all tools/test.d steps), JOBS (default: nproc),
 # PYTEST_WORKERS (pytest-xdist workers, default JOBS; 1 = serial), NPURT_TEST_LOGS (default
-# build/test-logs). Both pytest runs print their 15 slowest tests (--durations) to show where CI time goes.
+# build/test-logs), CC / CXX (default: PYTHON's sysconfig compilers, the ones scikit-build-core
+# uses, exported for every build so ccache shares the cpp and python steps' objects).
+# Both pytest runs print their 15 slowest tests (--durations) to show where CI time goes.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -53,6 +55,11 @@ command -v ccache >/dev/null && CCACHE_LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=c
 source "$ROOT/tools/test_lib.sh"  # TOTAL_*, SUMMARY_LINES, the *_counts parsers, pytest_parallel
 # The sanitizer builds' -g compiles stay ccache hits from any clone path (see test_lib.sh).
 DEBUG_PREFIX_MAP="$(debug_prefix_map "$ROOT")"
+# One compiler name for the cpp, python, tsan and asan builds and the build checks, so
+# the cpp and python steps share their Release objects in ccache (see test_lib.sh).
+read -r CC CXX < <(build_compilers "$PY")
+export CC CXX
+echo "build compilers: CC=$CC CXX=$CXX"
 STEP_LINES=()     # "step: ok|FAILED (Ns)"
 
 # NPURT_TEST_SKIP names steps; "extra" skips every tools/test.d step.

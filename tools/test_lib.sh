@@ -8,7 +8,7 @@
 # nothing) when the log has no such line. pytest_parallel prints the pytest
 # arguments that spread a run over worker processes (pytest-xdist), one per line.
 # debug_prefix_map prints the compiler flag that keeps -g builds cacheable by ccache
-# from any checkout path.
+# from any checkout path; build_compilers the one C and C++ compiler name every build uses.
 
 TOTAL_PASSED=0
 TOTAL_FAILED=0
@@ -81,4 +81,17 @@ pytest_parallel() {  # pytest_parallel PYTHON
 # without this flag a fresh clone at another path recompiles both sanitizer builds.
 debug_prefix_map() {  # debug_prefix_map CHECKOUT
   printf '%s\n' "-fdebug-prefix-map=$1=."
+}
+
+# The C and C++ compilers every CMake build of tools/test.sh uses ("CC CXX" on one line):
+# $CC / $CXX when set, else PYTHON's sysconfig CC / CXX without their flags, which is
+# what scikit-build-core gives the python and asan steps' builds. ccache keys a compile
+# on the compiler's name, and plain CMake picks c++ where scikit-build-core picks g++
+# (the same binary on Debian): without one name the cpp and python steps compiled the
+# same runtime and kernel objects twice on a cold cache (wave 13, docs/team-notes.md).
+build_compilers() {  # build_compilers PYTHON
+  local cc="${CC:-}" cxx="${CXX:-}"
+  [[ -z $cc ]] && cc=$("$1" -c 'import sysconfig; print((sysconfig.get_config_var("CC") or "").split(" ")[0])' 2>/dev/null)
+  [[ -z $cxx ]] && cxx=$("$1" -c 'import sysconfig; print((sysconfig.get_config_var("CXX") or "").split(" ")[0])' 2>/dev/null)
+  printf '%s %s\n' "${cc:-cc}" "${cxx:-c++}"
 }

@@ -7,7 +7,10 @@ npurt install in the Python env (its import hook would win over the runfiles)
 is stripped from this process and, through bazel_site/sitecustomize.py on
 PYTHONPATH, from every interpreter a test starts. Exits 2 before running any
 test if npurt still resolves elsewhere, here or in a child.
-Extra pytest arguments come from NPURT_BAZEL_PYTEST_ARGS.
+The test files to run are the target's args, paths relative to tests/python
+(//tests:python_tests: a representative subset; //tests:python_tests_all: none,
+i.e. the whole of tests/python). Extra pytest arguments come from
+NPURT_BAZEL_PYTEST_ARGS.
 """
 import importlib.util
 import os
@@ -55,7 +58,9 @@ def main() -> int:
     if dropped:
         print(f"bazel pytest: ignored other npurt imports: {dropped}", flush=True)
     print(f"bazel pytest: npurt from {found['this process']}", flush=True)
-    args = [os.path.join(os.path.dirname(here), "python"), "-q", "-p", "no:cacheprovider"]
+    tests = os.path.join(os.path.dirname(here), "python")
+    args = [os.path.join(tests, path) for path in sys.argv[1:]] or [tests]
+    args += ["-q", "-p", "no:cacheprovider"]
     args += shlex.split(os.environ.get("NPURT_BAZEL_PYTEST_ARGS", ""))
     return int(pytest.main(args))
 

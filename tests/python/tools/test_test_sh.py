@@ -158,3 +158,44 @@ def test_debug_builds_hit_ccache_from_another_clone_path(tmp_path, with_map, wan
     _ccache_g_compile(tmp_path / "clone-a", cache, tmp_path / "a.log", with_map)
     _ccache_g_compile(tmp_path / "clone-b", cache, tmp_path / "b.log", with_map)
     assert want in (tmp_path / "b.log").read_text().split()
+
+
+def _python_compilers():
+    import sysconfig
+    return [(sysconfig.get_config_var(v) or "").split(" ")[0] or default for v, default in (("CC", "cc"), ("CXX", "c++"))]
+
+
+def test_build_compilers_are_python_s_unless_the_environment_names_them():
+    env = {k: v for k, v in os.environ.items() if k not in ("CC", "CXX")}
+    cc, cxx = _python_compilers()
+    assert bash(f'build_compilers "{sys.executable}"', env=env) == [f"{cc} {cxx}"]
+    assert bash(f'build_compilers "{sys.executable}"', env=dict(env, CC="my-cc", CXX="my-c++")) == ["my-cc my-c++"]
+
+
+def _ccache_compile(tmp_path, compiler, statslog):
+    env = dict(os.environ, CCACHE_DIR=str(tmp_path / "ccache"), CCACHE_BASEDIR=str(tmp_path),
+               CCACHE_STATSLOG=str(statslog))
+    subprocess.run(["ccache", compiler, "-O2", "-c", "x.cc", "-o", f"x-{statslog.stem}.o"],
+                   cwd=tmp_path, env=env, check=True, timeout=120)
+
+
+@pytest.mark.skipif(shutil.which("ccache") is None, reason="needs ccache")
+@pytest.mark.parametrize("same_name, want", [(True, "direct_cache_hit"), (False, "cache_miss")])
+def test_one_compiler_name_lets_the_cpp_and_python_builds_share_ccache(tmp_path, same_name, want):
+    # The python step compiles with build_compilers' CXX (scikit-build-core's choice); the
+    # cpp step gets the same name from tools/test.sh's export. The control compiles the
+    # second time under another name of a C++ compiler (c++ or g++): ccache misses.
+    cxx = _python_compilers()[1]
+    other = "c++" if cxx != "c++" else "g++"
+    if shutil.which(cxx) is None or shutil.which(other) is None:
+        pytest.skip(f"needs {cxx} and {other}")
+    (tmp_path / "x.cc").write_text("#include <vector>\nint f() { return std::vector<int>(3).size(); }\n")
+    _ccache_compile(tmp_path, cxx, tmp_path / "a.log")
+    _ccache_compile(tmp_path, cxx if same_name else other, tmp_path / "b.log")
+    assert want in (tmp_path / "b.log").read_text().split()
+
+
+def test_test_sh_names_its_build_compilers(tmp_path):
+    everything = "deps cpp python tsan asan extra"
+    proc = run_test_sh(tmp_path, everything, CC="my-cc", CXX="my-c++")
+    assert "build compilers: CC=my-cc CXX=my-c++" in proc.stdout.splitlines(), proc.stdout[:400]
