@@ -5,7 +5,13 @@
 // partner address comes from its (outer, j, inner) position and the index;
 // runs along `inner` that start a 32-byte UB block move with DataCopyPad
 // (rows of a `take` along a leading axis), single elements through the scalar
-// unit. With one index per element (take_along_axis, a flat take, boolean
+// unit. Scatter's other runs: GM scalar writes go through the core's 64 B
+// DCache lines (common/gm_scalar.h), which two blocks' indexed writes may
+// share, so with several blocks they are staged in UB and written by
+// DataCopyPad, in order (common/gm_stage.h). One block (repeated indices, or a
+// small scatter) shares its lines with no one: when every run is one element
+// (inner == 1) it writes them by SetValue and cleans the whole cache once at
+// the end (a DataCopyPad per element costs ~2x in the sim). With one index per element (take_along_axis, a flat take, boolean
 // masks) the indices are read a tile at a time into UB. Every index is checked
 // against its axis before it addresses GM (common/kernel_check.h): nr.take and
 // x[i] normalize and check them first (index_check), a direct nr.ops.gather /
@@ -13,6 +19,7 @@
 #include <cstdint>
 
 #include "common/kernel_check.h"
+#include "common/gm_stage.h"
 #include "common/kernel_util.h"
 #include "indexing/indexing_tiling.h"
 #include "kernel_operator.h"
@@ -40,7 +47,10 @@ class GatherScatter {
     pipe_.InitBuffer(q_, 2, t.tile * static_cast<uint32_t>(sizeof(U)));
     // Element-wise indices (take_along_axis, a flat take) are read a tile at a time into UB.
     tiled_idx_ = static_cast<GatherMode>(t.mode) == GatherMode::kAlong || (t.inner == 1 && t.outer == 1);
-    if (tiled_idx_) pipe_.InitBuffer(qi_, 1, t.tile * 8);
+    // Scatter reads indices from GM; its staging takes the UB the index tile would (tile * 8 >= 256 B).
+    scalar_out_ = scatter && AscendC::GetBlockNum() == 1 && t.inner == 1;
+    if (scatter && !scalar_out_) stage_.Init(pipe_, t.tile * 8, big_);
+    else if (tiled_idx_) pipe_.InitBuffer(qi_, 1, t.tile * 8);
   }
 
   // y (small) elements [begin, begin + count) from x (big).
@@ -85,8 +95,10 @@ class GatherScatter {
       q_.EnQue(b);
       b = q_.template DeQue<U>();
       Walk(begin_ + off, n, [&](uint64_t dst, uint32_t pos, uint32_t run, bool) { WriteRun(b, dst, pos, run); });
+      if (!scalar_out_) stage_.Flush();  // the staged runs read b
       q_.FreeTensor(b);
     }
+    WriteBackScalarOut();
   }
 
  private:
@@ -106,16 +118,28 @@ class GatherScatter {
       const uint32_t n = static_cast<uint32_t>(count_ - off < t_.tile ? count_ - off : t_.tile);
       Walk(begin_ + off, n, [&](uint64_t dst, uint32_t pos, uint32_t run, bool) { WriteRun(b, dst, pos, run); });
     }
+    if (!scalar_out_) stage_.Flush();
     q_.FreeTensor(b);
+    WriteBackScalarOut();
   }
 
+  // One block of one-element runs: SetValue. Else a run starting a UB block is copied
+  // from b directly (after the staged runs, which may write the same GM first); the
+  // rest is staged.
   __aicore__ void WriteRun(const LocalTensor<U>& b, uint64_t dst, uint32_t pos, uint32_t run) {
-    if ((pos * sizeof(U)) % 32 == 0 && run > 1) {
+    if (scalar_out_) {  // run == 1
+      big_.SetValue(dst, b.GetValue(pos));
+    } else if ((pos * sizeof(U)) % 32 == 0 && run > 1) {
+      stage_.Flush();
       AscendC::DataCopyExtParams p(1, run * static_cast<uint32_t>(sizeof(U)), 0, 0, 0);
       AscendC::DataCopyPad(big_[dst], b[pos], p);
     } else {
-      for (uint32_t k = 0; k < run; ++k) big_.SetValue(dst + k, b.GetValue(pos + k));
+      stage_.Put(dst, b, pos, run);
     }
+  }
+
+  __aicore__ void WriteBackScalarOut() {
+    if (scalar_out_) AscendC::DataCacheCleanAndInvalid<U, AscendC::CacheLine::ENTIRE_DATA_CACHE>(big_);
   }
 
   // One index per element, the indices of units [first, first + n) loaded with
@@ -158,11 +182,13 @@ class GatherScatter {
   const char* op_ = "";  // the public op, for CheckIndex's message
   uint64_t begin_ = 0, count_ = 0;
   bool tiled_idx_ = false;
+  bool scalar_out_ = false;  // scatter on one block, one-element runs: GM SetValue + one clean
   GlobalTensor<U> big_, small_;
   GlobalTensor<int64_t> idx_;
   AscendC::TPipe pipe_;
   AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1> q_;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> qi_;
+  StagedScatter<U> stage_;  // scatter only
 };
 
 template <class F>

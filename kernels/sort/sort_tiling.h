@@ -59,6 +59,11 @@ struct SearchTiling {
 
 // unique_count / unique_compact over one sorted vector of n elements, cut
 // into num_blocks ranges of `per_core` elements (the same cut in both).
+// UB bytes per tile element of unique_compact (unique_kernel.cc): the s and
+// perm tiles, values / index / run counts staged for tile / 2 runs, and the
+// inverse scatter's tile * 16 bytes (common/gm_stage.h). unique_count uses less.
+constexpr uint64_t UniqueCompactUbPerElem(uint64_t item) { return item + 8 + (item + 17) / 2 + 16; }
+
 struct UniqueTiling {
   uint32_t dtype = 0;
   uint32_t tile = 0;        // elements per UB tile

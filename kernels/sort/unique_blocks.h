@@ -5,7 +5,7 @@
 // its *_count kernel writes the number of run starts in that range to
 // counts[b], and its second kernel places its runs after those of blocks < b.
 // Invariant: counts holds t.blocks int64 values, all written by the count
-// kernel before the second kernel reads them.
+// kernel before the second kernel reads them. No GM is written by SetValue.
 #pragma once
 
 #include <cstdint>
@@ -34,13 +34,16 @@ __aicore__ inline void WriteRunCount(GM_ADDR counts, const UniqueTiling& t, cons
   CopyOut(c[AscendC::GetBlockIdx()], r, 1);
 }
 
-// The number of runs of the blocks before this one; block 0 also writes the
-// number of all runs to total[0].
-__aicore__ inline uint64_t RunsBefore(GM_ADDR counts, GM_ADDR total, const UniqueTiling& t) {
+// The number of runs of the blocks before this one (and of all blocks in
+// `all`); block 0 also writes `all` to total[0], through the UB word r and a
+// copy (a scalar GM write would need a DCache clean, common/gm_stage.h).
+__aicore__ inline uint64_t RunsBefore(GM_ADDR counts, GM_ADDR total, const UniqueTiling& t,
+                                      const AscendC::LocalTensor<int64_t>& r, uint64_t& all) {
   AscendC::GlobalTensor<int64_t> c;
   c.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(counts), t.blocks);
   const uint64_t me = AscendC::GetBlockIdx();
-  uint64_t before = 0, all = 0;
+  uint64_t before = 0;
+  all = 0;
   for (uint64_t b = 0; b < t.blocks; ++b) {
     const uint64_t cb = static_cast<uint64_t>(c.GetValue(b));
     before += b < me ? cb : 0;
@@ -49,7 +52,10 @@ __aicore__ inline uint64_t RunsBefore(GM_ADDR counts, GM_ADDR total, const Uniqu
   if (me == 0) {
     AscendC::GlobalTensor<int64_t> tot;
     tot.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(total), 1);
-    tot.SetValue(0, static_cast<int64_t>(all));
+    r.SetValue(0, static_cast<int64_t>(all));
+    Handoff<AscendC::HardEvent::S_MTE3>();
+    CopyOut(tot, r, 1);
+    Handoff<AscendC::HardEvent::MTE3_S>();  // r is the caller's buffer again
   }
   return before;
 }

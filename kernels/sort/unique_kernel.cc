@@ -7,11 +7,13 @@
 //                   before it and writes, per run g, values[g], index[g] (first
 //                   occurrence), counts[g] (scanning past its range for the
 //                   last run), and inverse[p[i]] = g for every i of its range;
-//                   block 0 writes the total number of runs.
+//                   block 0 writes the total number of runs. Every GM
+//                   output is staged in UB and copied out (common/gm_stage.h).
 // A run starts at 0, where s changes, and at every NaN (NaNs are each unique,
 // as the array API standard says); -0.0 and +0.0 are one value.
 #include <cstdint>
 
+#include "common/gm_stage.h"
 #include "common/kernel_util.h"
 #include "kernel_operator.h"
 #include "npurt/backend.h"
@@ -46,6 +48,8 @@ class UniqueRuns {
     WriteRunCount(counts, t_, aux_.template Get<int64_t>(), runs);
   }
 
+  // Outputs leave through UB (common/gm_stage.h): values / index / counts of this
+  // block's runs are consecutive from RunsBefore, inverse is scattered by p.
   __aicore__ void Compact(GM_ADDR perm, GM_ADDR counts, GM_ADDR values, GM_ADDR index, GM_ADDR run_counts,
                           GM_ADDR inverse, GM_ADDR total) {
     AscendC::GlobalTensor<int64_t> p, idx, rc, inv;
@@ -55,23 +59,41 @@ class UniqueRuns {
     idx.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(index), t_.n);
     rc.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(run_counts), t_.n);
     inv.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(inverse), t_.n);
-    int64_t g = static_cast<int64_t>(RunsBefore(counts, total, t_)) - 1;  // the run before this range's first
+    AscendC::TBuf<AscendC::TPosition::VECCALC> word;
+    pipe_.InitBuffer(word, 32);
+    uint64_t all = 0;
+    const uint64_t first = RunsBefore(counts, total, t_, word.template Get<int64_t>(), all);
+    StagedOut<T> out_vals;
+    StagedOut<int64_t> out_idx, out_rc;
+    StagedScatter<int64_t> out_inv;
+    const uint32_t cap = t_.tile / 2;  // UniqueCompactUbPerElem's share
+    out_vals.Init(pipe_, cap, vals, first);
+    out_idx.Init(pipe_, cap, idx, first);
+    out_rc.Init(pipe_, cap, rc, first);
+    out_inv.Init(pipe_, t_.tile * 16, inv);
+    int64_t g = static_cast<int64_t>(first) - 1;  // the run before this range's first
     uint64_t run_start = 0;
     bool open = false;  // a run started in this range and its count is not written yet
     Scan(&p, [&](uint64_t i, bool start) {
       LocalTensor<int64_t> pl = aux_.template Get<int64_t>();
+      const int64_t pi = pl.GetValue(static_cast<uint32_t>((i - begin_) % t_.tile));
       if (start) {
-        if (open) rc.SetValue(static_cast<uint64_t>(g), static_cast<int64_t>(i - run_start));
+        if (open) out_rc.Put(static_cast<int64_t>(i - run_start));
         ++g, open = true, run_start = i;
-        vals.SetValue(static_cast<uint64_t>(g), s_.GetValue(i));
-        idx.SetValue(static_cast<uint64_t>(g), pl.GetValue(static_cast<uint32_t>((i - begin_) % t_.tile)));
+        out_vals.Put(s_.GetValue(i));
+        out_idx.Put(pi);
       }
-      inv.SetValue(static_cast<uint64_t>(pl.GetValue(static_cast<uint32_t>((i - begin_) % t_.tile))), g);
+      out_inv.Put(static_cast<uint64_t>(pi), g);
     });
-    if (!open) return;
-    uint64_t e = end_;  // the last run may continue into the next ranges
-    while (e < t_.n && !Starts(KeyOf(s_.GetValue(e - 1)), KeyOf(s_.GetValue(e)))) ++e;
-    rc.SetValue(static_cast<uint64_t>(g), static_cast<int64_t>(e - run_start));
+    if (open) {
+      uint64_t e = end_;  // the last run may continue into the next ranges
+      while (e < t_.n && !Starts(KeyOf(s_.GetValue(e - 1)), KeyOf(s_.GetValue(e)))) ++e;
+      out_rc.Put(static_cast<int64_t>(e - run_start));
+    }
+    out_vals.Flush();
+    out_idx.Flush();
+    out_rc.Flush();
+    out_inv.Flush();
   }
 
  private:

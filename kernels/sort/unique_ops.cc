@@ -20,7 +20,8 @@ namespace {
 
 UniqueTiling unique_plan(const OpContext& ctx) {
   UniqueTiling t = unique_split(ctx, 64);
-  t.tile = static_cast<uint32_t>(fit64(ctx.profile(), itemsize(ctx.input(0).dtype) + 8, std::min<uint64_t>(t.n, 4096)));
+  t.tile = static_cast<uint32_t>(fit64(ctx.profile(), UniqueCompactUbPerElem(itemsize(ctx.input(0).dtype)),
+                                          std::min<uint64_t>(t.n, 4096)));
   return t;
 }
 

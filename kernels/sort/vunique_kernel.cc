@@ -9,6 +9,8 @@
 //                   with the same mask, then Cast int32 -> int64); block 0
 //                   writes starts[total] = n, so run j has starts[j + 1] -
 //                   starts[j] elements (behind unique_counts/inverse/all).
+// Every GM output leaves UB by DataCopy/DataCopyPad (no SetValue on GM: the
+// sim's DCache check, common/gm_stage.h).
 // A tile compares s[i] with s[i-1] (the previous elements come in by a second
 // DataCopyPad from GM one element earlier; at i == 0 the pad value NaN makes
 // it a start): Compare(NE) is the run-start mask (NaN != NaN, so every NaN is
@@ -65,7 +67,8 @@ class VuniqueRuns {
   __aicore__ void Values(GM_ADDR counts, GM_ADDR values, GM_ADDR total) {
     AscendC::GlobalTensor<T> v;
     v.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(values), t_.n);
-    uint64_t at = RunsBefore(counts, total, t_);
+    uint64_t all = 0;
+    uint64_t at = RunsBefore(counts, total, t_, cnt_.template Get<int64_t>(), all);
     Scan([&](const LocalTensor<T>& kept_vals, uint64_t, uint64_t kept) {
       if (kept == 0) return;
       AscendC::PipeBarrier<PIPE_ALL>();
@@ -80,11 +83,13 @@ class VuniqueRuns {
     v.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(values), t_.n);
     AscendC::GlobalTensor<int64_t> st;
     st.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(starts), t_.n + 1);
-    uint64_t at = RunsBefore(counts, total, t_);
-    if (AscendC::GetBlockIdx() == 0) {  // the end of the last run: every block's count is in
-      AscendC::GlobalTensor<int64_t> tot;
-      tot.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(total), 1);
-      st.SetValue(static_cast<uint64_t>(tot.GetValue(0)), static_cast<int64_t>(t_.n));
+    uint64_t all = 0;
+    LocalTensor<int64_t> word = cnt_.template Get<int64_t>();
+    uint64_t at = RunsBefore(counts, total, t_, word, all);
+    if (AscendC::GetBlockIdx() == 0) {  // the end of the last run, copied out (no scalar GM write)
+      word.SetValue(0, static_cast<int64_t>(t_.n));
+      Handoff<AscendC::HardEvent::S_MTE3>();
+      CopyOut(st[all], word, 1);
     }
     LocalTensor<int32_t> iota = iota_.template Get<int32_t>(), pos = pos_.template Get<int32_t>();
     LocalTensor<int64_t> wide = wide_.template Get<int64_t>();

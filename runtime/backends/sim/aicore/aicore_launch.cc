@@ -107,7 +107,8 @@ void run_block(LaunchRun& run, uint32_t block) {
   tls_core = nullptr;
   if (st.ctx.level == SimCheckLevel::kFull) run.writes[block] = std::move(st.gm_writes);
   st.gm_writes.clear();
-  if (!st.dcache.written.empty()) {  // kernels without GM scalar writes never lock here
+  // Kernels without GM scalar writes never lock here; one block shares no line.
+  if (!st.dcache.empty() && run.view.launch->num_blocks > 1) {
     std::lock_guard<std::mutex> lock(run.mu);
     dcache_take_lines(st, block, run.scalar_lines);
   }

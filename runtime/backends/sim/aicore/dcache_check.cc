@@ -23,10 +23,64 @@ std::string line_where(const LaunchView& v, uintptr_t line) {
   return r ? "'" + r->name() + "'+" + hex(line - r->begin) : hex(line);
 }
 
-// -1: not read yet; else NPURT_SIM_DCACHE_CHECK=1 (or set_dcache_check).
+// -1: not read yet; else 1 when NPURT_SIM_DCACHE_CHECK=1 (or set_dcache_check(true)), 0 otherwise.
 std::atomic<int> g_dcache_check{-1};
 
+size_t line_hash(uintptr_t line) { return size_t((line >> 6) * 0x9E3779B97F4A7C15ull >> 20); }
+
 }  // namespace
+
+void DCacheLog::clear() {
+  if (count == 0) return;
+  if (slots.size() > (size_t{1} << 16)) {  // a big block's table is not kept for the next ones
+    slots = {};
+    wrote = {};
+  } else {
+    std::fill(slots.begin(), slots.end(), uintptr_t{0});
+  }
+  count = 0;
+  epoch = 1;
+}
+
+size_t DCacheLog::find(uintptr_t line) const {
+  const size_t mask = slots.size() - 1;
+  size_t i = line_hash(line) & mask;
+  while (slots[i] != 0 && slots[i] != line) i = (i + 1) & mask;
+  return i;
+}
+
+void DCacheLog::grow() {
+  std::vector<uintptr_t> old = std::move(slots);
+  std::vector<uint32_t> old_wrote = std::move(wrote);
+  slots.assign(std::max<size_t>(64, old.size() * 2), 0);
+  wrote.assign(slots.size(), 0);
+  for (size_t j = 0; j < old.size(); ++j) {
+    if (old[j] == 0) continue;
+    const size_t i = find(old[j]);
+    slots[i] = old[j];
+    wrote[i] = old_wrote[j];
+  }
+}
+
+void DCacheLog::insert(uintptr_t line) {
+  if ((count + 1) * 2 > slots.size()) grow();
+  const size_t i = find(line);
+  if (slots[i] == 0) slots[i] = line, ++count;
+  wrote[i] = epoch;
+}
+
+void DCacheLog::clean(uintptr_t line) {
+  if (count == 0) return;
+  const size_t i = find(line);
+  if (slots[i] != 0) wrote[i] = 0;
+}
+
+void DCacheLog::clean_all() {
+  if (++epoch == 0) {  // 2^32 cleans: no stored epoch may equal the new one
+    std::fill(wrote.begin(), wrote.end(), 0u);
+    epoch = 1;
+  }
+}
 
 bool dcache_check_enabled() {
   int on = g_dcache_check.load(std::memory_order_relaxed);
@@ -39,32 +93,34 @@ bool dcache_check_enabled() {
 }
 
 void set_dcache_check(bool on) { g_dcache_check.store(on ? 1 : 0, std::memory_order_relaxed); }
+void reset_dcache_check() { g_dcache_check.store(-1, std::memory_order_relaxed); }
 
 void record_gm_scalar_write(CoreContext* c, uintptr_t line) {
   c->dirty_line = line;  // off: later writes to this line stay inline
   if (!dcache_check_enabled()) return;
-  DCacheLog& log = state_of(c).dcache;
-  log.written.push_back(line);
-  log.dirty.push_back(line);
+  state_of(c).dcache.insert(line);
 }
 
 void clean_dcache(CoreContext* c, const uint8_t* p, bool entire) {
   DCacheLog& log = state_of(c).dcache;
   c->dirty_line = 0;
   if (entire) {
-    log.dirty.clear();
+    log.clean_all();
     return;
   }
-  const uintptr_t line = reinterpret_cast<uintptr_t>(p) & ~(kDCacheLineBytes - 1);
-  log.dirty.erase(std::remove(log.dirty.begin(), log.dirty.end(), line), log.dirty.end());
+  log.clean(reinterpret_cast<uintptr_t>(p) & ~(kDCacheLineBytes - 1));
 }
 
 void dcache_end_of_block(CoreState& st) {
-  if (st.dcache.dirty.empty() || st.fault.set) return;
-  const uintptr_t line = *std::min_element(st.dcache.dirty.begin(), st.dcache.dirty.end());
-  std::sort(st.dcache.dirty.begin(), st.dcache.dirty.end());
-  const size_t n = size_t(std::unique(st.dcache.dirty.begin(), st.dcache.dirty.end()) -
-                          st.dcache.dirty.begin());
+  const DCacheLog& log = st.dcache;
+  if (log.empty() || st.fault.set) return;
+  uintptr_t line = 0;
+  size_t n = 0;
+  for (size_t i = 0; i < log.slots.size(); ++i) {
+    if (!log.dirty(i)) continue;
+    line = n++ == 0 ? log.slots[i] : std::min(line, log.slots[i]);
+  }
+  if (n == 0) return;
   record_fault(st, Diag::kDCacheClean, "GlobalTensor::SetValue",
                "the 64 B GM line at " + line_where(*st.view, line) +
                    " was written by scalar SetValue/operator() and not cleaned before the "
@@ -77,10 +133,8 @@ void dcache_end_of_block(CoreState& st) {
 }
 
 void dcache_take_lines(CoreState& st, uint32_t block, std::vector<LineOwner>& out) {
-  std::vector<uintptr_t>& w = st.dcache.written;
-  std::sort(w.begin(), w.end());
-  w.erase(std::unique(w.begin(), w.end()), w.end());
-  for (uintptr_t line : w) out.emplace_back(line, block);
+  for (uintptr_t line : st.dcache.slots)
+    if (line != 0) out.emplace_back(line, block);
 }
 
 bool find_dcache_share(const LaunchView& v, std::vector<LineOwner>& lines, DCacheShare* out) {

@@ -1,10 +1,12 @@
 // tests/runtime/backends/sim/aicore/test_dcache.cc: the DCache checks of GM
 // scalar writes (aicore/dcache.h): a line left dirty at block end and a line
 // scalar-written by two blocks are faults at basic and full; cleaned writes,
-// writes >= 64 B apart, DataCopy writes and level off are not.
+// writes >= 64 B apart, DataCopy writes and level off are not. The checks are
+// opt-in: NPURT_SIM_DCACHE_CHECK=1 turns them on.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <initializer_list>
 #include <string>
 
@@ -19,7 +21,8 @@ using namespace AscendC;
 
 // Each block writes 4-byte value i at z[block * stride + i], i < count; the
 // tiling picks stride, count and how the block cleans (0 none, 1 each line
-// once, 2 whole cache, 3 clean then write again, 4 only the first line).
+// once, 2 whole cache, 3 clean then write again, 4 only the first line, 5
+// whole cache, then every value again backwards, then whole cache).
 struct Tiling {
   uint32_t stride, count, mode;
 };
@@ -36,6 +39,10 @@ AICORE_TEST_KERNEL(scalar_writes) {
     DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(zGm);
   if (t.mode == 2) DataCacheCleanAndInvalid<int32_t, CacheLine::ENTIRE_DATA_CACHE>(zGm);
   if (t.mode == 3) zGm(t.count - 1) = 7;  // dirty again after the clean
+  if (t.mode == 5) {
+    for (uint32_t i = t.count; i-- > 0;) zGm.SetValue(i, int32_t(i));
+    DataCacheCleanAndInvalid<int32_t, CacheLine::ENTIRE_DATA_CACHE>(zGm);
+  }
 }
 
 // Each block DataCopies 16 floats (64 B) to z at block * 16: adjacent blocks
@@ -56,7 +63,7 @@ AICORE_TEST_KERNEL(datacopy_writes) {
 
 namespace {
 
-// The check is opt-in (dcache_check.h): on for this file's tests.
+// Opt-in (dcache_check.h): on for this file's tests whatever the environment says.
 struct DCacheCheckOn : ::testing::Environment {
   void SetUp() override { npurt::sim::set_dcache_check(true); }
 };
@@ -139,6 +146,38 @@ TEST(SimDCache, DataCopyWritesAreNotScalarWrites) {
     ASSERT_TRUE(l.run(4, level).is_ok()) << level_name(level);
     EXPECT_EQ(z[3 * 16 + 15], 3.0f);
   }
+}
+
+// Thousands of lines, each written many times: the log holds each line once
+// (its table grows past its first size), a whole-cache clean covers them all,
+// and without one the fault counts every line.
+TEST(SimDCache, ManyLinesAreCountedOnceAndCleanedTogether) {
+  const uint32_t lines = 5000;
+  for (uint32_t mode : {2u, 5u, 1u}) EXPECT_TRUE(run_writes(2, {16 * lines, 16 * lines, mode}, kBasic).is_ok()) << mode;
+  npurt::sim::AicoreReport rep;
+  ASSERT_FALSE(run_writes(2, {16 * lines, 16 * lines, 0}, kBasic, &rep).is_ok());
+  expect_first(rep, "ErrorDCacheClean", 0, {"'z'+0x0 was", "(5000 such lines)"});
+}
+
+// With the variable unset (or anything but "1") the check is off; "1" turns it on.
+TEST(SimDCache, OffByDefaultAndTheVariableTurnsItOn) {
+  const char* saved = std::getenv("NPURT_SIM_DCACHE_CHECK");
+  const std::string keep = saved ? saved : "";
+  auto enabled_with = [](const char* value) {
+    if (value) setenv("NPURT_SIM_DCACHE_CHECK", value, 1);
+    else unsetenv("NPURT_SIM_DCACHE_CHECK");
+    npurt::sim::reset_dcache_check();
+    return npurt::sim::dcache_check_enabled();
+  };
+  EXPECT_FALSE(enabled_with(nullptr));
+  EXPECT_FALSE(enabled_with("0"));
+  EXPECT_TRUE(enabled_with("1"));
+  EXPECT_FALSE(run_writes(4, {8, 8, 0}, kBasic).is_ok());  // on: unclean and shared lines fault
+  EXPECT_FALSE(enabled_with("0"));
+  EXPECT_TRUE(run_writes(4, {8, 8, 0}, kBasic).is_ok());  // off: unclean and shared lines pass
+  if (saved) setenv("NPURT_SIM_DCACHE_CHECK", keep.c_str(), 1);
+  else unsetenv("NPURT_SIM_DCACHE_CHECK");
+  npurt::sim::set_dcache_check(true);
 }
 
 }  // namespace
