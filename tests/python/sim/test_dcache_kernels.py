@@ -4,10 +4,7 @@ NPURT_SIM_DCACHE_CHECK=1; the elementwise row scatter still fails them).
 A 64 B GM line left uncleaned at block end, or scalar-written by two blocks,
 is a fault (docs/aicore.md). The setting is read once per process, so each
 case runs in a child process with the variable set, over inputs spanning
-several blocks:
-- linalg: outputs by GM SetValue, cleaned, blocks split in 16-matrix units
-  (4-byte-per-matrix outputs such as info and sign would share a line
-  otherwise); a batch of 37 matrices;
+several blocks (the linalg kernels' cases are tests/python/linalg/test_linalg_dcache.py):
 - unique: unique_compact (integer, float64) and vunique_values / vunique_runs
   (float32, float16) stage their outputs in UB and copy them out
   (kernels/common/gm_stage.h), at basic and full;
@@ -26,32 +23,6 @@ import sys
 import textwrap
 
 import pytest
-
-LINALG = textwrap.dedent(
-    """
-    import numpy as np
-    import npurt as nr
-    rng = np.random.default_rng(0)
-    a = rng.standard_normal((37, 5, 5)).astype(np.float32)
-    spd = a @ np.swapaxes(a, -1, -2) + 5 * np.eye(5, dtype=np.float32)
-    x = nr.asarray(spd)
-    with nr.debug.sim_check_level("full"):
-        w, v = nr.linalg.eigh(x)
-        np.testing.assert_allclose(np.asarray(w), np.linalg.eigvalsh(spd), rtol=1e-3, atol=1e-3)
-        s = nr.linalg.svdvals(nr.asarray(a))
-        np.testing.assert_allclose(np.asarray(s), np.linalg.svd(a, compute_uv=False), rtol=1e-3, atol=1e-3)
-        q, r = nr.linalg.qr(nr.asarray(a))
-        np.testing.assert_allclose(np.asarray(q) @ np.asarray(r), a, rtol=1e-3, atol=1e-3)
-        l = nr.linalg.cholesky(x)
-        np.testing.assert_allclose(np.asarray(l), np.linalg.cholesky(spd), rtol=1e-3, atol=1e-3)
-        sign, logabs = nr.linalg.slogdet(nr.asarray(a))
-        np.testing.assert_allclose(np.asarray(logabs), np.linalg.slogdet(a)[1], rtol=1e-3, atol=1e-3)
-        b = rng.standard_normal((37, 5, 2)).astype(np.float32)
-        xs = nr.linalg.solve(x, nr.asarray(b))
-        np.testing.assert_allclose(np.asarray(xs), np.linalg.solve(spd, b), rtol=1e-3, atol=1e-3)
-    print("ok")
-    """
-)
 
 UNIQUE = textwrap.dedent(
     """
@@ -113,7 +84,7 @@ SCATTER = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("child", [LINALG, UNIQUE, SCATTER], ids=["linalg", "unique", "scatter"])
+@pytest.mark.parametrize("child", [UNIQUE, SCATTER], ids=["unique", "scatter"])
 def test_kernels_pass_the_dcache_check(child):
     env = dict(os.environ, NPURT_SIM_DCACHE_CHECK="1")
     out = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=600)
