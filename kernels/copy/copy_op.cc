@@ -167,9 +167,14 @@ void copy_tiling(const OpContext& ctx, TilingResult& r) {
   CoreSplit cs = split_over_cores(t.rows, align, ceil_div(16384, std::max<uint64_t>(row_bytes, 1)), ctx.profile());
   t.rows_per_core = cs.per_core;
   // One bound queue, two buffers (and a third, the spread buffer, for scattered output units).
+  // The spread buffer holds tile_bytes / 32 units; Scatter's batches must be a
+  // multiple of 16 units (each Brcb source 32-byte aligned, also for 2-byte
+  // units), so a scattering tile is at least 512 B (a 100-unit float32 row got
+  // 416 B: batches of 13 units, a Brcb fault at the second batch).
   if (t.mode != 2)
     t.tile_bytes = fit_tile(ub_budget(ctx.profile()) / (t.out_mode == 2 ? 3 : 2), 1, 32,
-                            std::min<uint64_t>(64 * 1024, cs.per_core * round_up(row_bytes, 32)));
+                            std::min<uint64_t>(64 * 1024, std::max<uint64_t>(t.out_mode == 2 ? 512 : 0,
+                                                                             cs.per_core * round_up(row_bytes, 32))));
   r.num_blocks = cs.num_blocks;
   r.set_tiling(t);
 }

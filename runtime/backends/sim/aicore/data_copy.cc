@@ -20,6 +20,7 @@
 #include "backends/sim/aicore/load_copy.h"
 #include "backends/sim/aicore/stream_copy.h"
 #include "backends/sim/aicore/stream_window.h"
+#include "backends/sim/aicore/unit_scatter.h"
 
 namespace npurt::sim {
 
@@ -39,9 +40,10 @@ uint64_t span(uint32_t count, uint64_t stride, uint64_t last) {
 // scattered write: a fixed-size copy each (one load and store) instead of a
 // memcpy call and a prefetch per block (16 Mi float32 x[::2] = y: process CPU
 // 23 -> 15 ms, docs/performance-history.md "Strided copy spread (wave 11)").
+// Blocks from `first` on; the vector body (unit_scatter.h) did those before.
 template <unsigned B>
-void copy_small_blocks(uint8_t* d, const uint8_t* s, const CopyPlan& p) {
-  for (uint32_t i = 0; i < p.block_count; ++i) std::memcpy(d + i * p.dst_stride, s + i * p.src_stride, B);
+void copy_small_blocks(uint8_t* d, const uint8_t* s, const CopyPlan& p, uint32_t first) {
+  for (uint32_t i = first; i < p.block_count; ++i) std::memcpy(d + i * p.dst_stride, s + i * p.src_stride, B);
 }
 
 void check_params(CoreContext* c, const CopyPlan& p, const char* api) {
@@ -232,11 +234,17 @@ void copy_local_to_gm(CoreContext* c, const GmRef& dst, const LocalRef& src, con
     stream_fence();
     return;
   }
+  // Unit blocks at a small GM stride: whole destination lines per masked store
+  // ("Strided assignment lines (wave 13)" in docs/performance.md).
+  static const UnitScatterFn scatter = unit_scatter_kernel();
+  uint32_t first = 0;
+  if (scatter && p.block_bytes <= 8 && (p.block_bytes & (p.block_bytes - 1)) == 0 && p.dst_stride <= 16)
+    first = scatter(dst.ptr, p.dst_stride, src.ptr, p.src_stride, p.block_count, p.block_bytes);
   switch (p.block_bytes) {
-    case 1: return copy_small_blocks<1>(dst.ptr, src.ptr, p);
-    case 2: return copy_small_blocks<2>(dst.ptr, src.ptr, p);
-    case 4: return copy_small_blocks<4>(dst.ptr, src.ptr, p);
-    case 8: return copy_small_blocks<8>(dst.ptr, src.ptr, p);
+    case 1: return copy_small_blocks<1>(dst.ptr, src.ptr, p, first);
+    case 2: return copy_small_blocks<2>(dst.ptr, src.ptr, p, first);
+    case 4: return copy_small_blocks<4>(dst.ptr, src.ptr, p, first);
+    case 8: return copy_small_blocks<8>(dst.ptr, src.ptr, p, first);
     default: break;
   }
   for (uint32_t i = 0; i < p.block_count; ++i) {  // memcpy reads each line first: prefetch for write

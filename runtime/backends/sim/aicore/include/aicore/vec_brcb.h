@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "aicore/vec_brcb_raw.h"
 #include "aicore/vec_common.h"
 #include "aicore/vec_reduce.h"
 
@@ -53,6 +54,10 @@ __aicore__ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src
   const auto sb = reinterpret_cast<uintptr_t>(s), db = reinterpret_cast<uintptr_t>(d);
   if (db < sb + n * sizeof(T) && sb < db + extent * sizeof(T))
     npurt::sim::vec_fault("Brcb", "dst and src0 overlap; the vector unit needs them disjoint");
+  if (blk == 1) {  // adjacent blocks: the host's vector stores (aicore/vec_brcb_raw.h)
+    npurt::aicore::vec::brcb_adjacent_blocks(d, s, repeatTime, rep * 32, sizeof(T));
+    return;
+  }
   for (uint64_t r = 0; r < repeatTime; ++r) {
     for (uint64_t j = 0; j < 8; ++j) {
       const T v = s[8 * r + j];
