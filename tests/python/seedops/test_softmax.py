@@ -3,7 +3,7 @@
 Error bounds (reference in float64 from the dtype-rounded inputs; float32 inside the
 kernels; K(D) = 2^-24 * (64 + D / 16) covers the 64-lane tree + sequential ReduceSum,
 Exp's 2 ulp and the x - max rounding; u = 0 / 2^-11 / 2^-8 output rounding for
-float32 / float16 / bfloat16, plus 2^-24 absolute for float16 subnormals):
+float32 / float16 / bfloat16, plus ATOL, one subnormal spacing of the output dtype):
   softmax:      |y - ref| <= (u + K(D) (1 + |x - max|)) |ref|
   log_softmax:  |y - ref| <= u |ref| + K(D) (|x - max| + |ln s| + 1)
   softmax_backward:     |dx - ref| <= u |ref| + 4 K(D) y (|dy| + sum|dy y|)
