@@ -9,9 +9,10 @@
 // so with these outputs staged a block may own any run of matrices: the host
 // splits per matrix whenever the matrix itself is worked in UB (lu_host.h).
 //
-// Invariants: a block Sets its items in ascending index order (the window
-// restarts at an item outside it, after flushing); Flush() before the block
-// ends. The window is kStageBytes of UB per output (lu_tiling.h), which the
+// Invariants: a block Sets its items in ascending index order and without
+// gaps (Flush copies [first, first + count) whole, so a skipped item would
+// carry unwritten UB bytes over another block's GM item; the window restarts
+// at an item outside it, after flushing); Flush() before the block ends. The window is kStageBytes of UB per output (lu_tiling.h), which the
 // host adds to the kernel's UB plan.
 #pragma once
 

@@ -191,11 +191,18 @@ void reduce_tiling(const OpContext& ctx, TilingResult& r, ReduceKind kind) {
   r.set_tiling(t);
 }
 
+// The grouped layout (lanes > 0) names its three kinds of blocks, so that
+// numBlocks and the units add up; the uniform one its units per block.
 std::string describe_reduce(const OpContext&, const TilingResult& r) {
   const ReduceTiling t = tiling_as<ReduceTiling>(r, "describe_reduce");
+  const std::string blocks =
+      t.run_blocks == 0 ? " per_core=" + std::to_string(t.per_core)
+                        : " blocks=" + std::to_string(t.lead_blocks) + " lead + " + std::to_string(t.run_blocks) +
+                              " run x " + std::to_string(t.per_core) + " + " +
+                              std::to_string(r.num_blocks - t.lead_blocks - t.run_blocks) + " tail";
   return std::string(t.mode == 0 ? "inner" : "outer") + " [outer, len, inner]=[" + std::to_string(t.outer) + ", " +
-         std::to_string(t.len) + ", " + std::to_string(t.inner) + "] units=" + std::to_string(t.units) +
-         " per_core=" + std::to_string(t.per_core) + " tile=" + std::to_string(t.tile) +
+         std::to_string(t.len) + ", " + std::to_string(t.inner) + "] units=" + std::to_string(t.units) + blocks +
+         " tile=" + std::to_string(t.tile) +
          (t.parts > 1 ? " parts=" + std::to_string(t.parts) + " part_len=" + std::to_string(t.part_len) : "");
 }
 

@@ -140,3 +140,52 @@ def test_sim_split_groups_ranges_for_the_pool_lanes(threads):
     assert launched == [grouped_blocks(parts, threads), 1]  # the split's ranges grouped, then the fold
     assert launched[0] < parts
     assert total == float(1 << 21)
+
+
+_THREADS_CHILD = textwrap.dedent("""
+    import hashlib, json
+    import numpy as np, npurt as nr
+    rng = np.random.default_rng(5)
+    out = {}
+    forms = [((1 << 20,), None), ((3, 1 << 18), 1), ((1 << 18, 3), 0), ((2, 100003, 5), 1), ((4, 1 << 16, 2), (0, 1))]
+    for dt in ("float32", "float16", "int32", "bool", "float64"):
+        for shape, axis in forms:
+            if dt == "bool":
+                x = rng.random(shape) < 0.999
+            elif dt == "int32":
+                x = rng.integers(-1000, 1000, shape).astype(dt)
+            else:
+                x = rng.standard_normal(shape).astype(dt)
+            xa = nr.asarray(x)
+            for fn in ("sum", "mean", "max", "min", "prod", "any", "all"):
+                r = np.asarray(getattr(nr, fn)(xa, axis=axis))
+                out[f"{dt}/{shape}/{axis}/{fn}"] = hashlib.sha1(r.tobytes()).hexdigest()
+    print(json.dumps(out))
+""")
+
+
+def test_results_do_not_depend_on_the_thread_count():
+    # split_lanes reads the pool's lane count, a host property: every reduce
+    # kind, dtype and axis form the split serves must give the same bits for
+    # NPURT_NUM_THREADS = 1, 2, 3 and 5 (grouped, declined and odd layouts).
+    digests = []
+    for threads in (1, 2, 3, 5):
+        env = dict(os.environ, NPURT_NUM_THREADS=str(threads))
+        out = subprocess.run([sys.executable, "-c", _THREADS_CHILD], env=env, capture_output=True, text=True,
+                             timeout=600)
+        assert out.returncode == 0, out.stderr
+        digests.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    assert len(digests[0]) == 5 * 5 * 7
+    for threads, d in zip((2, 3, 5), digests[1:]):
+        assert d == digests[0], (threads, [k for k in d if d[k] != digests[0][k]])
+
+
+def test_describe_shows_the_grouped_layout():
+    # The plan summary names the grouped blocks (lanes lead + run x per_core +
+    # tail) so numBlocks and per_core add up; the uniform layout keeps per_core.
+    grouped = nr.ops.describe("reduce_sum", (1 << 20,), axis=[0], part_len=26240, lanes=2)
+    assert "numBlocks: 8 " in grouped
+    assert "per_core=" not in grouped
+    assert "blocks=2 lead + 4 run x 9 + 2 tail" in grouped  # 2 + 36 + 2 = 40 units
+    uniform = nr.ops.describe("reduce_sum", (1 << 20,), axis=[0], part_len=26240)
+    assert "numBlocks: 40 " in uniform and "per_core=1 " in uniform and "lead" not in uniform

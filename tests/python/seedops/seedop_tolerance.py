@@ -3,8 +3,9 @@
 
 - DTYPES: the float dtypes the row ops take; U_OUT: the unit roundoff of the
   final rounding to that dtype (0 for float32, which the kernels compute in);
-  ATOL: an absolute floor (float16: its smallest subnormal; float32/bfloat16 a
-  value far below anything compared).
+  ATOL: an absolute floor, the output dtype's smallest subnormal (one
+  subnormal spacing: float32 2^-149, float16 2^-24, bfloat16 2^-133); until
+  wave 13 float32 / bfloat16 used 1e-37, which accepted any subnormal output.
 - k_int(d): K(D) = 2^-24 (64 + D / 16), the float32 bound of the kernels'
   row reductions over D elements (the 64-lane tree + sequential ReduceSum;
   each test's docstring says what else it covers there).
@@ -19,7 +20,7 @@ BF16 = np.dtype(ml_dtypes.bfloat16)
 F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
 DTYPES = [F32, F16, BF16]
 U_OUT = {F32: 0.0, F16: 2.0**-11, BF16: 2.0**-8}
-ATOL = {F32: 1e-37, F16: 2.0**-24, BF16: 1e-37}
+ATOL = {F32: 2.0**-149, F16: 2.0**-24, BF16: 2.0**-133}
 
 
 def k_int(d):
