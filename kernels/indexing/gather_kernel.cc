@@ -111,6 +111,10 @@ class GatherScatter {
 
   __aicore__ void WriteRun(const LocalTensor<U>& b, uint64_t dst, uint32_t pos, uint32_t run) {
     if ((pos * sizeof(U)) % 32 == 0 && run > 1) {
+      // A repeated index writes the same GM row again: the DMA may complete
+      // two copies out of order, so the last one must wait for the earlier
+      // ones (numpy's last-wins; the sim's full level checks it, gm_order.h).
+      AscendC::PipeBarrier<PIPE_MTE3>();
       AscendC::DataCopyExtParams p(1, run * static_cast<uint32_t>(sizeof(U)), 0, 0, 0);
       AscendC::DataCopyPad(big_[dst], b[pos], p);
     } else {
