@@ -17,28 +17,12 @@ using namespace aicore_test;
 
 namespace {
 
-struct GmRun {
-  npurt::Status status;
-  npurt::sim::AicoreReport report;
-  std::vector<float> x, z;
-};
+using GmRun = XzRun;
 
 GmRun launch(npurt::SimKernelEntry entry, const char* name, npurt::SimCheckLevel level,
              npurt::SimKernelEntry second = nullptr) {
-  SimLaunch L(entry, name);
-  float* x = L.gm<float>(gm_order::kGmFloats, "x");
-  float* z = L.gm<float>(gm_order::kGmFloats, "z");
-  for (uint32_t i = 0; i < gm_order::kGmFloats; ++i) x[i] = float(i) * 0.5f + 1.0f;
-  std::memset(z, 0, gm_order::kGmFloats * sizeof(float));
-  GmRun r;
-  r.status = L.run(4, level, &r.report);
-  if (second != nullptr && r.status.is_ok()) {
-    L.launch().sim_entry = second;
-    r.status = L.run(4, level, &r.report);
-  }
-  r.x.assign(x, x + gm_order::kGmFloats);
-  r.z.assign(z, z + gm_order::kGmFloats);
-  return r;
+  if (second == nullptr) return run_xz(entry, name, level, gm_order::kGmFloats, 4);
+  return run_xz(entry, name, level, gm_order::kGmFloats, 4, {second});
 }
 
 #define GM_ENTRY(k) NPURT_SIM_ENTRY(gm_order::k), #k

@@ -16,23 +16,10 @@ using namespace aicore_test;
 
 namespace {
 
-struct CopyRun {
-  npurt::Status status;
-  npurt::sim::AicoreReport report;
-  std::vector<float> x, z;
-};
+using CopyRun = XzRun;
 
 CopyRun launch(npurt::SimKernelEntry entry, const char* name, npurt::SimCheckLevel level) {
-  SimLaunch L(entry, name);
-  float* x = L.gm<float>(same_pipe::kSameFloats, "x");
-  float* z = L.gm<float>(same_pipe::kSameFloats, "z");
-  for (uint32_t i = 0; i < same_pipe::kSameFloats; ++i) x[i] = float(i) * 0.5f + 1.0f;
-  std::memset(z, 0, same_pipe::kSameFloats * sizeof(float));
-  CopyRun r;
-  r.status = L.run(4, level, &r.report);
-  r.x.assign(x, x + same_pipe::kSameFloats);
-  r.z.assign(z, z + same_pipe::kSameFloats);
-  return r;
+  return run_xz(entry, name, level, same_pipe::kSameFloats, 4);
 }
 
 #define SP_ENTRY(k) NPURT_SIM_ENTRY(same_pipe::k), #k

@@ -56,11 +56,15 @@ struct Block {
     a = bufs[0].Get<float>();
     b = bufs[1].Get<float>();
   }
-  // x -> a -> z[0, 64): one MTE2 and one MTE3 copy.
-  void stage_x_to_z() {
+  // x -> a, ready for MTE3 (one MTE2 copy and the MTE2_MTE3 flag).
+  void load_x() {
     DataCopy(a, x, 64);
     SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID1);
     WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID1);
+  }
+  // x -> a -> z[0, 64): one MTE2 and one MTE3 copy.
+  void stage_x_to_z() {
+    load_x();
     DataCopy(z, a, 64);
   }
   // b -> z[0, 64) after b's load: z ends up as z read back (+ 1 when kAdd).
@@ -99,9 +103,7 @@ AICORE_TEST_KERNEL(raw_chain) { write_then_read<Order::kChain>(x, z); }
 template <uint32_t kReadAt>
 void strided_write_then_read(GM_ADDR x, GM_ADDR z) {
   Block k(x, z);
-  DataCopy(k.a, k.x, 64);
-  SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID1);
-  WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID1);
+  k.load_x();
   DataCopy(k.z, k.a, DataCopyParams{2, 1, 0, 1});
   DataCopy(k.b, k.z[kReadAt], 8);
 }
@@ -136,9 +138,7 @@ AICORE_TEST_KERNEL(waw_barrier_mte3) { overlapping_writes<Order::kBarrierMte3>(x
 // Two atomic-add copies of x into z (z += 2 x): they commute, never flagged.
 AICORE_TEST_KERNEL(waw_atomic_adds) {
   Block k(x, z);
-  DataCopy(k.a, k.x, 64);
-  SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID1);
-  WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID1);
+  k.load_x();
   SetAtomicAdd<float>();
   DataCopy(k.z, k.a, 64);
   DataCopy(k.z, k.a, 64);
