@@ -11,6 +11,7 @@
 #include <string>
 
 #include "aicore_test_util.h"
+#include "sync_fault_expect.h"
 #include "kernels/gm_order_kernels.h"
 
 using namespace aicore_test;
@@ -39,16 +40,8 @@ class UnorderedGmAccesses : public ::testing::TestWithParam<Flagged> {};
 
 TEST_P(UnorderedGmAccesses, AreFlaggedAtFullOnly) {
   const Flagged& f = GetParam();
-  GmRun r = launch(f.entry, f.name, kFull);
-  ASSERT_EQ(r.status.code(), npurt::StatusCode::kKernelFault) << f.name;
-  ASSERT_EQ(r.report.diagnostics.size(), 4u) << r.status.message();  // every block
-  const auto& d = r.report.diagnostics.front();
-  EXPECT_EQ(d.code, f.code);
-  EXPECT_EQ(d.api, "DataCopy");
-  for (const char* part : {f.where, "PIPE_MTE3", f.fix})
-    EXPECT_NE(d.detail.find(part), std::string::npos) << part << " in: " << d.detail;
-  EXPECT_NE(r.status.message().find(std::string("kernel '") + f.name + "' block 0"),
-            std::string::npos) << r.status.message();
+  expect_sync_fault(launch(f.entry, f.name, kFull), 4, f.name, f.code, "DataCopy",
+                    {f.where, "PIPE_MTE3", f.fix});
   GmRun basic = launch(f.entry, f.name, kBasic);  // no pipe model at basic
   EXPECT_TRUE(basic.status.is_ok()) << basic.status.message();
 }
