@@ -13,8 +13,9 @@
 //    offset follows the previous one's extends that run; a new run starts at
 //    the next 32-byte aligned UB offset (DataCopyPad reads UB from 32-byte
 //    aligned addresses) and is recorded as (GM offset, UB offset, length);
-//    Flush() issues one DataCopyPad per run in Put order, so the last write of
-//    a GM element wins, as it did with SetValue.
+//    Flush() issues one DataCopyPad per run in Put order, each after a
+//    PipeBarrier<PIPE_MTE3>, so the last write of a GM element wins, as it did
+//    with SetValue.
 // Invariants: the scalar unit writes a staging buffer only after the previous
 // flush's copies are done (MTE3 -> S hand-off) and MTE3 reads it only after the
 // scalar writes (S -> MTE3); both are empty after Flush(). Callers Flush()
@@ -99,6 +100,9 @@ class StagedScatter {
       const uint64_t dst = runs_.GetValue(2 * r), where = runs_.GetValue(2 * r + 1);
       const uint32_t off = static_cast<uint32_t>(where >> 32), len = static_cast<uint32_t>(where);
       AscendC::DataCopyExtParams p(1, len * static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
+      // Runs may target the same GM (a repeated index): the DMA may complete two
+      // copies out of order, so each waits for the earlier ones (gm_order.h).
+      if (r > 0) AscendC::PipeBarrier<PIPE_MTE3>();
       AscendC::DataCopyPad(gm_[dst], data_[off / static_cast<uint32_t>(sizeof(T))], p);
     }
     StageHandoff<AscendC::HardEvent::MTE3_S>();

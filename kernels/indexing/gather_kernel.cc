@@ -131,6 +131,10 @@ class GatherScatter {
       big_.SetValue(dst, b.GetValue(pos));
     } else if ((pos * sizeof(U)) % 32 == 0 && run > 1) {
       stage_.Flush();
+      // A repeated index writes the same GM row again: the DMA may complete
+      // two copies out of order, so the last one must wait for the earlier
+      // ones (numpy's last-wins; the sim's full level checks it, gm_order.h).
+      AscendC::PipeBarrier<PIPE_MTE3>();
       AscendC::DataCopyExtParams p(1, run * static_cast<uint32_t>(sizeof(U)), 0, 0, 0);
       AscendC::DataCopyPad(big_[dst], b[pos], p);
     } else {

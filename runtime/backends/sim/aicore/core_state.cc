@@ -131,6 +131,7 @@ uint8_t* ensure_pool(CoreContext* c, Pool p) { return c->state->ensure_pool(p); 
 void CoreState::begin_block(const LaunchView& v, uint32_t block) {
   fault = RecordedFault{};
   gm_writes.clear();
+  gm_order.clear();
   dcache.clear();
   drop_mirrors(*this);  // a mirror of an earlier launch points at GM that may be gone
   records_used = 0;

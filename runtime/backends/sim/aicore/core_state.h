@@ -22,6 +22,7 @@
 #include "aicore/tpipe.h"
 #include "backends/sim/aicore/aicore_launch.h"
 #include "backends/sim/aicore/dcache_check.h"
+#include "backends/sim/aicore/gm_order.h"
 #include "backends/sim/aicore/pipe_model.h"
 
 namespace npurt::sim {
@@ -55,6 +56,7 @@ struct CoreState {
   std::vector<uint8_t> ub_written;  // full: 1 per UB byte once written
   PipeModel pipes;                  // full
   std::vector<ByteRange> gm_writes; // full: merged GM byte ranges this block wrote
+  GmOrderLog gm_order;              // full: MTE3 GM writes not yet ordered (gm_order.h)
   DCacheLog dcache;                 // basic/full: GM lines of scalar writes (dcache_check.h)
   RecordedFault fault;
 
@@ -85,6 +87,8 @@ std::string hex(uint64_t v);
 // "UB+0x1a0" / "L1+0x40" for local addresses, hex host address otherwise.
 std::string local_addr(const CoreContext* c, const uint8_t* p);
 const GmRegion* find_region(const LaunchView& v, uintptr_t p);
+// "'name'+0x40" for a GM address inside a launch region, hex otherwise.
+std::string gm_where(const LaunchView& v, uintptr_t p);
 
 // Basic-level checks only (no shadow, pipe model or write log), raising the
 // precise diagnostic when they fail; for span checks of multi-block copies.

@@ -87,8 +87,14 @@ void check_gm_side(CoreContext* c, const GmRef& g, const CopyPlan& p, uint64_t s
                    Access a, const char* api) {
   const uint64_t bytes = span(p.block_count, stride, p.block_bytes);
   if (!gm_access_ok(g, g.ptr, bytes, p.elem)) check_gm_bounds(c, g, g.ptr, bytes, p.elem, api, a);
-  if (a == Access::kWrite && c->level == SimCheckLevel::kFull && !p.atomic_add)
+  if (c->level != SimCheckLevel::kFull) return;
+  if (a == Access::kWrite && !p.atomic_add)
     for (uint32_t i = 0; i < p.block_count; ++i) log_gm_write(c, g.ptr + i * stride, p.block_bytes);
+  // In-core GM ordering (gm_order.h): reads run before the UB side's pipe
+  // model update, writes after it (their op number is the MTE3 clock).
+  const GmSpan s{reinterpret_cast<uintptr_t>(g.ptr), p.block_bytes, stride, p.block_count};
+  if (a == Access::kRead) gm_order_read(state_of(c), s, api);
+  else gm_order_write(state_of(c), s, p.atomic_add != nullptr, api);
 }
 
 void fill_pattern(uint8_t* dst, uint64_t bytes, const uint8_t* elem, uint32_t elem_bytes) {

@@ -9,12 +9,12 @@
 
 namespace npurt::sim {
 
-namespace {
-
 std::string gm_where(const LaunchView& v, uintptr_t p) {
   if (const GmRegion* r = find_region(v, p)) return "'" + r->name() + "'+" + hex(p - r->begin);
   return hex(p);
 }
+
+namespace {
 
 std::string region_list(const LaunchView& v) {
   std::string s;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -98,6 +99,34 @@ constexpr npurt::SimCheckLevel kFull = npurt::SimCheckLevel::kFull;
 
 inline const char* level_name(npurt::SimCheckLevel l) {
   return l == kOff ? "off" : l == kBasic ? "basic" : "full";
+}
+
+// One launch (or a sequence) of an (x, z, workspace, tiling) kernel over n
+// floats each: x[i] = i / 2 + 1, z zeroed. After `entry`, each of `then` runs
+// on the same buffers while the launches stay clean; x and z are read back.
+struct XzRun {
+  npurt::Status status;
+  npurt::sim::AicoreReport report;
+  std::vector<float> x, z;
+};
+
+inline XzRun run_xz(npurt::SimKernelEntry entry, const char* name, npurt::SimCheckLevel level,
+                    uint32_t n, uint32_t blocks, std::initializer_list<npurt::SimKernelEntry> then = {}) {
+  SimLaunch L(entry, name);
+  float* x = L.gm<float>(n, "x");
+  float* z = L.gm<float>(n, "z");
+  for (uint32_t i = 0; i < n; ++i) x[i] = float(i) * 0.5f + 1.0f;
+  std::memset(z, 0, n * sizeof(float));
+  XzRun r;
+  r.status = L.run(blocks, level, &r.report);
+  for (npurt::SimKernelEntry next : then) {
+    if (!r.status.is_ok()) break;
+    L.launch().sim_entry = next;
+    r.status = L.run(blocks, level, &r.report);
+  }
+  r.x.assign(x, x + n);
+  r.z.assign(z, z + n);
+  return r;
 }
 
 }  // namespace aicore_test

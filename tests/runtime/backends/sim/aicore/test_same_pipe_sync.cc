@@ -10,29 +10,17 @@
 #include <string>
 
 #include "aicore_test_util.h"
+#include "sync_fault_expect.h"
 #include "kernels/same_pipe_kernels.h"
 
 using namespace aicore_test;
 
 namespace {
 
-struct CopyRun {
-  npurt::Status status;
-  npurt::sim::AicoreReport report;
-  std::vector<float> x, z;
-};
+using CopyRun = XzRun;
 
 CopyRun launch(npurt::SimKernelEntry entry, const char* name, npurt::SimCheckLevel level) {
-  SimLaunch L(entry, name);
-  float* x = L.gm<float>(same_pipe::kSameFloats, "x");
-  float* z = L.gm<float>(same_pipe::kSameFloats, "z");
-  for (uint32_t i = 0; i < same_pipe::kSameFloats; ++i) x[i] = float(i) * 0.5f + 1.0f;
-  std::memset(z, 0, same_pipe::kSameFloats * sizeof(float));
-  CopyRun r;
-  r.status = L.run(4, level, &r.report);
-  r.x.assign(x, x + same_pipe::kSameFloats);
-  r.z.assign(z, z + same_pipe::kSameFloats);
-  return r;
+  return run_xz(entry, name, level, same_pipe::kSameFloats, 4);
 }
 
 #define SP_ENTRY(k) NPURT_SIM_ENTRY(same_pipe::k), #k
@@ -48,16 +36,8 @@ class UnorderedSamePipeWrites : public ::testing::TestWithParam<Flagged> {};
 
 TEST_P(UnorderedSamePipeWrites, AreErrorSync1AtFullOnly) {
   const Flagged& f = GetParam();
-  CopyRun r = launch(f.entry, f.name, kFull);
-  ASSERT_EQ(r.status.code(), npurt::StatusCode::kKernelFault) << f.name;
-  ASSERT_EQ(r.report.diagnostics.size(), 4u) << r.status.message();  // every block
-  const auto& d = r.report.diagnostics.front();
-  EXPECT_EQ(d.code, "ErrorSync1");
-  EXPECT_EQ(d.api, f.api);
-  for (const char* part : {f.where, "PIPE_MTE2", "PipeBarrier<PIPE_MTE2>", "write-after-write"})
-    EXPECT_NE(d.detail.find(part), std::string::npos) << part << " in: " << d.detail;
-  EXPECT_NE(r.status.message().find(std::string("kernel '") + f.name + "' block 0"),
-            std::string::npos) << r.status.message();
+  expect_sync_fault(launch(f.entry, f.name, kFull), 4, f.name, "ErrorSync1", f.api,
+                    {f.where, "PIPE_MTE2", "PipeBarrier<PIPE_MTE2>", "write-after-write"});
   // The sim runs each copy synchronously: basic has no pipe model, no report.
   CopyRun basic = launch(f.entry, f.name, kBasic);
   EXPECT_TRUE(basic.status.is_ok()) << basic.status.message();
