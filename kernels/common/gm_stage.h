@@ -100,9 +100,10 @@ class StagedScatter {
       const uint64_t dst = runs_.GetValue(2 * r), where = runs_.GetValue(2 * r + 1);
       const uint32_t off = static_cast<uint32_t>(where >> 32), len = static_cast<uint32_t>(where);
       AscendC::DataCopyExtParams p(1, len * static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
-      // Runs may target the same GM (a repeated index): the DMA may complete two
-      // copies out of order, so each waits for the earlier ones (gm_order.h).
-      if (r > 0) AscendC::PipeBarrier<PIPE_MTE3>();
+      // Runs may target GM an earlier copy (of this flush or of the caller)
+      // writes, e.g. a repeated index: the DMA may complete two copies out of
+      // order, so each waits for the earlier ones (gm_order.h).
+      AscendC::PipeBarrier<PIPE_MTE3>();
       AscendC::DataCopyPad(gm_[dst], data_[off / static_cast<uint32_t>(sizeof(T))], p);
     }
     StageHandoff<AscendC::HardEvent::MTE3_S>();
