@@ -249,6 +249,16 @@ TEST_P(RawReduce, MaskRepeatFormTreeAcrossRepeats) {
   }
 }
 
+// The sum's partials live on the stack up to 1024 repeats and on the heap
+// beyond, folded in place round by round: both sides of the bound, and 4097
+// float repeats (three rounds: 4097 -> 65 -> 2 -> 1), against the reference.
+TEST_P(RawReduce, MaskRepeatSumStackAndHeapPartials) {
+  for (uint32_t repeat : {1024u, 1025u, 4097u}) {
+    check_reduce_repeat<float>(repeat);
+    check_reduce_repeat<half>(repeat);
+  }
+}
+
 // The fast paths of simd/reduce.inc against the reference order: dense
 // full-mask WholeReduceSum (K repeats per tree_sum_k_repeats) and
 // BlockReduceSum (a block's own tree, then + 0 as the zero-padded repeat tree

@@ -62,20 +62,20 @@ class LocalTensor {
     return LocalTensor(r);
   }
 
-  T GetValue(uint32_t index) const {
+  NPURT_SIM_HOT_INLINE T GetValue(uint32_t index) const {
     scalar_check("LocalTensor::GetValue", index, npurt::sim::Access::kRead);
     T v;
     std::memcpy(&v, ref_.ptr + uint64_t{index} * sizeof(T), sizeof(T));
     return v;
   }
 
-  void SetValue(uint32_t index, T value) const {
+  NPURT_SIM_HOT_INLINE void SetValue(uint32_t index, T value) const {
     scalar_check("LocalTensor::SetValue", index, npurt::sim::Access::kWrite);
     std::memcpy(ref_.ptr + uint64_t{index} * sizeof(T), &value, sizeof(T));
   }
 
   // Scalar reference (read-modify-write); checked as a write.
-  T& operator()(uint32_t index) const {
+  NPURT_SIM_HOT_INLINE T& operator()(uint32_t index) const {
     scalar_check("LocalTensor::operator()", index, npurt::sim::Access::kWrite);
     return reinterpret_cast<T*>(ref_.ptr)[index];
   }
@@ -106,7 +106,11 @@ class LocalTensor {
                                 std::to_string(GetSize()) + " elements");
   }
 
-  void scalar_check(const char* api, uint32_t index, npurt::sim::Access a) const {
+  // Forced inline (kernels read row statistics back with GetValue, ~3 per
+  // row of a layer_norm): out of line it cost ~45 instructions of call,
+  // TLS lookup and spills per access; failures still leave through
+  // check_local's out-of-line miss path (wave 13).
+  NPURT_SIM_HOT_INLINE void scalar_check(const char* api, uint32_t index, npurt::sim::Access a) const {
     npurt::sim::settle(ref_.buf);
     npurt::sim::CoreContext* c = npurt::sim::core();
     npurt::sim::check_local(c, ref_, uint64_t{index} * sizeof(T), sizeof(T),

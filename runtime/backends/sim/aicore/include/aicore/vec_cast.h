@@ -32,9 +32,10 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
                                       vec::vtype_name(vec::vtype_of<T>) + " with RoundMode " +
                                       std::to_string(static_cast<int>(round_mode)));
   }
-  const U* ps = npurt::sim::vec_source_view("Cast", src, n);
-  T* pd = va::dst_operand("Cast", dst, n);
-  va::check_overlap("Cast", pd, n * sizeof(T), ps, n * sizeof(U), sizeof(T) == sizeof(U));
+  npurt::sim::CoreContext* c = npurt::sim::core();
+  const U* ps = npurt::sim::vec_source_view(c, "Cast", src, n);
+  T* pd = va::dst_operand(c, "Cast", dst, n);
+  va::check_overlap(c, "Cast", pd, n * sizeof(T), ps, n * sizeof(U), sizeof(T) == sizeof(U));
   // The mode passed the mask above, so the dispatcher's own re-check is skipped.
   vec::cast_prechecked(vec::vtype_of<T>, vec::vtype_of<U>, round_mode, pd, npurt::sim::read_source(src, ps, n), n);
 }

@@ -40,11 +40,19 @@ NPURT_SIM_HOT_INLINE uint64_t count_arg(const char* api, int64_t count) {
   return static_cast<uint64_t>(count);
 }
 
+template <class T>
+NPURT_SIM_HOT_INLINE T* src_operand(CoreContext* c, const char* api, const AscendC::LocalTensor<T>& t, uint64_t n) {
+  return vec_operand(c, api, t, n, Access::kRead);
+}
+template <class T>
+NPURT_SIM_HOT_INLINE T* dst_operand(CoreContext* c, const char* api, const AscendC::LocalTensor<T>& t, uint64_t n) {
+  return vec_operand(c, api, t, n, Access::kWrite);
+}
 template <class T> NPURT_SIM_HOT_INLINE T* src_operand(const char* api, const AscendC::LocalTensor<T>& t, uint64_t n) {
-  return vec_operand(api, t, n, Access::kRead);
+  return src_operand(core(), api, t, n);
 }
 template <class T> NPURT_SIM_HOT_INLINE T* dst_operand(const char* api, const AscendC::LocalTensor<T>& t, uint64_t n) {
-  return vec_operand(api, t, n, Access::kWrite);
+  return dst_operand(core(), api, t, n);
 }
 
 // The overlap rule between dst and one source (byte ranges).
@@ -54,13 +62,17 @@ template <class T> NPURT_SIM_HOT_INLINE T* dst_operand(const char* api, const As
                      std::to_string(s) + ", +" + std::to_string(src_bytes) +
                      "); the vector unit needs dst and src either identical or disjoint");
 }
-NPURT_SIM_HOT_INLINE void check_overlap(const char* api, const void* dst, uint64_t dst_bytes, const void* src,
-                                        uint64_t src_bytes, bool same_type) {
-  if (!checks_on(core())) return;
+NPURT_SIM_HOT_INLINE void check_overlap(CoreContext* c, const char* api, const void* dst, uint64_t dst_bytes,
+                                        const void* src, uint64_t src_bytes, bool same_type) {
+  if (!checks_on(c)) return;
   auto d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
   bool overlap = d < s + src_bytes && s < d + dst_bytes;
   if (__builtin_expect(!overlap || (same_type && d == s), 1)) return;
   overlap_fault(api, d, dst_bytes, s, src_bytes);
+}
+NPURT_SIM_HOT_INLINE void check_overlap(const char* api, const void* dst, uint64_t dst_bytes, const void* src,
+                                        uint64_t src_bytes, bool same_type) {
+  check_overlap(core(), api, dst, dst_bytes, src, src_bytes, same_type);
 }
 
 // The raw layer refuses only what the static checks already exclude; a false

@@ -19,11 +19,12 @@ void binary(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::
                 "this vector API does not support this element type on A2/A3 (see docs/aicore-vector.md)");
   const uint64_t n = count_arg(api, count);
   if (n == 0) return;
-  const T* pa = vec_source_view(api, a, n);
-  const T* pb = vec_source_view(api, b, n);
-  T* pd = dst_operand(api, dst, n);
-  check_overlap(api, pd, n * sizeof(T), pa, n * sizeof(T), true);
-  check_overlap(api, pd, n * sizeof(T), pb, n * sizeof(T), true);
+  CoreContext* c = core();
+  const T* pa = vec_source_view(c, api, a, n);
+  const T* pb = vec_source_view(c, api, b, n);
+  T* pd = dst_operand(c, api, dst, n);
+  check_overlap(c, api, pd, n * sizeof(T), pa, n * sizeof(T), true);
+  check_overlap(c, api, pd, n * sizeof(T), pb, n * sizeof(T), true);
   raw_ok(api, vec::binary(Op, vec::vtype_of<T>, pd, read_source(a, pa, n), read_source(b, pb, n), n));
 }
 
@@ -37,9 +38,10 @@ void scalar(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::
   const uint64_t n = count_arg(api, count);
   if (n == 0) return;
   const T value = static_cast<T>(s);
-  const T* ps = vec_source_view(api, src, n);
-  T* pd = dst_operand(api, dst, n);
-  check_overlap(api, pd, n * sizeof(T), ps, n * sizeof(T), true);
+  CoreContext* c = core();
+  const T* ps = vec_source_view(c, api, src, n);
+  T* pd = dst_operand(c, api, dst, n);
+  check_overlap(c, api, pd, n * sizeof(T), ps, n * sizeof(T), true);
   raw_ok(api, vec::binary_scalar(Op, vec::vtype_of<T>, pd, read_source(src, ps, n), &value, n));
 }
 
@@ -53,9 +55,10 @@ void unary(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::L
   // copy is read in place. (Wave 10 kept unary ops off the mirror: without a
   // prefetch ahead of the read Exp lost to the copy; the chunk loop now
   // prefetches ahead of mirrored sources, stream_window.h.)
-  const T* ps = vec_source_view(api, src, n);
-  T* pd = dst_operand(api, dst, n);
-  check_overlap(api, pd, n * sizeof(T), ps, n * sizeof(T), true);
+  CoreContext* c = core();
+  const T* ps = vec_source_view(c, api, src, n);
+  T* pd = dst_operand(c, api, dst, n);
+  check_overlap(c, api, pd, n * sizeof(T), ps, n * sizeof(T), true);
   raw_ok(api, vec::unary(Op, vec::vtype_of<T>, pd, read_source(src, ps, n), n));
 }
 
@@ -66,12 +69,13 @@ void ternary(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC:
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "this vector API supports half and float on A2/A3");
   const uint64_t n = count_arg(api, count);
   if (n == 0) return;
-  const T* pa = src_operand(api, a, n);
-  const T* pb = src_operand(api, b, n);
-  src_operand(api, dst, n);
-  T* pd = dst_operand(api, dst, n);
-  check_overlap(api, pd, n * sizeof(T), pa, n * sizeof(T), true);
-  check_overlap(api, pd, n * sizeof(T), pb, n * sizeof(T), true);
+  CoreContext* c = core();
+  const T* pa = src_operand(c, api, a, n);
+  const T* pb = src_operand(c, api, b, n);
+  src_operand(c, api, dst, n);
+  T* pd = dst_operand(c, api, dst, n);
+  check_overlap(c, api, pd, n * sizeof(T), pa, n * sizeof(T), true);
+  check_overlap(c, api, pd, n * sizeof(T), pb, n * sizeof(T), true);
   raw_ok(api, vec::ternary(Op, vec::vtype_of<T>, pd, pa, pb, n));
 }
 

@@ -38,8 +38,11 @@ template <class T> void check_reduce_type() {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "reductions support half and float on A2/A3");
 }
 
-template <class T> T* reduce_dst(const char* api, const AscendC::LocalTensor<T>& dst, uint64_t n) {
-  return local_operand(dst, n, AccessSpec{api, Access::kWrite, Pipe::V, 2 * sizeof(T), kUbOnly});
+// Forced inline like the other operand checks (GCC kept it out of line: ~45
+// instructions of call, TLS lookup and settle per reduction, wave 13).
+template <class T>
+NPURT_SIM_HOT_INLINE T* reduce_dst(CoreContext* c, const char* api, const AscendC::LocalTensor<T>& dst, uint64_t n) {
+  return local_operand(c, dst, n, AccessSpec{api, Access::kWrite, Pipe::V, 2 * sizeof(T), kUbOnly});
 }
 
 template <class T>
@@ -52,9 +55,10 @@ void reduce_level2(const char* api, vec::ReduceOp op, const AscendC::LocalTensor
   if (with_index && sizeof(T) == 2 && n > 65536) {
     vec_fault(api, "calIndex with half data needs calCount <= 65536 (the index is stored in 16 bits)");
   }
-  const T* ps = vec_source_view(api, src, n);
-  dst_operand(api, work, work_elems<T>(n, op != vec::ReduceOp::kSum, with_index));
-  T* pd = reduce_dst(api, dst, with_index ? 2 : 1);
+  CoreContext* c = core();
+  const T* ps = vec_source_view(c, api, src, n);
+  dst_operand(c, api, work, work_elems<T>(n, op != vec::ReduceOp::kSum, with_index));
+  T* pd = reduce_dst(c, api, dst, with_index ? 2 : 1);
   raw_ok(api, vec::reduce(op, vec::vtype_of<T>, pd, read_source(src, ps, n), n, with_index));
 }
 
@@ -97,9 +101,10 @@ void reduce_masked(const char* api, vec::ReduceOp op, const AscendC::LocalTensor
                    const vec::RepeatShape& sh, bool with_index) {
   check_reduce_type<T>();
   if (sh.repeat == 0) return;
-  const T* ps = vec_source_view(api, src, repeat_extent<T>(sh));
-  dst_operand(api, work, work_elems<T>(uint64_t{sh.repeat} * kRepeatElems<T>, op != vec::ReduceOp::kSum, with_index));
-  T* pd = reduce_dst(api, dst, with_index ? 2 : 1);
+  CoreContext* c = core();
+  const T* ps = vec_source_view(c, api, src, repeat_extent<T>(sh));
+  dst_operand(c, api, work, work_elems<T>(uint64_t{sh.repeat} * kRepeatElems<T>, op != vec::ReduceOp::kSum, with_index));
+  T* pd = reduce_dst(c, api, dst, with_index ? 2 : 1);
   raw_ok(api, vec::reduce_repeat(op, vec::vtype_of<T>, pd, read_source(src, ps, repeat_extent<T>(sh)), sh, with_index));
 }
 
@@ -113,8 +118,9 @@ void whole_reduce(const char* api, vec::ReduceOp op, const AscendC::LocalTensor<
   const bool pair = op != vec::ReduceOp::kSum && (order == AscendC::ReduceOrder::ORDER_VALUE_INDEX ||
                                                  order == AscendC::ReduceOrder::ORDER_INDEX_VALUE);
   const uint64_t unit = pair ? 2 : 1;
-  const T* ps = vec_source_view(api, src, repeat_extent<T>(sh));
-  T* pd = reduce_dst(api, dst, (sh.repeat - 1) * uint64_t(dst_rep_stride) * unit + unit);
+  CoreContext* c = core();
+  const T* ps = vec_source_view(c, api, src, repeat_extent<T>(sh));
+  T* pd = reduce_dst(c, api, dst, (sh.repeat - 1) * uint64_t(dst_rep_stride) * unit + unit);
   raw_ok(api, vec::whole_reduce(op, vec::vtype_of<T>, pd, read_source(src, ps, repeat_extent<T>(sh)), sh, static_cast<uint32_t>(dst_rep_stride),
                                 op == vec::ReduceOp::kSum ? AscendC::ReduceOrder::ORDER_ONLY_VALUE : order));
 }
@@ -125,8 +131,9 @@ void block_reduce(const char* api, vec::ReduceOp op, const AscendC::LocalTensor<
   check_reduce_type<T>();
   if (dst_rep_stride < 0) vec_fault(api, "dstRepStride must be >= 0");
   if (sh.repeat == 0) return;
-  const T* ps = vec_source_view(api, src, repeat_extent<T>(sh));
-  T* pd = reduce_dst(api, dst, (sh.repeat - 1) * uint64_t(dst_rep_stride) * 8 + 8);
+  CoreContext* c = core();
+  const T* ps = vec_source_view(c, api, src, repeat_extent<T>(sh));
+  T* pd = reduce_dst(c, api, dst, (sh.repeat - 1) * uint64_t(dst_rep_stride) * 8 + 8);
   raw_ok(api, vec::block_reduce(op, vec::vtype_of<T>, pd, read_source(src, ps, repeat_extent<T>(sh)), sh, static_cast<uint32_t>(dst_rep_stride)));
 }
 
