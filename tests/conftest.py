@@ -32,7 +32,16 @@ def nr():
 
     yield npurt
     npurt.synchronize()
+    # The collection frees what the test left in reference cycles (arrays in tracebacks hold
+    # device memory), so the next test starts from a drained pool. gc.freeze() then moves the
+    # survivors to the permanent generation: the next full collection (this teardown's, a
+    # test's own gc.collect(), or an automatic one) walks only what was allocated since, not
+    # the whole heap a worker builds over thousands of tests (0.1 CPU-s per collection after
+    # 4k tests, 10-21 s per robustness test in a loaded whole-suite run; docs/performance.md
+    # "Test time per test (wave 13)"). Cycles through frozen objects are kept until the
+    # session ends (pytest_unconfigure unfreezes and collects).
     gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture
@@ -56,4 +65,5 @@ def pytest_unconfigure(config):
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         reporter.stats.clear()  # the summary is printed by now
+    gc.unfreeze()  # the nr fixture froze survivors; they must be collectable before the leak check
     gc.collect()
