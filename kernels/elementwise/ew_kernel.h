@@ -29,6 +29,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "common/gm_stage.h"
 #include "common/kernel_util.h"
 #include "common/strided_load.h"
 #include "elementwise/ew_complex_types.h"
@@ -153,19 +154,28 @@ class EwKernel {
   }
 
   // Output elements [first, first + n) to rows of out_row columns (t.out_row > 0):
-  // DataCopyPad per run whose UB start is 32-B aligned, scalar writes otherwise.
+  // one DataCopyPad per row run. DataCopyPad reads UB from 32-byte aligned
+  // offsets, so a run starting unaligned at z[j] is first moved down to the
+  // aligned z[a] (a <= j) by the scalar unit; that overwrites only elements of
+  // runs already copied out, after their copy is done (MTE3 -> S). Scalar GM
+  // writes instead would go through the DCache, whose 64 B lines the rows of
+  // neighbouring blocks share (ErrorDCacheShare; docs/kernels.md rule 5).
   __aicore__ inline void Scatter(const AscendC::LocalTensor<TO>& z, uint64_t first, uint32_t n) {
+    constexpr uint32_t kPerBlock = 32u / static_cast<uint32_t>(sizeof(TO));
     const uint64_t row = static_cast<uint64_t>(t_->out_row);
     uint64_t r = first / row, col = first % row;
     for (uint32_t j = 0; j < n;) {
       const uint32_t run = static_cast<uint32_t>(row - col < n - j ? row - col : n - j);
       const uint64_t dst = r * static_cast<uint64_t>(t_->out_pitch) + col;
-      if ((j * sizeof(TO)) % 32 == 0) {
-        AscendC::DataCopyExtParams p(1, run * static_cast<uint32_t>(sizeof(TO)), 0, 0, 0);
-        AscendC::DataCopyPad(z_[dst], z[j], p);
-      } else {
-        for (uint32_t k = 0; k < run; ++k) z_.SetValue(dst + k, z.GetValue(j + k));
+      uint32_t src = j;
+      if (j % kPerBlock != 0) {
+        src = j / kPerBlock * kPerBlock;
+        StageHandoff<AscendC::HardEvent::MTE3_S>();
+        for (uint32_t k = 0; k < run; ++k) z.SetValue(src + k, z.GetValue(j + k));
+        StageHandoff<AscendC::HardEvent::S_MTE3>();
       }
+      AscendC::DataCopyExtParams p(1, run * static_cast<uint32_t>(sizeof(TO)), 0, 0, 0);
+      AscendC::DataCopyPad(z_[dst], z[src], p);
       j += run;
       col = 0;
       ++r;

@@ -16,6 +16,8 @@ KERNEL = textwrap.dedent("""\
       a.SetGlobalBuffer((__gm__ float*)x, t.n);
       b.SetGlobalBuffer((__gm__ float*)y, t.n);
       for (uint64_t i = 0; i < t.n; ++i) b.SetValue(i, a.GetValue(i) * t.k);
+      // Scalar GM writes sit in the core's data cache until cleaned (one block owns b).
+      AscendC::DataCacheCleanAndInvalid<float, AscendC::CacheLine::ENTIRE_DATA_CACHE>(b);
     }
     NPURT_REGISTER_OP("OPNAME")
         .doc("y = x * k")

@@ -277,6 +277,7 @@ extern "C" __global__ __aicore__ void npurt_test_ws_kernel(GM_ADDR x, GM_ADDR y,
   wg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(AscendC::GetUserWorkspace(ws)), t.n);
   for (uint64_t i = 0; i < t.n; ++i) wg.SetValue(i, xg.GetValue(i) * t.a);
   for (uint64_t i = 0; i < t.n; ++i) yg.SetValue(i, wg.GetValue(i) + t.b);
+  AscendC::DataCacheCleanAndInvalid<float, AscendC::CacheLine::ENTIRE_DATA_CACHE>(yg);  // one block: clean once
 }
 
 TEST_F(Dispatch, WorkspaceIsSystemPlusOpAndChecked) {

@@ -1,6 +1,9 @@
 // tests/runtime/ops/test_kernels.h: small Ascend C kernels and OpDefs used by the
 // registry tests and the test plugins. They use scalar GM access only, so they
-// depend on nothing but the kernel API's core (no vector unit).
+// depend on nothing but the kernel API's core (no vector unit). Scalar GM
+// writes follow the DCache rule the sim checks by default (docs/kernels.md rule
+// 5): each block cleans its cache after its last write, and blocks own whole
+// 64 B lines (per_core is a multiple of 16 floats).
 //
 // test_affine(x: float32, rank 1..4) -> y = x * a + b   attrs a: float (required),
 //   b: float = 0, note: str = "", flags: int list = [], as_int: bool = False
@@ -33,6 +36,7 @@ inline void affine_body(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
   yg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y), t.n);
   if (t.fault) yg.SetValue(0, xg.GetValue(t.n + (1u << 20)));
   for (uint64_t i = begin; i < end; ++i) yg.SetValue(i, xg.GetValue(i) * t.a + t.b);
+  AscendC::DataCacheCleanAndInvalid<float, AscendC::CacheLine::ENTIRE_DATA_CACHE>(yg);
 }
 
 inline void affine_tiling(const npurt::OpContext& ctx, npurt::TilingResult& r, bool fault) {
@@ -42,7 +46,7 @@ inline void affine_tiling(const npurt::OpContext& ctx, npurt::TilingResult& r, b
   t.b = static_cast<float>(ctx.attr_float("b"));
   t.fault = fault ? 1 : 0;
   uint32_t blocks = t.n == 0 ? 0 : (t.n < 4 ? 1 : 4);
-  t.per_core = blocks ? (t.n + blocks - 1) / blocks : 0;
+  t.per_core = blocks ? ((t.n + blocks - 1) / blocks + 15) / 16 * 16 : 0;  // whole 64 B lines
   r.num_blocks = blocks;
   r.set_tiling(t);
 }

@@ -23,7 +23,7 @@ std::string line_where(const LaunchView& v, uintptr_t line) {
   return r ? "'" + r->name() + "'+" + hex(line - r->begin) : hex(line);
 }
 
-// -1: not read yet; else 1 when NPURT_SIM_DCACHE_CHECK=1 (or set_dcache_check(true)), 0 otherwise.
+// -1: not read yet; else 0 when NPURT_SIM_DCACHE_CHECK=0 (or set_dcache_check(false)), 1 otherwise.
 std::atomic<int> g_dcache_check{-1};
 
 size_t line_hash(uintptr_t line) { return size_t((line >> 6) * 0x9E3779B97F4A7C15ull >> 20); }
@@ -86,7 +86,7 @@ bool dcache_check_enabled() {
   int on = g_dcache_check.load(std::memory_order_relaxed);
   if (on < 0) {
     const char* e = std::getenv("NPURT_SIM_DCACHE_CHECK");
-    on = e != nullptr && std::strcmp(e, "1") == 0 ? 1 : 0;
+    on = e != nullptr && std::strcmp(e, "0") == 0 ? 0 : 1;
     g_dcache_check.store(on, std::memory_order_relaxed);
   }
   return on == 1;

@@ -1,11 +1,10 @@
 // runtime/backends/sim/aicore/dcache_check.h: the checks of GM scalar writes
 // against the core's data cache (the model is described in aicore/dcache.h).
 //
-// The checks are opt-in (NPURT_SIM_DCACHE_CHECK=1, read at the first scalar
-// write, or set_dcache_check) until every kernel passes them: the elementwise
-// row scatter (kernels/elementwise/ew_kernel.h, swiglu_backward's half rows)
-// still writes GM by SetValue (docs/aicore.md). When on, they run at levels
-// basic and full.
+// The checks are on by default since every built-in kernel passes them (wave
+// 13); NPURT_SIM_DCACHE_CHECK=0 (read at the first scalar write) or
+// set_dcache_check(false) turns them off. When on, they run at levels basic
+// and full.
 // A block's DCacheLog is the set of 64 B GM lines it scalar-wrote: open
 // addressing (`slots`, 0 = empty, a power of two at most half full) with, per
 // line, the clean epoch of its last scalar write (`wrote`). A line is dirty

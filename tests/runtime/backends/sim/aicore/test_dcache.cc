@@ -2,7 +2,7 @@
 // scalar writes (aicore/dcache.h): a line left dirty at block end and a line
 // scalar-written by two blocks are faults at basic and full; cleaned writes,
 // writes >= 64 B apart, DataCopy writes and level off are not. The checks are
-// opt-in: NPURT_SIM_DCACHE_CHECK=1 turns them on.
+// on by default: NPURT_SIM_DCACHE_CHECK=0 turns them off.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -160,7 +160,7 @@ TEST(SimDCache, ManyLinesAreCountedOnceAndCleanedTogether) {
 }
 
 // With the variable unset (or anything but "1") the check is off; "1" turns it on.
-TEST(SimDCache, OffByDefaultAndTheVariableTurnsItOn) {
+TEST(SimDCache, OnByDefaultAndTheVariableTurnsItOff) {
   const char* saved = std::getenv("NPURT_SIM_DCACHE_CHECK");
   const std::string keep = saved ? saved : "";
   auto enabled_with = [](const char* value) {
@@ -169,9 +169,11 @@ TEST(SimDCache, OffByDefaultAndTheVariableTurnsItOn) {
     npurt::sim::reset_dcache_check();
     return npurt::sim::dcache_check_enabled();
   };
-  EXPECT_FALSE(enabled_with(nullptr));
-  EXPECT_FALSE(enabled_with("0"));
+  EXPECT_TRUE(enabled_with(nullptr));
   EXPECT_TRUE(enabled_with("1"));
+  EXPECT_TRUE(enabled_with(""));
+  EXPECT_FALSE(enabled_with("0"));
+  EXPECT_TRUE(enabled_with(nullptr));
   EXPECT_FALSE(run_writes(4, {8, 8, 0}, kBasic).is_ok());  // on: unclean and shared lines fault
   EXPECT_FALSE(enabled_with("0"));
   EXPECT_TRUE(run_writes(4, {8, 8, 0}, kBasic).is_ok());  // off: unclean and shared lines pass

@@ -6,7 +6,7 @@
 // host) only when the line is cleaned by DataCacheCleanAndInvalid, and a line
 // written back carries all 64 B, so scalar writes of two cores to one line
 // overwrite each other. The host has no such cache; the sim records instead
-// (levels basic and full, opt-in with NPURT_SIM_DCACHE_CHECK=1, dcache_check.cc):
+// (levels basic and full, on unless NPURT_SIM_DCACHE_CHECK=0, dcache_check.cc):
 //  - every 64 B GM line a block writes by a scalar write,
 //  - which of them are still dirty (not cleaned since the last scalar write).
 // At block end a dirty line is an ErrorDCacheClean fault; after the launch a
