@@ -65,7 +65,7 @@ void check_axis(const OpContext& ctx, bool backward) {
 // [4096, 1024] float32 took ~17 % less time than with 11-row (44 KiB) tiles,
 // and 2-4 rows were within noise of each other; 8 KiB tiles of 2 KiB rows
 // (streamed 256 MiB outputs) were 5-8 % slower than 16 KiB ones
-// (docs/performance.md "Softmax (wave 12)"). On an NPU, 16 KiB DMA bursts
+// (docs/performance-history.md "Softmax (wave 12)"). On an NPU, 16 KiB DMA bursts
 // still run near the MTE's peak.
 constexpr uint64_t kForwardTileBytes = 16 * 1024;
 

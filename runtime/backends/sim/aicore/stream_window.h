@@ -21,7 +21,7 @@
 // tile's lines are owned before its copy. Two drains of the same cursor:
 // every vector op issues kWriteDripLines (layer_norm's 28 KiB tiles), and
 // float unary loops (Exp: compute-bound) one line per vector chunk when the
-// tile was small (softmax's 16 KiB tiles); docs/performance.md "Write
+// tile was small (softmax's 16 KiB tiles); docs/performance-history.md "Write
 // look-ahead (wave 12)".
 // Invariants: per host thread (one simulated core runs on one thread at a
 // time); only ever used for prefetch hints, which never fault and never change
@@ -56,7 +56,7 @@ constexpr int kDripLines = 16;
 // (a sum's tiles: one Add or Axpy per 4-8 KiB read), not rows computed on: the
 // drip's 16 lines per op would cover a quarter of the next read, so each read
 // after the first records a window and its loop prefetches ahead as for a long
-// read (16 Mi float16 sums -19 %: docs/performance.md "Sum against PyTorch
+// read (16 Mi float16 sums -19 %: docs/performance-history.md "Sum against PyTorch
 // (wave 12)"). Row-wise kernels run several ops per row and keep the drip, and
 // so do shorter reads (a float16 layer_norm row, 2 KiB, Cast row after row:
 // as a stream it took 2.6 % longer).
