@@ -70,21 +70,15 @@ struct IndexEntry {
   // A bool tensor on x's device of rank >= 1 whose shape matches the axes of x it
   // covers: numpy's x[..., mask, ...], the mask read as its nonzero() arrays.
   static IndexEntry device_mask(const Tensor& mask) {
-    IndexEntry e;
-    e.is_array = true;
+    IndexEntry e = device_array(mask);
     e.is_mask = true;
-    e.shape = mask.shape();
-    e.device = mask;
     return e;
   }
   // The same mask given on the host: its shape and values (0 / nonzero) in C order; its
   // nonzero() arrays are found on the host (no device read).
   static IndexEntry host_mask(Dims shape, std::vector<int64_t> values) {
-    IndexEntry e;
-    e.is_array = true;
+    IndexEntry e = host_array(std::move(shape), std::move(values));
     e.is_mask = true;
-    e.shape = std::move(shape);
-    e.host = std::move(values);
     return e;
   }
 
