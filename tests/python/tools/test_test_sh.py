@@ -116,7 +116,7 @@ def run_test_sh(logs, skip, **env):
 
 
 def test_all_steps_skipped_ends_with_summary_and_total(tmp_path):
-    proc = run_test_sh(tmp_path, "deps cpp python tsan asan extra")
+    proc = run_test_sh(tmp_path, "deps cpp python simfull tsan asan extra")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
     assert "===== summary =====" in lines
@@ -126,7 +126,7 @@ def test_all_steps_skipped_ends_with_summary_and_total(tmp_path):
 
 def test_a_failed_step_fails_the_run(tmp_path):
     # PYTHON=false: the python step's install fails without a pytest line, which counts as one failure.
-    proc = run_test_sh(tmp_path, "deps cpp tsan asan extra", PYTHON="false")
+    proc = run_test_sh(tmp_path, "deps cpp simfull tsan asan extra", PYTHON="false")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
     assert any(line.startswith("python: FAILED with exit") for line in lines), textwrap.shorten(proc.stdout, 400)
@@ -196,6 +196,6 @@ def test_one_compiler_name_lets_the_cpp_and_python_builds_share_ccache(tmp_path,
 
 
 def test_test_sh_names_its_build_compilers(tmp_path):
-    everything = "deps cpp python tsan asan extra"
+    everything = "deps cpp python simfull tsan asan extra"
     proc = run_test_sh(tmp_path, everything, CC="my-cc", CXX="my-c++")
     assert "build compilers: CC=my-cc CXX=my-c++" in proc.stdout.splitlines(), proc.stdout[:400]
