@@ -15,10 +15,10 @@
 
 #include "common/kernel_util.h"
 #include "common/gm_scalar.h"
+#include "common/gm_stage.h"
 #include "kernel_operator.h"
 #include "linalg/matrix_view.h"
 #include "linalg/lu_tiling.h"
-#include "linalg/staged_out.h"
 #include "npurt/backend.h"
 #include "npurt/dtype.h"
 
@@ -97,19 +97,19 @@ __aicore__ int32_t Factor(const UbMatrix<float>& a, uint64_t n, bool upper) {
 template <class T>
 class CholeskyRun {
  public:
-  __aicore__ CholeskyRun(GM_ADDR a, GM_ADDR l, GM_ADDR info, const LuTiling& t) : t_(t) {
+  __aicore__ CholeskyRun(GM_ADDR a, GM_ADDR l, GM_ADDR info, const LuTiling& t)
+      : t_(t), r_(CoreUnits(t.per_core, t.batch)) {
     const uint64_t nn = t.n * t.n;
     a_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a), t.batch * nn);
     l_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(l), t.batch * nn);
     info_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(info), t.batch);
     if (t.in_ub && nn > 0) pipe_.InitBuffer(buf_, static_cast<uint32_t>(t.n * UbLd<T>(t.n) * sizeof(T)));
-    info_out_.Init(pipe_, info_buf_, info_);
+    info_out_.Init(pipe_, kStageBytes / sizeof(int32_t), info_, r_.first);
   }
 
-  // info leaves through a UB window (staged_out.h): no GM SetValue in the UB path.
+  // info leaves through UB (gm_stage.h): no GM SetValue in the UB path.
   __aicore__ void Run() {
-    const UnitRange r = CoreUnits(t_.per_core, t_.batch);
-    for (uint64_t b = r.first; b < r.last; ++b) info_out_.Set(b, t_.n == 0 ? 0 : FactorOne(b));
+    for (uint64_t b = r_.first; b < r_.last; ++b) info_out_.Put(t_.n == 0 ? 0 : FactorOne(b));
     info_out_.Flush();
   }
 
@@ -122,10 +122,11 @@ class CholeskyRun {
   }
 
   const LuTiling& t_;
+  const UnitRange r_;  // the block's matrices
   AscendC::GlobalTensor<T> a_, l_;
   AscendC::GlobalTensor<int32_t> info_;
   AscendC::TPipe pipe_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_, info_buf_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_;
   StagedOut<int32_t> info_out_;
 };
 

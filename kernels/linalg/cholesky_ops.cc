@@ -29,7 +29,7 @@ void cholesky_infer(const OpContext& ctx) {
 void cholesky_tiling(const OpContext& ctx, TilingResult& r) {
   const uint64_t n = linalg::square_n(ctx, 0, "a");
   const DType d = ctx.input(0).dtype;
-  // staged: info (staged_out.h); the GM path scalar-writes the factor
+  // staged: info (common/gm_stage.h); the GM path scalar-writes the factor
   LuTiling t = linalg::batch_tiling(ctx, d, linalg::batch_of(ctx.input(0).shape, 2), n, n, n * linalg::ub_ld(n, d),
                                     kStageBytes, {n * n * itemsize(d)}, r);
   t.upper = ctx.attr_bool("upper") ? 1 : 0;

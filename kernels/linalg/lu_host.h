@@ -8,7 +8,7 @@
 // whole matrices, more of them when they are small (at least ~4096
 // multiply-adds of work per core), in units of one matrix when the kernel
 // writes GM only by DataCopyPad (the UB paths: small outputs staged,
-// staged_out.h), else of the fewest matrices whose scalar-written outputs
+// common/gm_stage.h), else of the fewest matrices whose scalar-written outputs
 // fill whole 64 B lines (scalar_split_unit; gm_scalar.h).
 #pragma once
 

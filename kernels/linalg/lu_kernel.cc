@@ -20,10 +20,10 @@
 
 #include "common/kernel_util.h"
 #include "common/gm_scalar.h"
+#include "common/gm_stage.h"
 #include "kernel_operator.h"
 #include "linalg/matrix_view.h"
 #include "linalg/lu_tiling.h"
-#include "linalg/staged_out.h"
 #include "npurt/backend.h"
 #include "npurt/dtype.h"
 
@@ -152,7 +152,8 @@ __aicore__ Determinant<T> Factor(const M& a, uint64_t n, const Piv& piv, uint64_
 template <class T>
 class LuRun {
  public:
-  __aicore__ LuRun(GM_ADDR a, GM_ADDR lu, GM_ADDR piv, GM_ADDR sign, GM_ADDR logabs, const LuTiling& t) : t_(t) {
+  __aicore__ LuRun(GM_ADDR a, GM_ADDR lu, GM_ADDR piv, GM_ADDR sign, GM_ADDR logabs, const LuTiling& t)
+      : t_(t), r_(CoreUnits(t.per_core, t.batch)) {
     const uint64_t nn = t.n * t.n;
     a_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a), t.batch * nn);
     lu_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(lu), t.batch * nn);
@@ -161,17 +162,18 @@ class LuRun {
     logabs_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(logabs), t.batch);
     if (t.in_ub && nn > 0) pipe_.InitBuffer(buf_, static_cast<uint32_t>(t.n * UbLd<T>(t.n) * sizeof(T)));
     if (!t.in_ub && t.ub_cap > 0) pipe_.InitBuffer(buf_, static_cast<uint32_t>(t.ub_cap * sizeof(T)));
-    sign_out_.Init(pipe_, sign_buf_, sign_);
-    logabs_out_.Init(pipe_, logabs_buf_, logabs_);
-    if (t.in_ub) piv_out_.Init(pipe_, piv_buf_, piv_);
+    // The small outputs leave through UB (gm_stage.h): the block's matrices in
+    // order, so sign/logabsdet from r_.first and (in UB) pivots from r_.first * n.
+    sign_out_.Init(pipe_, kStageBytes / sizeof(T), sign_, r_.first);
+    logabs_out_.Init(pipe_, kStageBytes / sizeof(T), logabs_, r_.first);
+    if (t.in_ub) piv_out_.Init(pipe_, kStageBytes / sizeof(int32_t), piv_, r_.first * t.n);
   }
 
   __aicore__ void Run() {
-    const UnitRange r = CoreUnits(t_.per_core, t_.batch);
-    for (uint64_t b = r.first; b < r.last; ++b) {
+    for (uint64_t b = r_.first; b < r_.last; ++b) {
       const Determinant<T> d = t_.n == 0 ? Determinant<T>() : FactorOne(b);
-      sign_out_.Set(b, d.sign);
-      logabs_out_.Set(b, d.logabs);
+      sign_out_.Put(d.sign);
+      logabs_out_.Put(d.logabs);
     }
     sign_out_.Flush();
     logabs_out_.Flush();
@@ -190,7 +192,7 @@ class LuRun {
       return WorkMatrix<T>(t_.in_ub != 0, buf_, lu_[b * nn], a_[b * nn], n, n,
                            [&](const auto& m) { return Factor<T>(m, n, piv, 0, n, Determinant<T>()); });
     };
-    return t_.in_ub ? work(piv_out_.At(b * n)) : work(piv_[b * n]);
+    return t_.in_ub ? work(StagedPivots{&piv_out_}) : work(piv_[b * n]);
   }
 
   // A float32 matrix past the UB: the first k0 steps in GM (rows streamed
@@ -229,11 +231,20 @@ class LuRun {
     return d;
   }
 
+  // Factor's pivot sink in UB: it calls SetValue(k, p) for k = 0, 1, ... of
+  // each matrix, and the block's matrices come in order, so the pivots reach
+  // the staged output in GM order.
+  struct StagedPivots {
+    StagedOut<int32_t>* out;
+    __aicore__ void SetValue(uint64_t, int32_t p) const { out->Put(p); }
+  };
+
   const LuTiling& t_;
+  const UnitRange r_;  // the block's matrices
   AscendC::GlobalTensor<T> a_, lu_, sign_, logabs_;
   AscendC::GlobalTensor<int32_t> piv_;
   AscendC::TPipe pipe_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_, sign_buf_, logabs_buf_, piv_buf_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf_;
   StagedOut<T> sign_out_, logabs_out_;
   StagedOut<int32_t> piv_out_;
 };

@@ -43,7 +43,7 @@ void factor_infer(const OpContext& ctx) {
 void factor_tiling(const OpContext& ctx, TilingResult& r) {
   const uint64_t n = square_n(ctx, 0, "a");
   const DType d = ctx.input(0).dtype;
-  // staged: pivots, sign, logabsdet (staged_out.h); the GM paths scalar-write the factors and pivots
+  // staged: pivots, sign, logabsdet (common/gm_stage.h); the GM paths scalar-write the factors and pivots
   LuTiling t = linalg::batch_tiling(ctx, d, batch_of(ctx.input(0).shape, 2), n, n, n * linalg::ub_ld(n, d),
                                     3 * kStageBytes, {n * n * itemsize(d), n * 4}, r);
   // FactorMixed: the pivot row and >= 1 more row stream through UB, then the trailing block works there

@@ -19,7 +19,7 @@
 // Invariants: dtype is float32 or float64; per_core > 0 when the launch has
 // blocks; upper is 0 or 1 (cholesky only). The small per-matrix outputs
 // (pivots, sign, logabsdet, info) leave through kStageBytes UB windows
-// (staged_out.h), so per_core is any count when in_ub = 1 (no GM SetValue
+// (common/gm_stage.h), so per_core is any count when in_ub = 1 (no GM SetValue
 // then) and otherwise a multiple of the matrices whose scalar-written outputs
 // fill whole 64 B lines (lu_host.h scalar_split_unit, gm_scalar.h).
 #pragma once
@@ -28,7 +28,7 @@
 
 namespace npurt::kernels {
 
-// UB bytes of one staged small output (staged_out.h): 32 int32 / float items.
+// UB bytes of one staged small output (common/gm_stage.h): 32 int32 / float items.
 constexpr uint32_t kStageBytes = 128;
 
 struct LuTiling {

@@ -6,7 +6,7 @@ end or scalar-written by two blocks (docs/aicore.md). The variable is read once
 per process, so the ops run in a child process: a batch of 37 matrices spans
 several blocks, and 4-byte-per-matrix outputs (info, sign) of neighbouring
 blocks would share a line without the 16-matrix split. The LU family in UB
-splits per matrix (its small outputs leave through staged_out.h's UB windows):
+splits per matrix (its small outputs leave through UB (kernels/common/gm_stage.h's StagedOut)):
 BATCHED checks batch sizes around the old 16-matrix unit, n 5 and 16, both
 dtypes, under the check. That the variable turns the check on and a violation
 faults is the gtests' part (SimDCache in tests/runtime/backends/sim/aicore/
